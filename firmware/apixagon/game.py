@@ -1,0 +1,928 @@
+# The APIXAGON rules (RULES.md) as one compact state and an undo log.
+#
+# State, a few hundred bytes, no objects per move:
+#   board[x]  0 = free, else 1 + side*32 + card (card 31 = a Rain, §3.2)
+#   loc[side*31 + card]  0 = not on the board, 1+x = on cell x, REMOVED
+#   s[...]    the scalars below (turn count, flags, specials, result)
+#   log       bytearray undo log; each record holds the scalars as they were,
+#             then the move, so push/pop (python-chess style) restore exactly.
+from .compat import const
+from .codes import (
+    ADJACENT_OPPONENT,
+    ALL_PLACED,
+    BAD_TARGET,
+    BEEHIVE,
+    BEEKEEPER,
+    BLOCK,
+    CARD_ALREADY_PLAYED,
+    CARDS_OUT,
+    DECK_EMPTY,
+    DRAW,
+    EXHAUSTED,
+    EXTENSION,
+    FORCED_REMOVAL,
+    GAME_OVER,
+    IN_PROGRESS,
+    JUNIOR,
+    NOT_ALLOWED_IN_MODE,
+    NOT_OPEN_END,
+    NOT_YOUR_TURN,
+    OCCUPIED,
+    OK,
+    PLACE,
+    PLAIN,
+    RAIN_MOVE,
+    RESERVE,
+    ROYAL_CELL,
+    ROYAL_IMMOVABLE,
+    ROYAL_LOCKED,
+    SEALED,
+    SILENT_SWARM,
+    SMOKER,
+    SPECIAL_USED,
+    SPECIALS_LOCKED,
+    TEEN,
+    THREE_VS_TWO,
+    TWO_SEQUENCES,
+    TWO_VS_ONE,
+    UNKNOWN_CARD,
+)
+from .deck import COMMON, HAS, SYMS
+from .geometry import LINE_START, LINES, NB, NCELLS, NONE, ROYAL
+
+REMOVED = const(255)  # loc value of a card taken out by a Smoker (§3.2)
+_NC = const(31)
+_RAIN = const(31)
+
+# Scalar offsets in Game.s
+_PLY_LO = const(0)  # turns completed; the side to play follows from it
+_PLY_HI = const(1)
+_FLAGS = const(2)
+_RAINS = const(3)  # +side: Rain cards left
+_BKS = const(5)  # +side: Beekeeper left
+_SMS = const(7)  # +side: Smoker left
+_BONUS = const(9)  # +side: excess-penalty special: 0 none, 1 usable, 2..4 waiting
+_FORCED = const(11)  # +side: forced removals recorded (§4)
+_OVER = const(13)  # how the game ended (codes.IN_PROGRESS ...)
+_WINNER = const(14)  # side, or DRAW
+_NS = const(15)
+
+# _FLAGS bits
+_PENDING = const(1)  # special_then_place: the placement after a special is due
+_HAD3 = const(2)  # << side: had a sequence of 3 at the end of an own turn (D-5)
+_EMPTY = const(8)  # << side: deck declared empty, reserve may be built (§4)
+_RESUSED = const(32)  # << side: reserve deck already built (§4: once per game)
+
+# A log record: [scalars _NS][kind][payload length][payload...][length][kind]
+_HEAD = const(_NS + 2)
+
+
+class Game:
+    def __init__(self, mode=0, start=0, players=0, special_then_place=False):
+        # Seats per team (§3-§7). teen takes `players 2|4|6` (default 4).
+        if mode == TEEN:
+            n = (players or 4) // 2
+            seats = (n, n)
+        else:
+            seats = ((1, 1), (2, 2), (3, 3), (2, 1), (3, 2), (1, 1), (1, 1))[mode]
+        self.mode = mode
+        self.start = start if mode != JUNIOR else 0
+        self.seats = seats
+        self.teams = seats[0] > 1 or seats[1] > 1
+        # Reserve deck and the code of silence: the team modes of §4/§5,
+        # not Teen (§7) nor Junior (§6).
+        self.silent = mode in (SILENT_SWARM, BEEHIVE, TWO_VS_ONE, THREE_VS_TWO)
+        self.special_then_place = bool(special_then_place)
+        self.board = bytearray(NCELLS)
+        self.loc = bytearray(2 * _NC)
+        self.s = bytearray(_NS)
+        self.log = bytearray(256)
+        self.nlog = 0
+        self._avail = bytearray(_NC)  # scratch: per-symbol count of cards to play
+        self._tmp = bytearray(NCELLS)  # scratch for hint queries
+        if mode != JUNIOR:
+            for t in (0, 1):
+                small = mode in (TWO_VS_ONE, THREE_VS_TWO) and t == 1
+                # §5: the smaller team starts with 1 Rain and 1 Smoker only.
+                self.s[_RAINS + t] = 1 if small else 2
+                self.s[_BKS + t] = 0 if small else 1
+                self.s[_SMS + t] = 1
+
+    # ---- turn order ---------------------------------------------------
+    def ply(self):
+        return self.s[_PLY_LO] | self.s[_PLY_HI] << 8
+
+    def side_to_play(self):
+        """Side (2 players) or team (A=0, B=1) whose turn it is."""
+        if self.mode == JUNIOR:
+            return 0
+        return self.start ^ (self.ply() & 1)
+
+    def seat_to_play(self):
+        """Seat 1..n of the team to play: each team rotates its own seats, so
+        2v1 goes A1 B1 A2 B1 and 3v2 A1 B1 A2 B2 A3 B1 (NOTATION.md)."""
+        p = self.ply()
+        return (p >> 1) % self.seats[self.start ^ (p & 1)] + 1
+
+    def keeper(self, t):
+        """Seat that builds team t's reserve deck (§4, §5): player 3 in a
+        team of three, player 1 otherwise."""
+        return 3 if self.seats[t] == 3 else 1
+
+    # ---- board queries -------------------------------------------------
+    def owner(self, x):
+        """Side of the card on cell x, or NONE if free."""
+        o = self.board[x]
+        return NONE if not o else (o - 1) >> 5
+
+    def card_at(self, x):
+        """Card number on cell x (RAIN for a Rain), or NONE if free."""
+        o = self.board[x]
+        return NONE if not o else (o - 1) & 31
+
+    def where(self, side, card):
+        """Cell of a card, NONE if not on the board, REMOVED if smoked out."""
+        v = self.loc[side * _NC + card]
+        return NONE if not v else (REMOVED if v == REMOVED else v - 1)
+
+    def over(self):
+        return self.s[_OVER]
+
+    def winner(self):
+        return self.s[_WINNER]
+
+    def specials_left(self, side):
+        """(rains, beekeepers, smokers) still in hand for side."""
+        s = self.s
+        return s[_RAINS + side], s[_BKS + side], s[_SMS + side]
+
+    def forced_removals(self, side):
+        return self.s[_FORCED + side]
+
+    def had_three(self, side):
+        return bool(self.s[_FLAGS] & (_HAD3 << side))
+
+    def deck_declared_empty(self, side):
+        return bool(self.s[_FLAGS] & (_EMPTY << side))
+
+    def reserve_used(self, side):
+        return bool(self.s[_FLAGS] & (_RESUSED << side))
+
+    def placement_pending(self):
+        return bool(self.s[_FLAGS] & _PENDING)
+
+    def specials_unlocked(self):
+        # §3.1: occupying the Royal Cell unlocks the specials for both sides.
+        return self.board[ROYAL] != 0
+
+    def end_symbol(self, x, d):
+        """If x is the open end of a run lying from x in direction d, return
+        symbol | owner << 5; else NONE. A run is >= 2 same-side normal cards
+        sharing a symbol (§2), and two adjacent cards share exactly one, so
+        the first two cards beyond x decide it."""
+        b = self.board
+        n1 = NB[x * 6 + d]
+        if n1 == NONE or not b[n1]:
+            return NONE
+        n2 = NB[n1 * 6 + d]
+        if n2 == NONE or not b[n2]:
+            return NONE
+        o1 = b[n1] - 1
+        o2 = b[n2] - 1
+        if (o1 ^ o2) & 32 or (o1 & 31) == _RAIN or (o2 & 31) == _RAIN:
+            return NONE
+        return COMMON[(o1 & 31) * _NC + (o2 & 31)] | (o1 & 32)
+
+    def run_from(self, x, d, sym):
+        """How many cards carrying sym, of the side of the card on x, follow
+        x in direction d without a gap."""
+        b = self.board
+        side = (b[x] - 1) & 32
+        k = 0
+        while True:
+            x = NB[x * 6 + d]
+            if x == NONE or not b[x]:
+                return k
+            o = b[x] - 1
+            if (o & 32) != side or (o & 31) == _RAIN or not HAS[(o & 31) * _NC + sym]:
+                return k
+            k += 1
+
+    def run_length_through(self, x):
+        """Longest run containing the card on x (0 for none, Rain, free)."""
+        b = self.board
+        if not b[x] or (b[x] - 1) & 31 == _RAIN:
+            return 0
+        best = 0
+        for d in range(6):
+            n = NB[x * 6 + d]
+            if n == NONE or not b[n]:
+                continue
+            o = b[x] - 1
+            p = b[n] - 1
+            if (o ^ p) & 32 or (p & 31) == _RAIN:
+                continue
+            sym = COMMON[(o & 31) * _NC + (p & 31)]
+            k = 1 + self.run_from(x, d, sym) + self.run_from(x, (d + 3) % 6, sym)
+            if k > best:
+                best = k
+        return best
+
+    def is_sealed(self, x):
+        # §2: a card in a sequence of 4 is sealed for good. Sealed cards
+        # never move, so their run always stays on the board: sealing can be
+        # derived from the board instead of being stored.
+        return self.run_length_through(x) >= 4
+
+    def count_runs(self, side):
+        """(sequences of 3, sequences of 4) of side: maximal runs of length
+        >= 3 and >= 4 along the 27 lines (D-6; distinct per D-1)."""
+        b = self.board
+        want = side << 5
+        n3 = n4 = 0
+        for li in range(27):
+            k = 0
+            sym = NONE
+            prev = 0
+            for j in range(LINE_START[li], LINE_START[li + 1]):
+                o = b[LINES[j]]
+                if o and (o - 1) & 32 == want and (o - 1) & 31 != _RAIN:
+                    if prev:
+                        s2 = COMMON[((prev - 1) & 31) * _NC + ((o - 1) & 31)]
+                        if s2 == sym:
+                            k += 1
+                        else:
+                            if k >= 3:
+                                n3 += 1
+                                if k >= 4:
+                                    n4 += 1
+                            sym = s2
+                            k = 2
+                    prev = o
+                else:
+                    if k >= 3:
+                        n3 += 1
+                        if k >= 4:
+                            n4 += 1
+                    k = 0
+                    sym = NONE
+                    prev = 0
+            if k >= 3:
+                n3 += 1
+                if k >= 4:
+                    n4 += 1
+        return n3, n4
+
+    def _adjacent_opponent(self, side, x):
+        b = self.board
+        for d in range(6):
+            n = NB[x * 6 + d]
+            if n != NONE and b[n] and (b[n] - 1) >> 5 != side:
+                return True
+        return False
+
+    def royal_allowed(self, side):
+        # §3.1 / D-5: a sequence of 3 at the end of an earlier own turn, and
+        # still a sequence of 3 now.
+        return bool(self.s[_FLAGS] & (_HAD3 << side)) and self.count_runs(side)[0] > 0
+
+    def _place_reason(self, side, card, x):
+        """Board legality of a normal card on cell x (§3 rules 1-4, §3.1)."""
+        if self.board[x]:
+            return OCCUPIED
+        if x == ROYAL:
+            return OK if self.royal_allowed(side) else ROYAL_LOCKED
+        if not self._adjacent_opponent(side, x):
+            return OK  # rules 2-3, D-3
+        for d in range(6):  # rule 4, D-4: a block or an extension
+            e = self.end_symbol(x, d)
+            if e != NONE and HAS[card * _NC + (e & 31)]:
+                return OK
+        return ADJACENT_OPPONENT
+
+    def _rain_reason(self, side, x):
+        # §3.2: a free open end of an opponent run.
+        if self.board[x]:
+            return OCCUPIED
+        for d in range(6):
+            e = self.end_symbol(x, d)
+            if e != NONE and (e >> 5) != side:
+                return OK
+        return NOT_OPEN_END
+
+    def _movable(self, x):
+        # §3.2: neither the Royal card nor a sealed card moves or leaves.
+        if not self.board[x]:
+            return BAD_TARGET
+        if x == ROYAL:
+            return ROYAL_IMMOVABLE
+        if self.is_sealed(x):
+            return SEALED
+        return OK
+
+    # ---- turn and mode checks -------------------------------------------
+    def _turn_reason(self, side, seat, special):
+        s = self.s
+        if s[_OVER]:
+            return GAME_OVER
+        if (self.mode == JUNIOR) != (side == NONE):
+            return NOT_ALLOWED_IN_MODE
+        if self.mode == JUNIOR:
+            return NOT_ALLOWED_IN_MODE if special else OK
+        if side != self.side_to_play():
+            return NOT_YOUR_TURN
+        if seat and seat != self.seat_to_play():
+            return NOT_YOUR_TURN
+        if special and s[_FLAGS] & _PENDING:
+            return SPECIAL_USED  # one special per turn (setting special_then_place)
+        return OK
+
+    def _special_reason(self, side, slot):
+        if not self.specials_unlocked():
+            return SPECIALS_LOCKED
+        if self.s[slot + side]:
+            return OK
+        return OK if self._bonus_allows(side, slot) else SPECIAL_USED
+
+    def _bonus_allows(self, side, slot):
+        # §4 excess penalty: a special already played comes back; §5: the
+        # smaller team may instead take one it never had (Beekeeper, Rain).
+        if self.s[_BONUS + side] != 1:
+            return False
+        small = self.mode in (TWO_VS_ONE, THREE_VS_TWO) and side == 1
+        if slot == _RAINS:
+            return True if small else self.s[_RAINS + side] < 2
+        if slot == _BKS:
+            return True if small else self.s[_BKS + side] < 1
+        return self.s[_SMS + side] < 1
+
+    # ---- move checks (no change) ----------------------------------------
+    def check_place(self, side, card, x, seat=0):
+        """Reason code for placing a normal card; side NONE in Junior."""
+        r = self._turn_reason(side, seat, False)
+        if r:
+            return r
+        if card >= _NC:
+            return UNKNOWN_CARD
+        if self.mode == JUNIOR:
+            return self._junior_reason(card, x)
+        if self.loc[side * _NC + card]:
+            return CARD_ALREADY_PLAYED
+        return self._place_reason(side, card, x)
+
+    def check_rain(self, side, x, seat=0):
+        r = self._turn_reason(side, seat, True) or self._special_reason(side, _RAINS)
+        return r or self._rain_reason(side, x)
+
+    def check_beekeeper(self, side, src, dst, seat=0):
+        r = self._turn_reason(side, seat, True) or self._special_reason(side, _BKS)
+        r = r or self._movable(src)
+        if r:
+            return r
+        if self.board[dst]:
+            return OCCUPIED
+        # The card goes where its owner could legally place it (§3.2),
+        # judged with the card already lifted.
+        b = self.board
+        o = b[src]
+        b[src] = 0
+        owner = (o - 1) >> 5
+        card = (o - 1) & 31
+        if card == _RAIN:
+            r = self._rain_reason(owner, dst)
+        else:
+            r = self._place_reason(owner, card, dst)
+        b[src] = o
+        return r
+
+    def check_smoker(self, side, x, seat=0):
+        r = self._turn_reason(side, seat, True) or self._special_reason(side, _SMS)
+        if r:
+            return r
+        if not self.board[x] or (self.board[x] - 1) >> 5 == side:
+            return BAD_TARGET  # §3.2: an opponent card
+        return self._movable(x)
+
+    def check_reserve(self, side, cells, seat=0):
+        """§4 reserve deck: the keeper takes back own normal cards that are
+        isolated or in a group of at most 2, judged on the board as it stood
+        when the recovery began (D-7)."""
+        if self.s[_OVER]:
+            return GAME_OVER
+        if not self.silent:
+            return NOT_ALLOWED_IN_MODE
+        r = self._turn_reason(side, seat, True)
+        if r:
+            return r
+        if self.seat_to_play() != self.keeper(side):
+            return NOT_YOUR_TURN
+        if self.s[_FLAGS] & (_RESUSED << side):
+            return SPECIAL_USED
+        if not self.s[_FLAGS] & (_EMPTY << side):
+            return NOT_ALLOWED_IN_MODE  # the deck has not been declared empty
+        if not len(cells):
+            return BAD_TARGET
+        b = self.board
+        for i in range(len(cells)):
+            x = cells[i]
+            if not b[x] or (b[x] - 1) >> 5 != side or (b[x] - 1) & 31 == _RAIN:
+                return BAD_TARGET
+            for j in range(i):
+                if cells[j] == x:
+                    return BAD_TARGET
+            r = self._movable(x)
+            if r:
+                return r
+            if self._group_size(x, 3) > 2:
+                return BAD_TARGET
+        return OK
+
+    def _group_size(self, x, limit):
+        """Size of the connected group of own cards around x, up to limit."""
+        b = self.board
+        side = (b[x] - 1) >> 5
+        seen = self._tmp
+        n = 0
+        seen[0] = x
+        n = 1
+        i = 0
+        while i < n and n < limit:
+            y = seen[i]
+            i += 1
+            for d in range(6):
+                z = NB[y * 6 + d]
+                if z == NONE or not b[z] or (b[z] - 1) >> 5 != side:
+                    continue
+                k = 0
+                while k < n and seen[k] != z:
+                    k += 1
+                if k == n:
+                    seen[n] = z
+                    n += 1
+                    if n >= limit:
+                        break
+        return n
+
+    def _junior_reason(self, card, x):
+        # §6: the first card on the Royal Cell, each next one beside the last
+        # card; D-8 when the last card has no free neighbour.
+        if self.loc[card]:
+            return CARD_ALREADY_PLAYED
+        if self.board[x]:
+            return OCCUPIED
+        ref = self._junior_reference()
+        if ref == NONE:
+            return OK if x == ROYAL else BAD_TARGET
+        for d in range(6):
+            if NB[ref * 6 + d] == x:
+                return OK
+        return BAD_TARGET
+
+    def _junior_reference(self):
+        # Most recent card that still has a free neighbour (D-8).
+        p = self.nlog
+        log = self.log
+        while p:
+            kind = log[p - 1]
+            plen = log[p - 2]
+            p -= plen + _HEAD + 2
+            x = log[p + _HEAD + 2]  # payload: side, card, cell
+            if kind == PLACE and self._has_free_neighbour(x):
+                return x
+        return NONE
+
+    def _has_free_neighbour(self, x):
+        for d in range(6):
+            n = NB[x * 6 + d]
+            if n != NONE and not self.board[n]:
+                return True
+        return False
+
+    # ---- moves (check, then push) -----------------------------------------
+    def place(self, side, card, x, seat=0):
+        """Place a normal card. Returns the reason code; OK means done."""
+        r = self.check_place(side, card, x, seat)
+        if r:
+            return r
+        if side == NONE:
+            side = 0
+        self._begin(PLACE, 3)
+        self._put(side)
+        self._put(card)
+        self._put(x)
+        self.board[x] = 1 + (side << 5) + card
+        self.loc[side * _NC + card] = x + 1
+        if self.mode == JUNIOR:
+            n = 0
+            for c in range(_NC):
+                n += self.loc[c] != 0
+            if n == _NC:
+                self._finish(ALL_PLACED, 0)
+            return OK
+        self.s[_FLAGS] &= ~_PENDING
+        self._after_move(side, True)
+        return OK
+
+    def rain(self, side, x, seat=0):
+        r = self.check_rain(side, x, seat)
+        if r:
+            return r
+        self._begin(RAIN_MOVE, 2)
+        self._put(side)
+        self._put(x)
+        self._use(side, _RAINS)
+        self.board[x] = 1 + (side << 5) + _RAIN
+        self._after_special(side)
+        return OK
+
+    def beekeeper(self, side, src, dst, seat=0):
+        r = self.check_beekeeper(side, src, dst, seat)
+        if r:
+            return r
+        self._begin(BEEKEEPER, 3)
+        self._put(side)
+        self._put(src)
+        self._put(dst)
+        self._use(side, _BKS)
+        o = self.board[src]
+        self.board[src] = 0
+        self.board[dst] = o
+        if (o - 1) & 31 != _RAIN:
+            self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = dst + 1
+        self._after_special((o - 1) >> 5)
+        return OK
+
+    def smoker(self, side, x, seat=0):
+        r = self.check_smoker(side, x, seat)
+        if r:
+            return r
+        o = self.board[x]
+        self._begin(SMOKER, 3)
+        self._put(side)
+        self._put(x)
+        self._put(o)
+        self._use(side, _SMS)
+        self.board[x] = 0
+        if (o - 1) & 31 != _RAIN:
+            self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = REMOVED
+        self._after_special(side)
+        return OK
+
+    def reserve(self, side, cells, seat=0):
+        r = self.check_reserve(side, cells, seat)
+        if r:
+            return r
+        n = len(cells)
+        self._begin(RESERVE, 1 + 2 * n)
+        self._put(side)
+        for i in range(n):
+            x = cells[i]
+            o = self.board[x]
+            self._put(x)
+            self._put(o)
+            self.board[x] = 0
+            self.loc[side * _NC + ((o - 1) & 31)] = 0
+        s = self.s
+        s[_FLAGS] = (s[_FLAGS] | (_RESUSED << side)) & ~(_EMPTY << side)
+        if n > 6:
+            # §4 excess penalty: usable after the builders' next turn.
+            s[_BONUS + (side ^ 1)] = 4
+        self._end_turn()
+        return OK
+
+    def deck_empty(self, side):
+        """Declaration (button/host): side's deck has run out. In the team
+        modes the first one opens the reserve deck (§4); otherwise, or once
+        the reserve is spent, the game ends (§3.3, §7)."""
+        r = self._declaration_reason(side)
+        if r:
+            return r
+        self._begin(DECK_EMPTY, 1)
+        self._put(side)
+        f = self.s[_FLAGS]
+        if self.silent and not f & ((_EMPTY | _RESUSED) << side):
+            self.s[_FLAGS] = f | (_EMPTY << side)
+        else:
+            self._finish_by_count(CARDS_OUT)
+        return OK
+
+    def forced_removal(self, side):
+        """Declaration: §4 penalty for talking, recorded when told (the board
+        cannot see which card is locked away)."""
+        r = self._declaration_reason(side)
+        if r:
+            return r
+        if not self.silent:
+            return NOT_ALLOWED_IN_MODE
+        self._begin(FORCED_REMOVAL, 1)
+        self._put(side)
+        if self.s[_FORCED + side] < 255:
+            self.s[_FORCED + side] += 1
+        return OK
+
+    def _declaration_reason(self, side):
+        if self.s[_OVER]:
+            return GAME_OVER
+        if self.mode == JUNIOR or side == NONE:
+            return NOT_ALLOWED_IN_MODE
+        return OK
+
+    def _use(self, side, slot):
+        if self.s[slot + side]:
+            self.s[slot + side] -= 1
+        else:
+            self.s[_BONUS + side] = 0  # the excess-penalty special
+
+    def _after_special(self, owner):
+        if self.special_then_place:
+            # Setting special_then_place (D-2): a placement follows.
+            self.s[_FLAGS] |= _PENDING
+            self._after_move(owner, False)
+        else:
+            self._after_move(owner, True)
+
+    def _after_move(self, owner, end_turn):
+        # §3.3: two distinct sequences of 4 end the game at once. Only the
+        # owner of the card that moved can have gained a sequence.
+        if self.count_runs(owner)[1] >= 2:
+            self._finish(TWO_SEQUENCES, owner)
+            return
+        if end_turn:
+            self._end_turn()
+        elif not self.can_move(self.side_to_play()):
+            self._finish_by_count(EXHAUSTED)
+
+    def _end_turn(self):
+        s = self.s
+        t = self.side_to_play()
+        if self.count_runs(t)[0]:
+            s[_FLAGS] |= _HAD3 << t  # D-5
+        p = self.ply() + 1
+        s[_PLY_LO] = p & 255
+        s[_PLY_HI] = p >> 8
+        for u in (0, 1):
+            if s[_BONUS + u] > 1:
+                s[_BONUS + u] -= 1
+        if not self.can_move(self.side_to_play()):
+            self._finish_by_count(EXHAUSTED)
+
+    def _finish(self, how, winner):
+        self.s[_OVER] = how
+        self.s[_WINNER] = winner
+
+    def _finish_by_count(self, how):
+        # D-6: more sequences of 3, then more sequences of 4, else a draw.
+        a3, a4 = self.count_runs(0)
+        b3, b4 = self.count_runs(1)
+        if a3 != b3:
+            w = 0 if a3 > b3 else 1
+        elif a4 != b4:
+            w = 0 if a4 > b4 else 1
+        else:
+            w = DRAW
+        self._finish(how, w)
+
+    # ---- can the side move at all (§3.3) ------------------------------------
+    def can_move(self, t):
+        if self.legal_cells(t, None):
+            return True
+        if self.s[_FLAGS] & _PENDING:
+            return False
+        if self.specials_unlocked():
+            b = self.board
+            for x in range(NCELLS):
+                if not b[x]:
+                    if self._special_reason(t, _RAINS) == OK and self._rain_reason(t, x) == OK:
+                        return True
+                    continue
+                if self._movable(x):
+                    continue
+                if (b[x] - 1) >> 5 != t and self._special_reason(t, _SMS) == OK:
+                    return True
+                if self._special_reason(t, _BKS) == OK:
+                    for y in range(NCELLS):
+                        if not b[y] and self.check_beekeeper(t, x, y, 0) == OK:
+                            return True
+        # §4: the keeper whose team may still build its reserve deck can go
+        # on (its move is the recovery). Any other seat stuck is §3.3 as
+        # written: the side to play cannot move, the game ends.
+        if (
+            self.silent
+            and not self.s[_FLAGS] & (_RESUSED << t)
+            and self.seat_to_play() == self.keeper(t)
+        ):
+            b = self.board
+            for x in range(NCELLS):
+                o = b[x]
+                if o and (o - 1) >> 5 == t and (o - 1) & 31 != _RAIN:
+                    if x != ROYAL and not self.is_sealed(x) and self._group_size(x, 3) <= 2:
+                        return True
+        return False
+
+    # ---- hint queries (for the LED layer) ---------------------------------
+    def _fill_avail(self, t):
+        """Per-symbol count of t's normal cards not yet on the board."""
+        av = self._avail
+        for i in range(_NC):
+            av[i] = 0
+        n = 0
+        base = t * _NC
+        for c in range(_NC):
+            if not self.loc[base + c]:
+                n += 1
+                for k in range(c * 6, c * 6 + 6):
+                    av[SYMS[k]] += 1
+        return n
+
+    def legal_cells(self, t=None, out=None):
+        """Cells where some card side t (default: the side to play) has not
+        yet placed could legally go; marks out[x] = 1 when out is given.
+        Returns the count (with out None, stops at the first: can_move)."""
+        if t is None:
+            t = self.side_to_play()
+        if out is not None:
+            for x in range(NCELLS):
+                out[x] = 0
+        if self.s[_OVER] or self.mode == JUNIOR:
+            return 0
+        n = self._fill_avail(t)
+        if not n:
+            return 0
+        av = self._avail
+        b = self.board
+        count = 0
+        royal = 2  # not yet known
+        for x in range(NCELLS):
+            if b[x]:
+                continue
+            ok = False
+            if x == ROYAL:
+                if royal == 2:
+                    royal = self.royal_allowed(t)
+                ok = royal
+            elif not self._adjacent_opponent(t, x):
+                ok = True
+            else:
+                for d in range(6):
+                    e = self.end_symbol(x, d)
+                    if e != NONE and av[e & 31]:
+                        ok = True
+                        break
+            if ok:
+                count += 1
+                if out is None:
+                    return 1
+                out[x] = 1
+        return count
+
+    def card_cells(self, card, out, t=None):
+        """Legal cells of one card of side t, each marked with why in out[x]:
+        PLAIN, EXTENSION (open end of an own run), BLOCK (open end of an
+        opponent run), ROYAL_CELL. card may be RAIN. Returns the count."""
+        if t is None:
+            t = self.side_to_play()
+        for x in range(NCELLS):
+            out[x] = 0
+        if self.s[_OVER] or self.mode == JUNIOR:
+            return 0
+        if card != _RAIN and self.loc[t * _NC + card]:
+            return 0
+        b = self.board
+        count = 0
+        royal = 2
+        for x in range(NCELLS):
+            if b[x]:
+                continue
+            f = 0
+            if x == ROYAL and card != _RAIN:
+                if royal == 2:
+                    royal = self.royal_allowed(t)
+                f = ROYAL_CELL if royal else 0
+            else:
+                for d in range(6):
+                    e = self.end_symbol(x, d)
+                    if e == NONE:
+                        continue
+                    if card == _RAIN:
+                        if e >> 5 != t:
+                            f |= BLOCK
+                    elif HAS[card * _NC + (e & 31)]:
+                        f |= EXTENSION if e >> 5 == t else BLOCK
+                if not f and card != _RAIN and not self._adjacent_opponent(t, x):
+                    f = PLAIN
+            if f:
+                out[x] = f
+                count += 1
+        return count
+
+    def threats(self, out, level=None, t=None):
+        """Free open ends of the opponent's runs, most urgent first: cells
+        written to out[0:n], n returned; level[x] (if given) is the length of
+        the longest opponent run ending there (3+ before 2, §3 block)."""
+        if t is None:
+            t = self.side_to_play()
+        lv = self._tmp if level is None else level
+        b = self.board
+        for x in range(NCELLS):
+            best = 0
+            if not b[x]:
+                for d in range(6):
+                    e = self.end_symbol(x, d)
+                    if e != NONE and e >> 5 != t:
+                        k = 1 + self.run_from(NB[x * 6 + d], d, e & 31)
+                        if k > best:
+                            best = k
+            lv[x] = best
+        n = 0
+        for k in range(6, 1, -1):
+            for x in range(NCELLS):
+                if lv[x] == k:
+                    out[n] = x
+                    n += 1
+        return n
+
+    # ---- undo log ---------------------------------------------------------
+    def _begin(self, kind, plen):
+        need = self.nlog + _HEAD + plen + 2
+        if need > len(self.log):
+            grown = bytearray(2 * len(self.log) + need)
+            grown[: self.nlog] = self.log[: self.nlog]
+            self.log = grown
+        log = self.log
+        p = self.nlog
+        s = self.s
+        for i in range(_NS):
+            log[p + i] = s[i]
+        log[p + _NS] = kind
+        log[p + _NS + 1] = plen
+        log[p + _HEAD + plen] = plen
+        log[p + _HEAD + plen + 1] = kind
+        self._w = p + _HEAD
+        self.nlog = need
+
+    def _put(self, v):
+        self.log[self._w] = v
+        self._w += 1
+
+    def undo(self):
+        """Take back the last move or declaration (a take-back on the board).
+        Returns its kind, or 0 when there is nothing to undo."""
+        p = self.nlog
+        if not p:
+            return 0
+        log = self.log
+        kind = log[p - 1]
+        plen = log[p - 2]
+        p -= plen + _HEAD + 2
+        q = p + _HEAD
+        side = log[q]
+        b = self.board
+        if kind == PLACE:
+            card, x = log[q + 1], log[q + 2]
+            b[x] = 0
+            self.loc[side * _NC + card] = 0
+        elif kind == RAIN_MOVE:
+            b[log[q + 1]] = 0
+        elif kind == BEEKEEPER:
+            src, dst = log[q + 1], log[q + 2]
+            o = b[dst]
+            b[dst] = 0
+            b[src] = o
+            if (o - 1) & 31 != _RAIN:
+                self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = src + 1
+        elif kind == SMOKER:
+            x, o = log[q + 1], log[q + 2]
+            b[x] = o
+            if (o - 1) & 31 != _RAIN:
+                self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = x + 1
+        elif kind == RESERVE:
+            for i in range(q + 1, q + plen, 2):
+                x, o = log[i], log[i + 1]
+                b[x] = o
+                self.loc[side * _NC + ((o - 1) & 31)] = x + 1
+        s = self.s
+        for i in range(_NS):
+            s[i] = log[p + i]
+        self.nlog = p
+        return kind
+
+    def history(self):
+        """Iterate the moves played: (kind, payload bytes, ply before it).
+        For records and tools, not for the hot path (it slices)."""
+        p = 0
+        log = self.log
+        while p < self.nlog:
+            kind = log[p + _NS]
+            plen = log[p + _NS + 1]
+            ply = log[p + _PLY_LO] | log[p + _PLY_HI] << 8
+            yield kind, bytes(log[p + _HEAD : p + _HEAD + plen]), ply
+            p += _HEAD + plen + 2
+
+    def last_move(self):
+        """(kind, payload) of the last move, or (0, b'')."""
+        p = self.nlog
+        if not p:
+            return 0, b""
+        kind = self.log[p - 1]
+        plen = self.log[p - 2]
+        return kind, bytes(self.log[p - 2 - plen : p - 2])

@@ -1,0 +1,343 @@
+# `.apx` match records (NOTATION.md): read through a visitor, written from a
+# game's history. Pure code, no regular expressions (MicroPython's `re`
+# lacks groups()), so the board and the host share it.
+from .codes import (
+    BAD_CELL,
+    BAD_SYNTAX,
+    BEEKEEPER,
+    CARDS_OUT,
+    DECK_EMPTY,
+    DRAW,
+    EXHAUSTED,
+    FORCED_REMOVAL,
+    GAME_OVER,
+    JUNIOR,
+    MODES,
+    NOT_ALLOWED_IN_MODE,
+    OK,
+    PLACE,
+    RAIN_MOVE,
+    REASONS,
+    RESERVE,
+    SMOKER,
+    TEEN,
+    TWO_SEQUENCES,
+    UNKNOWN_CARD,
+)
+from .geometry import NONE, cell_name, parse_cell
+
+OPTIONS = ("special_then_place",)
+_KEYWORDS = ("rain", "beekeeper", "smoker", "reserve", "deck-empty", "forced-removal")
+_KINDS = (RAIN_MOVE, BEEKEEPER, SMOKER, RESERVE, DECK_EMPTY, FORCED_REMOVAL)
+_NCELLS = (1, 2, 1, -1, 0, 0)  # cells each keyword takes; -1: one or more
+
+
+class Visitor:
+    """Receives a record line by line (python-chess style). Override what
+    you need; every method has a do-nothing default."""
+
+    def tag(self, lineno, name, value):
+        pass
+
+    def header(self, lineno, key, value):
+        pass
+
+    def move(self, lineno, letter, seat, kind, card, cells):
+        """letter: 'B' 'G' 'A' or 'J'; seat 0 when absent; card: 0..30 for
+        PLACE, else None; cells: list of cell indices."""
+
+    def bad(self, lineno, reason):
+        """A line that does not parse: BAD_SYNTAX, BAD_CELL or UNKNOWN_CARD."""
+
+    def end(self):
+        pass
+
+
+def _strip_comment(line):
+    i = line.find("#")
+    return line if i < 0 else line[:i]
+
+
+def read(lines, visitor):
+    """Feed every line of a record to visitor; returns visitor.end()."""
+    lineno = 0
+    for line in lines:
+        lineno += 1
+        parse_line(line, lineno, visitor)
+    return visitor.end()
+
+
+def parse_line(line, lineno, visitor):
+    line = line.strip()
+    if line.startswith("["):
+        # [Name "value"] — the value may hold '#', so find its closing quote.
+        q1 = line.find('"')
+        q2 = line.find('"]', q1 + 1) if q1 > 0 else -1
+        name = line[1:q1].strip() if q1 > 0 else ""
+        rest = _strip_comment(line[q2 + 2 :]).strip() if q2 > 0 else "x"
+        if q2 < 0 or not name or " " in name or rest:
+            visitor.bad(lineno, BAD_SYNTAX)
+        else:
+            visitor.tag(lineno, name, line[q1 + 1 : q2])
+        return
+    f = _strip_comment(line).split()
+    if not f:
+        return
+    w = f[0]
+    if w in ("mode", "option", "start", "players"):
+        if len(f) != 2:
+            visitor.bad(lineno, BAD_SYNTAX)
+        else:
+            visitor.header(lineno, w, f[1])
+        return
+    # A move or declaration: side letter (and seat), then what.
+    letter = w[0]
+    seat = 0
+    if letter not in "BGAJ" or len(w) > 2:
+        visitor.bad(lineno, BAD_SYNTAX)
+        return
+    if len(w) == 2:
+        seat = ord(w[1]) - 48
+        if seat < 1 or seat > 9:
+            visitor.bad(lineno, BAD_SYNTAX)
+            return
+    if len(f) < 2:
+        visitor.bad(lineno, BAD_SYNTAX)
+        return
+    what = f[1]
+    cells = []
+    for name in f[2:]:
+        x = parse_cell(name)
+        if x == NONE:
+            visitor.bad(lineno, BAD_CELL)
+            return
+        cells.append(x)
+    if what in _KEYWORDS:
+        i = _KEYWORDS.index(what)
+        n = _NCELLS[i]
+        if (n < 0 and not cells) or (n >= 0 and len(cells) != n):
+            visitor.bad(lineno, BAD_SYNTAX)
+            return
+        visitor.move(lineno, letter, seat, _KINDS[i], None, cells)
+        return
+    if len(cells) != 1:
+        visitor.bad(lineno, BAD_SYNTAX)
+        return
+    card = int(what) if what.isdigit() and len(what) < 3 else 99
+    if card > 30:
+        visitor.bad(lineno, UNKNOWN_CARD)
+        return
+    visitor.move(lineno, letter, seat, PLACE, card, cells)
+
+
+def side_names(game):
+    if game.mode == JUNIOR:
+        return ("junior", "junior")
+    return ("team A", "team B") if game.teams else ("black", "gold")
+
+
+def side_letters(game):
+    if game.mode == JUNIOR:
+        return "JJ"
+    return "AB" if game.teams else "BG"
+
+
+class Checker(Visitor):
+    """Applies a record to a Game, keeping one verdict per move line. An
+    illegal line changes nothing; checking goes on (NOTATION.md)."""
+
+    def __init__(self, game_factory):
+        self.new_game = game_factory  # Game class (or a compatible factory)
+        self.game = None
+        self.verdicts = []  # (lineno, reason code)
+        self.tags = []
+        self._mode = 0
+        self._start = None
+        self._players = 0
+        self._options = []
+        self._header_lines = []  # (lineno, key, value): checked at the first move
+
+    def tag(self, lineno, name, value):
+        self.tags.append((name, value))
+
+    def header(self, lineno, key, value):
+        if self.game is not None:
+            self.verdicts.append((lineno, BAD_SYNTAX))  # headers come first
+            return
+        self._header_lines.append((lineno, key, value))
+
+    def bad(self, lineno, reason):
+        self.verdicts.append((lineno, reason))
+
+    def _start_game(self):
+        mode = 0
+        modeline = [h for h in self._header_lines if h[1] == "mode"]
+        for lineno, _, value in modeline:
+            if value in MODES:
+                mode = MODES.index(value)
+            else:
+                self.verdicts.append((lineno, BAD_SYNTAX))
+        players = 0
+        for lineno, key, value in self._header_lines:
+            if key == "players":
+                if mode == TEEN and value in ("2", "4", "6"):
+                    players = int(value)
+                else:
+                    self.verdicts.append((lineno, BAD_SYNTAX))
+        team = mode != 0 and mode != JUNIOR and not (mode == TEEN and players == 2)
+        names = ("A", "B") if team else ("black", "gold")
+        start = 0
+        stp = False
+        for lineno, key, value in self._header_lines:
+            if key == "option":
+                if value in OPTIONS:
+                    stp = True
+                else:
+                    self.verdicts.append((lineno, BAD_SYNTAX))
+            elif key == "start":
+                if mode == JUNIOR or value not in names:
+                    self.verdicts.append((lineno, BAD_SYNTAX))
+                else:
+                    start = names.index(value)
+        self.game = self.new_game(mode, start, players, stp)
+
+    def move(self, lineno, letter, seat, kind, card, cells):
+        if self.game is None:
+            self._start_game()
+        self.verdicts.append((lineno, apply_move(self.game, letter, seat, kind, card, cells)))
+
+    def end(self):
+        if self.game is None:
+            self._start_game()
+        self.verdicts.sort()
+        return self.game
+
+
+def apply_move(game, letter, seat, kind, card, cells):
+    """Apply one parsed record line to game; returns the reason code."""
+    if game.over():
+        return GAME_OVER
+    letters = side_letters(game)
+    if letter == "J" and game.mode == JUNIOR:
+        side = NONE
+    elif letter in letters and game.mode != JUNIOR:
+        side = letters.index(letter)
+    else:
+        return NOT_ALLOWED_IN_MODE
+    if seat and (side == NONE or seat > game.seats[side]):
+        return BAD_SYNTAX
+    if kind == PLACE:
+        return game.place(side, card, cells[0], seat)
+    if kind == RAIN_MOVE:
+        return game.rain(side, cells[0], seat)
+    if kind == BEEKEEPER:
+        return game.beekeeper(side, cells[0], cells[1], seat)
+    if kind == SMOKER:
+        return game.smoker(side, cells[0], seat)
+    if kind == RESERVE:
+        return game.reserve(side, bytes(cells), seat)
+    if kind == DECK_EMPTY:
+        return game.deck_empty(side)
+    return game.forced_removal(side)
+
+
+def check(lines, game_factory):
+    """(game, verdicts) for the lines of a record."""
+    c = Checker(game_factory)
+    read(lines, c)
+    return c.game, c.verdicts
+
+
+def verdict_text(lineno, reason):
+    return "line %d: %s" % (lineno, "ok" if reason == OK else "illegal " + REASONS[reason])
+
+
+def result(game):
+    """(status, winner name or None, reason, text). status: 'in-progress',
+    'win', 'draw' or 'finished' (Junior)."""
+    names = side_names(game)
+    how = game.over()
+    if game.mode == JUNIOR:
+        n = 0
+        for c in range(31):
+            n += game.where(0, c) != NONE
+        if how:
+            return "finished", None, "all-cards-placed", "all cards placed"
+        return "in-progress", None, None, "in progress (%d cards placed)" % n
+    if not how:
+        t = game.side_to_play()
+        who = names[t]
+        if game.teams:
+            who += ", seat %s%d" % ("AB"[t], game.seat_to_play())
+        return "in-progress", None, None, "in progress (%s to play)" % who
+    w = game.winner()
+    if how == TWO_SEQUENCES:
+        return "win", names[w], "two-sequences-of-4", "%s wins (two sequences of 4)" % names[w]
+    why = "no legal move" if how == EXHAUSTED else "cards run out"
+    a3, a4 = game.count_runs(0)
+    b3, b4 = game.count_runs(1)
+    if w == DRAW:
+        text = "draw (%s; sequences of 3: %d to %d, sequences of 4: %d to %d)" % (
+            why,
+            a3,
+            b3,
+            a4,
+            b4,
+        )
+        return "draw", None, "equal-sequences", text
+    if a3 != b3:
+        hi, lo = (a3, b3) if w == 0 else (b3, a3)
+        return "win", names[w], "more-sequences-of-3", "%s wins (%s; more sequences of 3: %d to %d)" % (
+            names[w],
+            why,
+            hi,
+            lo,
+        )
+    hi, lo = (a4, b4) if w == 0 else (b4, a4)
+    return "win", names[w], "more-sequences-of-4", "%s wins (%s; more sequences of 4: %d to %d)" % (
+        names[w],
+        why,
+        hi,
+        lo,
+    )
+
+
+# ---- writing -----------------------------------------------------------
+def move_text(game, kind, payload, ply):
+    """The record line for one history entry (see Game.history)."""
+    letters = side_letters(game)
+    side = payload[0]
+    who = letters[side]
+    if game.teams and kind in (PLACE, RAIN_MOVE, BEEKEEPER, SMOKER, RESERVE):
+        who += str((ply >> 1) % game.seats[side] + 1)
+    if kind == PLACE:
+        return "%s %d %s" % (who, payload[1], cell_name(payload[2]))
+    if kind == RAIN_MOVE:
+        return "%s rain %s" % (who, cell_name(payload[1]))
+    if kind == BEEKEEPER:
+        return "%s beekeeper %s %s" % (who, cell_name(payload[1]), cell_name(payload[2]))
+    if kind == SMOKER:
+        return "%s smoker %s" % (who, cell_name(payload[1]))
+    if kind == RESERVE:
+        return "%s reserve %s" % (who, " ".join(cell_name(x) for x in payload[1::2]))
+    if kind == DECK_EMPTY:
+        return "%s deck-empty" % who
+    return "%s forced-removal" % who
+
+
+def write(game, tags=(), out=None):
+    """The record of game as a list of lines (appended to out if given)."""
+    lines = [] if out is None else out
+    for name, value in tags:
+        lines.append('[%s "%s"]' % (name, value))
+    lines.append("mode " + MODES[game.mode])
+    if game.mode == TEEN:
+        lines.append("players %d" % (2 * game.seats[0]))
+    if game.special_then_place:
+        lines.append("option special_then_place")
+    if game.mode != JUNIOR:
+        names = ("A", "B") if game.teams else ("black", "gold")
+        lines.append("start " + names[game.start])
+    for kind, payload, ply in game.history():
+        lines.append(move_text(game, kind, payload, ply))
+    return lines
