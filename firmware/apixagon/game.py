@@ -6,7 +6,6 @@
 #   s[...]    the scalars below (turn count, flags, specials, result)
 #   log       bytearray undo log; each record holds the scalars as they were,
 #             then the move, so push/pop (python-chess style) restore exactly.
-from .compat import const
 from .codes import (
     ADJACENT_OPPONENT,
     ALL_PLACED,
@@ -22,7 +21,6 @@ from .codes import (
     EXTENSION,
     FORCED_REMOVAL,
     GAME_OVER,
-    IN_PROGRESS,
     JUNIOR,
     NOT_ALLOWED_IN_MODE,
     NOT_OPEN_END,
@@ -47,6 +45,7 @@ from .codes import (
     TWO_VS_ONE,
     UNKNOWN_CARD,
 )
+from .compat import const
 from .deck import COMMON, HAS, SYMS
 from .geometry import LINE_START, LINES, NB, NCELLS, NONE, ROYAL
 
@@ -73,8 +72,9 @@ _HAD3 = const(2)  # << side: had a sequence of 3 at the end of an own turn (D-5)
 _EMPTY = const(8)  # << side: deck declared empty, reserve may be built (§4)
 _RESUSED = const(32)  # << side: reserve deck already built (§4: once per game)
 
-# A log record: [scalars _NS][kind][payload length][payload...][length][kind]
-_HEAD = const(_NS + 2)
+# A log record: [kind][plen][np] payload(plen) pairs(2*np) [np][plen][kind].
+# The pairs are (offset, old value) of the scalars the move changed, usually
+# just the turn counter: about 11 bytes a placement instead of a snapshot.
 
 
 class Game:
@@ -96,7 +96,8 @@ class Game:
         self.board = bytearray(NCELLS)
         self.loc = bytearray(2 * _NC)
         self.s = bytearray(_NS)
-        self.log = bytearray(256)
+        self.log = bytearray(512)
+        self._pre = bytearray(_NS)  # scalars before the move being logged
         self.nlog = 0
         self._avail = bytearray(_NC)  # scratch: per-symbol count of cards to play
         self._tmp = bytearray(NCELLS)  # scratch for hint queries
@@ -484,9 +485,8 @@ class Game:
         log = self.log
         while p:
             kind = log[p - 1]
-            plen = log[p - 2]
-            p -= plen + _HEAD + 2
-            x = log[p + _HEAD + 2]  # payload: side, card, cell
+            p -= 6 + log[p - 2] + 2 * log[p - 3]
+            x = log[p + 5]  # payload: side, card, cell
             if kind == PLACE and self._has_free_neighbour(x):
                 return x
         return NONE
@@ -518,9 +518,11 @@ class Game:
                 n += self.loc[c] != 0
             if n == _NC:
                 self._finish(ALL_PLACED, 0)
+            self._commit()
             return OK
         self.s[_FLAGS] &= ~_PENDING
         self._after_move(side, True)
+        self._commit()
         return OK
 
     def rain(self, side, x, seat=0):
@@ -533,6 +535,7 @@ class Game:
         self._use(side, _RAINS)
         self.board[x] = 1 + (side << 5) + _RAIN
         self._after_special(side)
+        self._commit()
         return OK
 
     def beekeeper(self, side, src, dst, seat=0):
@@ -550,6 +553,7 @@ class Game:
         if (o - 1) & 31 != _RAIN:
             self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = dst + 1
         self._after_special((o - 1) >> 5)
+        self._commit()
         return OK
 
     def smoker(self, side, x, seat=0):
@@ -566,6 +570,7 @@ class Game:
         if (o - 1) & 31 != _RAIN:
             self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = REMOVED
         self._after_special(side)
+        self._commit()
         return OK
 
     def reserve(self, side, cells, seat=0):
@@ -588,6 +593,7 @@ class Game:
             # §4 excess penalty: usable after the builders' next turn.
             s[_BONUS + (side ^ 1)] = 4
         self._end_turn()
+        self._commit()
         return OK
 
     def deck_empty(self, side):
@@ -604,6 +610,7 @@ class Game:
             self.s[_FLAGS] = f | (_EMPTY << side)
         else:
             self._finish_by_count(CARDS_OUT)
+        self._commit()
         return OK
 
     def forced_removal(self, side):
@@ -618,6 +625,7 @@ class Game:
         self._put(side)
         if self.s[_FORCED + side] < 255:
             self.s[_FORCED + side] += 1
+        self._commit()
         return OK
 
     def _declaration_reason(self, side):
@@ -843,26 +851,42 @@ class Game:
 
     # ---- undo log ---------------------------------------------------------
     def _begin(self, kind, plen):
-        need = self.nlog + _HEAD + plen + 2
+        need = self.nlog + 6 + plen + 2 * _NS
         if need > len(self.log):
-            grown = bytearray(2 * len(self.log) + need)
+            grown = bytearray(len(self.log) + (len(self.log) >> 1) + need - self.nlog)
             grown[: self.nlog] = self.log[: self.nlog]
             self.log = grown
-        log = self.log
         p = self.nlog
+        self.log[p] = kind
+        self.log[p + 1] = plen
+        self._w = p + 3
         s = self.s
+        pre = self._pre
         for i in range(_NS):
-            log[p + i] = s[i]
-        log[p + _NS] = kind
-        log[p + _NS + 1] = plen
-        log[p + _HEAD + plen] = plen
-        log[p + _HEAD + plen + 1] = kind
-        self._w = p + _HEAD
-        self.nlog = need
+            pre[i] = s[i]
 
     def _put(self, v):
         self.log[self._w] = v
         self._w += 1
+
+    def _commit(self):
+        log = self.log
+        w = self._w
+        p = self.nlog
+        s = self.s
+        pre = self._pre
+        n = 0
+        for i in range(_NS):
+            if s[i] != pre[i]:
+                log[w] = i
+                log[w + 1] = pre[i]
+                w += 2
+                n += 1
+        log[p + 2] = n
+        log[w] = n
+        log[w + 1] = log[p + 1]
+        log[w + 2] = log[p]
+        self.nlog = w + 3
 
     def undo(self):
         """Take back the last move or declaration (a take-back on the board).
@@ -873,8 +897,9 @@ class Game:
         log = self.log
         kind = log[p - 1]
         plen = log[p - 2]
-        p -= plen + _HEAD + 2
-        q = p + _HEAD
+        n = log[p - 3]
+        p -= 6 + plen + 2 * n
+        q = p + 3
         side = log[q]
         b = self.board
         if kind == PLACE:
@@ -901,28 +926,35 @@ class Game:
                 b[x] = o
                 self.loc[side * _NC + ((o - 1) & 31)] = x + 1
         s = self.s
-        for i in range(_NS):
-            s[i] = log[p + i]
+        for i in range(q + plen, q + plen + 2 * n, 2):
+            s[log[i]] = log[i + 1]
         self.nlog = p
         return kind
 
     def history(self):
-        """Iterate the moves played: (kind, payload bytes, ply before it).
-        For records and tools, not for the hot path (it slices)."""
-        p = 0
+        """Iterate the moves played, oldest first: (kind, payload bytes, ply
+        before the move). A move changes the turn counter by one at most,
+        so the ply follows from whether its record holds a _PLY_LO pair.
+        For records and tools, not the hot path."""
         log = self.log
+        p = 0
+        ply = 0
         while p < self.nlog:
-            kind = log[p + _NS]
-            plen = log[p + _NS + 1]
-            ply = log[p + _PLY_LO] | log[p + _PLY_HI] << 8
-            yield kind, bytes(log[p + _HEAD : p + _HEAD + plen]), ply
-            p += _HEAD + plen + 2
+            kind = log[p]
+            plen = log[p + 1]
+            n = log[p + 2]
+            yield kind, bytes(log[p + 3 : p + 3 + plen]), ply
+            for i in range(p + 3 + plen, p + 3 + plen + 2 * n, 2):
+                if log[i] == _PLY_LO:
+                    ply += 1
+            p += 6 + plen + 2 * n
 
     def last_move(self):
         """(kind, payload) of the last move, or (0, b'')."""
         p = self.nlog
         if not p:
             return 0, b""
-        kind = self.log[p - 1]
-        plen = self.log[p - 2]
-        return kind, bytes(self.log[p - 2 - plen : p - 2])
+        log = self.log
+        plen = log[p - 2]
+        q = p - 6 - plen - 2 * log[p - 3] + 3
+        return log[p - 1], bytes(log[q : q + plen])

@@ -5,7 +5,6 @@ from .codes import (
     BAD_CELL,
     BAD_SYNTAX,
     BEEKEEPER,
-    CARDS_OUT,
     DECK_EMPTY,
     DRAW,
     EXHAUSTED,
@@ -287,18 +286,30 @@ def result(game):
         return "draw", None, "equal-sequences", text
     if a3 != b3:
         hi, lo = (a3, b3) if w == 0 else (b3, a3)
-        return "win", names[w], "more-sequences-of-3", "%s wins (%s; more sequences of 3: %d to %d)" % (
+        return (
+            "win",
+            names[w],
+            "more-sequences-of-3",
+            "%s wins (%s; more sequences of 3: %d to %d)"
+            % (
+                names[w],
+                why,
+                hi,
+                lo,
+            ),
+        )
+    hi, lo = (a4, b4) if w == 0 else (b4, a4)
+    return (
+        "win",
+        names[w],
+        "more-sequences-of-4",
+        "%s wins (%s; more sequences of 4: %d to %d)"
+        % (
             names[w],
             why,
             hi,
             lo,
-        )
-    hi, lo = (a4, b4) if w == 0 else (b4, a4)
-    return "win", names[w], "more-sequences-of-4", "%s wins (%s; more sequences of 4: %d to %d)" % (
-        names[w],
-        why,
-        hi,
-        lo,
+        ),
     )
 
 
@@ -319,25 +330,31 @@ def move_text(game, kind, payload, ply):
     if kind == SMOKER:
         return "%s smoker %s" % (who, cell_name(payload[1]))
     if kind == RESERVE:
-        return "%s reserve %s" % (who, " ".join(cell_name(x) for x in payload[1::2]))
+        # payload: side, then (cell, occupant) pairs; MicroPython slices
+        # take no step, hence the range.
+        names = [cell_name(payload[i]) for i in range(1, len(payload), 2)]
+        return "%s reserve %s" % (who, " ".join(names))
     if kind == DECK_EMPTY:
         return "%s deck-empty" % who
     return "%s forced-removal" % who
 
 
-def write(game, tags=(), out=None):
-    """The record of game as a list of lines (appended to out if given)."""
-    lines = [] if out is None else out
+def lines(game, tags=()):
+    """The record of game, line by line (a generator: the board streams a
+    record to flash or serial without holding it in its heap)."""
     for name, value in tags:
-        lines.append('[%s "%s"]' % (name, value))
-    lines.append("mode " + MODES[game.mode])
+        yield '[%s "%s"]' % (name, value)
+    yield "mode " + MODES[game.mode]
     if game.mode == TEEN:
-        lines.append("players %d" % (2 * game.seats[0]))
+        yield "players %d" % (2 * game.seats[0])
     if game.special_then_place:
-        lines.append("option special_then_place")
+        yield "option special_then_place"
     if game.mode != JUNIOR:
-        names = ("A", "B") if game.teams else ("black", "gold")
-        lines.append("start " + names[game.start])
+        yield "start " + (("A", "B") if game.teams else ("black", "gold"))[game.start]
     for kind, payload, ply in game.history():
-        lines.append(move_text(game, kind, payload, ply))
-    return lines
+        yield move_text(game, kind, payload, ply)
+
+
+def write(game, tags=()):
+    """The record of game as a list of lines."""
+    return list(lines(game, tags))

@@ -1,0 +1,54 @@
+"""`apixagon check FILE [--json]`: validate an .apx record (NOTATION.md)."""
+
+import json
+import sys
+
+from apixagon import record
+from apixagon.codes import OK, REASONS
+from apixagon.game import Game
+
+from .errors import EXIT_FAILED, EXIT_OK, CommandError
+
+
+def read_record_lines(path):
+    """Lines of a record file ('-' for standard input), with clear errors."""
+    try:
+        if path == "-":
+            return sys.stdin.read().splitlines()
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise CommandError("cannot read %s: %s" % (path, e.strerror or e)) from None
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        raise CommandError(
+            "%s is not a text record (byte %d is not UTF-8)" % (path, e.start)
+        ) from None
+
+
+def result_json(game):
+    status, winner, reason, text = record.result(game)
+    out = {"status": status, "winner": winner, "reason": reason, "text": text}
+    if game.mode != 5:
+        out["sequences_of_3"] = [game.count_runs(0)[0], game.count_runs(1)[0]]
+        out["sequences_of_4"] = [game.count_runs(0)[1], game.count_runs(1)[1]]
+    return out
+
+
+def run(state, args):
+    lines = read_record_lines(args.file)
+    game, verdicts = record.check(lines, Game)
+    if args.json:
+        moves = []
+        for lineno, reason in verdicts:
+            m = {"line": lineno, "ok": reason == OK}
+            if reason != OK:
+                m["reason"] = REASONS[reason]
+            moves.append(m)
+        state.out.write(json.dumps({"moves": moves, "result": result_json(game)}) + "\n")
+    else:
+        for lineno, reason in verdicts:
+            state.out.write(record.verdict_text(lineno, reason) + "\n")
+        state.out.write("result: %s\n" % record.result(game)[3])
+    return EXIT_FAILED if any(r != OK for _, r in verdicts) else EXIT_OK

@@ -1,0 +1,182 @@
+"""`apixagon play`: a match on the terminal, refereed by the rules core.
+
+Moves are typed in record notation (NOTATION.md), with the side letter
+optional: `12 E4`, `rain F6`, `beekeeper D5 C3`. The board is drawn as the
+hexagon it is, with the kids' hint view (legal cells, cells to block).
+"""
+
+from apixagon import record
+from apixagon.codes import (
+    BLOCK,
+    EXTENSION,
+    MODES,
+    OK,
+    PLAIN,
+    REASONS,
+    ROYAL_CELL,
+)
+from apixagon.game import Game
+from apixagon.geometry import NCELLS, NONE, ROW_START, ROWS, cell_name
+
+from .errors import EXIT_OK, CommandError
+
+HELP = """\
+Type a move in record notation; the side letter may be left out:
+  12 E4              place card 12 on E4        rain F6       Rain on F6
+  beekeeper D5 C3    move the card on D5 to C3  smoker E4     remove the card on E4
+  reserve C3 D2      keeper recovers cards      deck-empty    forced-removal
+Other commands:
+  hints              toggle the kids' view: + legal cell, ! cell to block
+  hint N             where card N may go: p plain, e extension, b block, R royal
+  undo               take back the last move    save FILE     write the .apx record
+  help               this text                  quit          leave"""
+
+
+def render(game, marks=None):
+    """The board as text, row I at the top. marks: optional {cell: char}
+    drawn in front of free cells (hint views). Pure: returns a str."""
+    letters = record.side_letters(game)
+    last = NONE
+    kind, payload = game.last_move()
+    if kind in (1, 2):
+        last = payload[-1]
+    elif kind == 3:
+        last = payload[2]
+    lines = []
+    for i in range(8, -1, -1):
+        row = []
+        for x in range(ROW_START[i], ROW_START[i + 1]):
+            o = game.board[x]
+            if not o:
+                mark = (marks or {}).get(x, " ")
+                row.append("%s%s " % (mark, cell_name(x).lower()))
+                continue
+            side, card = (o - 1) >> 5, (o - 1) & 31
+            text = letters[side] + ("~~" if card == 31 else "%02d" % card)
+            suffix = "*" if x == last else ("=" if game.is_sealed(x) else " ")
+            row.append(text + suffix)
+        lines.append("%s %s%s" % (ROWS[i], "  " * abs(4 - i), "".join(row)))
+    return "\n".join(lines)
+
+
+def status_line(game):
+    return record.result(game)[3]
+
+
+def _hint_marks(game, card=None):
+    buf = bytearray(NCELLS)
+    marks = {}
+    if card is None:
+        game.legal_cells(None, buf)
+        for x in range(NCELLS):
+            if buf[x]:
+                marks[x] = "+"
+        n = game.threats(buf)
+        for k in range(n):
+            marks[buf[k]] = "!"
+        return marks
+    game.card_cells(card, buf)
+    for x in range(NCELLS):
+        f = buf[x]
+        if f & ROYAL_CELL:
+            marks[x] = "R"
+        elif f & BLOCK:
+            marks[x] = "b"
+        elif f & EXTENSION:
+            marks[x] = "e"
+        elif f & PLAIN:
+            marks[x] = "p"
+    return marks
+
+
+def parse_typed(game, text):
+    """(letter, seat, kind, card, cells) or an int reason code."""
+    words = text.split()
+    if words and words[0][0] not in "BGAJ":
+        t = game.side_to_play()
+        letter = record.side_letters(game)[t]
+        if game.teams:
+            letter += str(game.seat_to_play())
+        text = letter + " " + text
+    got = {}
+
+    class V(record.Visitor):
+        def move(self, lineno, letter, seat, kind, card, cells):
+            got["move"] = (letter, seat, kind, card, cells)
+
+        def bad(self, lineno, reason):
+            got["bad"] = reason
+
+    record.parse_line(text, 1, V())
+    if "move" in got:
+        return got["move"]
+    return got.get("bad", 1)
+
+
+def run(state, args):
+    if args.mode not in MODES:
+        raise CommandError("unknown mode %r (one of: %s)" % (args.mode, ", ".join(MODES)))
+    mode = MODES.index(args.mode)
+    probe = Game(mode)
+    names = ("A", "B") if probe.teams else ("black", "gold")
+    start = 0
+    if args.start is not None:
+        if args.start not in names:
+            raise CommandError("--start must be one of %s in %s" % ("|".join(names), args.mode))
+        start = names.index(args.start)
+    game = Game(mode, start)
+    hints = args.hints
+    out = state.out
+    out.write("APIXAGON %s — type 'help' for commands.\n" % args.mode)
+    marks = None
+    while True:
+        out.write(
+            "\n"
+            + render(game, marks if marks is not None else (_hint_marks(game) if hints else None))
+            + "\n"
+        )
+        out.write(status_line(game) + "\n> ")
+        out.flush()
+        marks = None
+        line = state.inp.readline()
+        if not line:
+            out.write("\n")
+            return EXIT_OK
+        line = line.strip()
+        if not line:
+            continue
+        word = line.split()[0]
+        if word in ("quit", "exit"):
+            return EXIT_OK
+        if word == "help":
+            out.write(HELP + "\n")
+        elif word == "hints":
+            hints = not hints
+            out.write("hint view %s\n" % ("on" if hints else "off"))
+        elif word == "hint":
+            parts = line.split()
+            if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) > 30:
+                out.write("usage: hint N   (a card number 0..30)\n")
+            else:
+                marks = _hint_marks(game, int(parts[1]))
+        elif word == "undo":
+            out.write("took back the last move\n" if game.undo() else "nothing to undo\n")
+        elif word == "save":
+            parts = line.split(maxsplit=1)
+            if len(parts) != 2:
+                out.write("usage: save FILE\n")
+                continue
+            try:
+                with open(parts[1], "w") as f:
+                    f.write("\n".join(record.write(game)) + "\n")
+                out.write("saved %s\n" % parts[1])
+            except OSError as e:
+                out.write("cannot save: %s\n" % e)
+        else:
+            parsed = parse_typed(game, line)
+            if isinstance(parsed, int):
+                out.write("not a move: %s (type 'help')\n" % REASONS[parsed])
+                continue
+            r = record.apply_move(game, *parsed)
+            if r != OK:
+                out.write("illegal: %s — nothing changed\n" % REASONS[r])

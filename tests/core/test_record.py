@@ -1,0 +1,176 @@
+# .apx records (NOTATION.md): parsing, verdicts, writing. Runs under CPython
+# and MicroPython.
+import gc
+
+import randplay
+from apixagon import record
+from apixagon.codes import (
+    BAD_CELL,
+    BAD_SYNTAX,
+    CARD_ALREADY_PLAYED,
+    GAME_OVER,
+    NOT_ALLOWED_IN_MODE,
+    NOT_YOUR_TURN,
+    OK,
+    UNKNOWN_CARD,
+)
+from apixagon.game import Game
+
+
+def verdicts_of(text):
+    game, verdicts = record.check(text.split("\n"), Game)
+    return game, dict(verdicts)
+
+
+def test_notation_example_header_and_comments():
+    text = """# a comment
+[Event "Club night"]        # tag pairs before the first move
+[Date "2026.11.22"]
+[Board "serial 0042, firmware 1.0.0"]
+mode queens-gambit          # a comment after a header
+start black
+
+B 12 E4
+G 3 D5
+"""
+    game, v = verdicts_of(text)
+    assert v == {8: OK, 9: OK}
+    c = record.Checker(Game)
+    record.read(text.split("\n"), c)
+    assert c.tags == [
+        ("Event", "Club night"),
+        ("Date", "2026.11.22"),
+        ("Board", "serial 0042, firmware 1.0.0"),
+    ]
+
+
+def test_tag_value_may_hold_a_hash():
+    c = record.Checker(Game)
+    record.read(['[Event "Club #1"]  # comment', "B 0 A1"], c)
+    assert c.tags == [("Event", "Club #1")]
+    assert c.verdicts == [(2, OK)]
+
+
+def test_bad_lines_get_codes_and_change_nothing():
+    text = "\n".join(
+        [
+            "mode queens-gambit",
+            "B 0 A1",  # 2 ok
+            "G 1 Z9",  # 3 bad cell
+            "G 31 I9",  # 4 unknown card
+            "G x I9",  # 5 unknown card
+            "G 1",  # 6 bad syntax
+            "X 1 I9",  # 7 bad syntax (no such side)
+            "[Broken",  # 8 bad syntax
+            "G 1 A1 A2",  # 9 bad syntax (one cell for a placement)
+            "B 1 A2",  # 10 not your turn
+            "A 1 I9",  # 11 not in a 2-player mode
+            "G 1 I9",  # 12 ok
+            "B 0 B1",  # 13 card already played
+            "mode beehive",  # 14 headers come before the moves
+            "G smoker",  # 15 bad syntax
+            "B beekeeper A1",  # 16 bad syntax
+        ]
+    )
+    game, v = verdicts_of(text)
+    assert v[2] == OK and v[12] == OK
+    assert v[3] == BAD_CELL
+    assert v[4] == UNKNOWN_CARD and v[5] == UNKNOWN_CARD
+    assert v[6] == BAD_SYNTAX and v[7] == BAD_SYNTAX and v[8] == BAD_SYNTAX
+    assert v[9] == BAD_SYNTAX
+    assert v[10] == NOT_YOUR_TURN
+    assert v[11] == NOT_ALLOWED_IN_MODE
+    assert v[13] == CARD_ALREADY_PLAYED
+    assert v[14] == BAD_SYNTAX
+    assert v[15] == BAD_SYNTAX and v[16] == BAD_SYNTAX
+    # Only the two legal placements reached the board.
+    assert sum(1 for x in range(61) if game.board[x]) == 2
+
+
+def test_bad_headers():
+    game, v = verdicts_of("mode chess\noption fast\nstart purple\nB 0 A1")
+    assert v == {1: BAD_SYNTAX, 2: BAD_SYNTAX, 3: BAD_SYNTAX, 4: OK}
+    game, v = verdicts_of("mode queens-gambit\nplayers 4\nB 0 A1")
+    assert v[2] == BAD_SYNTAX
+    game, v = verdicts_of("mode junior\nstart black\nJ 0 E5")
+    assert v == {2: BAD_SYNTAX, 3: OK}
+
+
+def test_start_gold_and_team_seats():
+    game, v = verdicts_of("mode queens-gambit\nstart gold\nB 0 A1\nG 0 A1")
+    assert v == {3: NOT_YOUR_TURN, 4: OK}
+    game, v = verdicts_of("mode silent-swarm\nstart B\nA 0 A1\nB2 0 A1\nB1 0 A1\nA1 0 I9\nB 1 E1")
+    assert v == {3: NOT_YOUR_TURN, 4: NOT_YOUR_TURN, 5: OK, 6: OK, 7: OK}
+    game, v = verdicts_of("mode silent-swarm\nA3 0 A1")
+    assert v == {2: BAD_SYNTAX}  # no seat 3 in a team of two
+
+
+def test_teen_players_and_letters():
+    game, v = verdicts_of("mode teen\nplayers 2\nstart gold\nG 0 A1\nB 0 I9")
+    assert v == {4: OK, 5: OK} and not game.teams
+    game, v = verdicts_of("mode teen\nplayers 6\nA3 0 A1")
+    assert v == {3: NOT_YOUR_TURN} and game.seats == (3, 3)
+
+
+def test_junior_lines():
+    game, v = verdicts_of("mode junior\nJ 0 E5\nB 1 E6\nJ 1 E6\nJ1 2 E7")
+    assert v == {2: OK, 3: NOT_ALLOWED_IN_MODE, 4: OK, 5: BAD_SYNTAX}
+
+
+def test_game_over_lines():
+    game, v = verdicts_of("mode queens-gambit\nB 0 A1\nB deck-empty\nG 1 I9")
+    assert v == {2: OK, 3: OK, 4: GAME_OVER}
+    assert record.result(game)[0] == "draw"
+
+
+def test_result_texts():
+    game, v = verdicts_of("mode queens-gambit\nstart black")
+    assert record.result(game)[3] == "in progress (black to play)"
+    game, v = verdicts_of("mode beehive\nstart B\nB 0 A1")
+    assert record.result(game)[3] == "in progress (team A, seat A1 to play)"
+    game, v = verdicts_of("mode junior\nJ 0 E5")
+    assert record.result(game)[3] == "in progress (1 cards placed)"
+
+
+def roundtrip(mode, seed):
+    # Streams the record (as the board would), one line at a time.
+    g = randplay.play_game(mode, seed)
+    tags = [("Event", "test")]
+    c = record.Checker(Game)
+    n = 0
+    for line in record.lines(g, tags):
+        n += 1
+        record.parse_line(line, n, c)
+    g2 = c.end()
+    for lineno, reason in c.verdicts:
+        assert reason == OK, record.verdict_text(lineno, reason)
+    assert bytes(g2.board) == bytes(g.board)
+    assert bytes(g2.s) == bytes(g.s)
+    for a, b in zip(record.lines(g, tags), record.lines(g2, tags)):
+        assert a == b
+    gc.collect()
+
+
+def test_write_then_read_queens_gambit():
+    roundtrip(0, 7)
+
+
+def test_write_then_read_beehive():
+    roundtrip(2, 9)
+
+
+def test_write_then_read_two_vs_one():
+    roundtrip(3, 10)
+
+
+def test_write_then_read_three_vs_two():
+    roundtrip(4, 11)
+
+
+def test_write_then_read_junior():
+    roundtrip(5, 12)
+
+
+def test_verdict_text():
+    assert record.verdict_text(7, OK) == "line 7: ok"
+    assert record.verdict_text(8, 7) == "line 8: illegal adjacent-opponent"

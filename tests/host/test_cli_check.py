@@ -1,0 +1,148 @@
+"""`apixagon check` through the installed console script, as a user runs it."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+from apixagon_host import cli
+
+BIN = os.path.join(os.path.dirname(sys.executable), "apixagon")
+
+RECORD = """\
+[Event "Club night"]
+mode queens-gambit
+start black
+B 0 A1      # line 4
+G 1 I9
+B 1 A2
+G 12 A3     # beside black, and not a block with card 12: illegal
+G 2 A3
+B 31 E4     # no such card
+"""
+
+
+def run(args, stdin=None):
+    return subprocess.run([BIN] + args, capture_output=True, text=True, input=stdin)
+
+
+def test_check_prints_verdicts_and_result(tmp_path):
+    f = tmp_path / "m.apx"
+    f.write_text(RECORD)
+    p = run(["check", str(f)])
+    assert p.stdout.splitlines() == [
+        "line 4: ok",
+        "line 5: ok",
+        "line 6: ok",
+        "line 7: illegal adjacent-opponent",
+        "line 8: ok",
+        "line 9: illegal unknown-card",
+        "result: in progress (black to play)",
+    ]
+    assert p.returncode == 1  # the record has illegal lines
+    assert p.stderr == ""
+
+
+def test_check_json(tmp_path):
+    f = tmp_path / "m.apx"
+    f.write_text(RECORD)
+    p = run(["check", "--json", str(f)])
+    data = json.loads(p.stdout)
+    assert data["moves"][0] == {"line": 4, "ok": True}
+    assert data["moves"][3] == {"line": 7, "ok": False, "reason": "adjacent-opponent"}
+    assert data["result"]["status"] == "in-progress"
+    assert data["result"]["text"] == "in progress (black to play)"
+    assert p.returncode == 1
+
+
+def test_check_clean_record_exits_zero_and_reads_stdin():
+    p = run(["check", "-"], stdin="mode queens-gambit\nB 0 A1\nG 1 I9\nB deck-empty\n")
+    assert p.returncode == 0
+    assert p.stdout.splitlines()[-1].startswith("result: draw (cards run out")
+
+
+def test_check_win_result_line(tmp_path):
+    # Two sequences of 4 for black on rows A and I, gold playing far away.
+    from apixagon import record
+    from apixagon.deck import COMMON, HAS
+    from apixagon.game import Game
+
+    def cards_with(symbol, n, skip=()):
+        return [c for c in range(31) if HAS[c * 31 + symbol] and c not in skip][:n]
+
+    row_a = cards_with(0, 4)
+    sym2 = COMMON[row_a[0] * 31 + 30] if row_a[0] != 30 else 1
+    row_i = cards_with(sym2, 4, skip=row_a)
+    if len(row_i) < 4:  # pick any symbol with four unused cards
+        for s in range(31):
+            row_i = cards_with(s, 4, skip=row_a)
+            if len(row_i) == 4:
+                break
+    lines = ["mode queens-gambit", "start black"]
+    gold = iter(range(31))
+    gold_cells = iter(["C2", "C4", "C6", "D8", "F2", "F9", "G4", "G6"])
+    for i, (c, cell) in enumerate(
+        zip(row_a + row_i, ["A1", "A2", "A3", "A4", "I5", "I6", "I7", "I8"])
+    ):
+        lines.append("B %d %s" % (c, cell))
+        if i < 7:
+            lines.append("G %d %s" % (next(gold), next(gold_cells)))
+    g, verdicts = record.check(lines, Game)
+    assert all(r == 0 for _, r in verdicts), verdicts
+    f = tmp_path / "win.apx"
+    f.write_text("\n".join(lines) + "\n")
+    p = run(["check", str(f)])
+    assert p.stdout.splitlines()[-1] == "result: black wins (two sequences of 4)"
+    assert p.returncode == 0
+
+
+def test_missing_file_is_a_clear_error():
+    p = run(["check", "/nonexistent/match.apx"])
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert "cannot read /nonexistent/match.apx" in p.stderr
+
+
+def test_binary_file_is_a_clear_error(tmp_path):
+    f = tmp_path / "bin.apx"
+    f.write_bytes(b"mode queens-gambit\n\xff\xfe\x00junk")
+    p = run(["check", str(f)])
+    assert p.returncode == 2
+    assert "not a text record" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_bad_arguments_exit_2_without_traceback():
+    for args in ([], ["check"], ["frobnicate"], ["check", "--yaml", "x"]):
+        p = run(args)
+        assert p.returncode == 2, args
+        assert "Traceback" not in p.stderr
+        assert p.stderr.startswith("apixagon:") or "usage" in p.stderr
+
+
+def test_help_lists_commands():
+    p = run(["--help"])
+    assert p.returncode == 0
+    assert "check" in p.stdout and "play" in p.stdout
+
+
+def test_play_session_in_process():
+    # Gold's 12 on A2 touches black's A1 without blocking a run: refused.
+    inp = io.StringIO("0 A1\n12 A2\n1 I9\nhint 2\nfoo\nundo\nhints\nsave /nonexistent/x\nquit\n")
+    out = io.StringIO()
+    code = cli.main(["play"], cli.State(out=out, inp=inp))
+    text = out.getvalue()
+    assert code == 0
+    assert "illegal: adjacent-opponent — nothing changed" in text
+    assert "G01*" in text  # gold's card on I9, marked as the last move
+    assert "not a move" in text
+    assert "took back the last move" in text
+    assert "hint view on" in text
+    assert "cannot save" in text
+
+
+def test_play_rejects_unknown_mode():
+    p = run(["play", "--mode", "chess"])
+    assert p.returncode == 2
+    assert "unknown mode 'chess'" in p.stderr
