@@ -98,6 +98,7 @@ class Game:
         self.s = bytearray(_NS)
         self.log = bytearray(512)
         self._pre = bytearray(_NS)  # scalars before the move being logged
+        self._w = 0  # write position in the log record being built
         self.nlog = 0
         self._avail = bytearray(_NC)  # scratch: per-symbol count of cards to play
         self._tmp = bytearray(NCELLS)  # scratch for hint queries
@@ -443,7 +444,6 @@ class Game:
         b = self.board
         side = (b[x] - 1) >> 5
         seen = self._tmp
-        n = 0
         seen[0] = x
         n = 1
         i = 0
