@@ -9,6 +9,7 @@
 from .codes import (
     ADJACENT_OPPONENT,
     ALL_PLACED,
+    BAD_CELL,
     BAD_TARGET,
     BEEHIVE,
     BEEKEEPER,
@@ -361,10 +362,12 @@ class Game:
     # ---- move checks (no change) ----------------------------------------
     def check_place(self, side, card, x, seat=0):
         """Reason code for placing a normal card; side NONE in Junior."""
+        if not 0 <= x < NCELLS:
+            return BAD_CELL  # bad input is a reason code, never an IndexError
         r = self._turn_reason(side, seat, False)
         if r:
             return r
-        if card >= _NC:
+        if not 0 <= card < _NC:
             return UNKNOWN_CARD
         if self.mode == JUNIOR:
             return self._junior_reason(card, x)
@@ -373,10 +376,14 @@ class Game:
         return self._place_reason(side, card, x)
 
     def check_rain(self, side, x, seat=0):
+        if not 0 <= x < NCELLS:
+            return BAD_CELL
         r = self._turn_reason(side, seat, True) or self._special_reason(side, _RAINS)
         return r or self._rain_reason(side, x)
 
     def check_beekeeper(self, side, src, dst, seat=0):
+        if not (0 <= src < NCELLS and 0 <= dst < NCELLS):
+            return BAD_CELL
         r = self._turn_reason(side, seat, True) or self._special_reason(side, _BKS)
         r = r or self._movable(src)
         if r:
@@ -398,6 +405,8 @@ class Game:
         return r
 
     def check_smoker(self, side, x, seat=0):
+        if not 0 <= x < NCELLS:
+            return BAD_CELL
         r = self._turn_reason(side, seat, True) or self._special_reason(side, _SMS)
         if r:
             return r
@@ -409,6 +418,9 @@ class Game:
         """§4 reserve deck: the keeper takes back own normal cards that are
         isolated or in a group of at most 2, judged on the board as it stood
         when the recovery began (D-7)."""
+        for i in range(len(cells)):
+            if not 0 <= cells[i] < NCELLS:
+                return BAD_CELL
         if self.s[_OVER]:
             return GAME_OVER
         if not self.silent:

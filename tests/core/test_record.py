@@ -174,3 +174,27 @@ def test_write_then_read_junior():
 def test_verdict_text():
     assert record.verdict_text(7, OK) == "line 7: ok"
     assert record.verdict_text(8, 7) == "line 8: illegal adjacent-opponent"
+
+
+def test_api_rejects_out_of_range_input_without_exceptions():
+    # The sensor layer and tools call the core directly: an index off the
+    # board or a card out of range is a reason code, never an IndexError.
+    from apixagon.codes import BAD_CELL, UNKNOWN_CARD
+    from apixagon.geometry import NONE
+
+    g = Game()
+    assert g.place(0, 0, 0) == OK
+    before = randplay.snapshot(g)
+    for x in (NONE, 61, -1, 1000):
+        assert g.check_place(1, 1, x) == BAD_CELL
+        assert g.place(1, 1, x) == BAD_CELL
+        assert g.rain(1, x) == BAD_CELL
+        assert g.beekeeper(1, 0, x) == BAD_CELL
+        assert g.beekeeper(1, x, 5) == BAD_CELL
+        assert g.smoker(1, x) == BAD_CELL
+        assert g.reserve(1, [x]) == BAD_CELL
+    for card in (31, 99, -1):
+        assert g.place(1, card, 40) == UNKNOWN_CARD
+    assert g.place(7, 1, 40) == 4  # no such side: not-your-turn
+    assert g.place(1, 1, 40, 9) == 4  # no such seat
+    assert randplay.snapshot(g) == before
