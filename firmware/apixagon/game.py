@@ -103,6 +103,12 @@ class Game:
         self.nlog = 0
         self._avail = bytearray(_NC)  # scratch: per-symbol count of cards to play
         self._tmp = bytearray(NCELLS)  # scratch for hint queries
+        # Hint cache, valid while board == _cboard: the run end beyond every
+        # free cell in each direction (end_symbol) and which sides touch it.
+        self._ends = bytearray(NCELLS * 6)
+        self._adj = bytearray(NCELLS)
+        self._cboard = bytearray(NCELLS)
+        self._cboard[0] = 255  # no board looks like this: the cache starts stale
         if mode != JUNIOR:
             for t in (0, 1):
                 small = mode in (TWO_VS_ONE, THREE_VS_TWO) and t == 1
@@ -754,6 +760,29 @@ class Game:
                     av[SYMS[k]] += 1
         return n
 
+    def _prepare(self):
+        """Fill the hint cache for the board as it is now (once per
+        position: a card query asks it for each card in hand). Keyed on the
+        board's bytes, so it cannot go stale whoever changed the board."""
+        b = self.board
+        if self._cboard == b:
+            return
+        ends = self._ends
+        adj = self._adj
+        for x in range(NCELLS):
+            base = x * 6
+            a = 0
+            if not b[x]:
+                for d in range(6):
+                    n = NB[base + d]
+                    if n != NONE and b[n]:
+                        a |= 1 << ((b[n] - 1) >> 5)
+                        ends[base + d] = self.end_symbol(x, d)
+                    else:
+                        ends[base + d] = NONE
+            adj[x] = a
+        self._cboard[:] = b
+
     def legal_cells(self, t=None, out=None):
         """Cells where some card side t (default: the side to play) has not
         yet placed could legally go; marks out[x] = 1 when out is given.
@@ -770,28 +799,44 @@ class Game:
             return 0
         av = self._avail
         b = self.board
+        if out is None:
+            # can_move after every move: usually the first free cell away
+            # from the opponent answers, so no cache is built here.
+            for x in range(NCELLS):
+                if b[x]:
+                    continue
+                if x == ROYAL:
+                    if self.royal_allowed(t):
+                        return 1
+                    continue
+                if not self._adjacent_opponent(t, x):
+                    return 1
+                for d in range(6):
+                    e = self.end_symbol(x, d)
+                    if e != NONE and av[e & 31]:
+                        return 1
+            return 0
+        self._prepare()
+        ends = self._ends
+        adj = self._adj
+        opp = 2 >> t  # adj bit of the opponent
         count = 0
-        royal = 2  # not yet known
         for x in range(NCELLS):
             if b[x]:
                 continue
             ok = False
             if x == ROYAL:
-                if royal == 2:
-                    royal = self.royal_allowed(t)
-                ok = royal
-            elif not self._adjacent_opponent(t, x):
-                ok = True
+                ok = self.royal_allowed(t)
+            elif not adj[x] & opp:
+                ok = True  # rules 2-3, D-3
             else:
-                for d in range(6):
-                    e = self.end_symbol(x, d)
+                for k in range(x * 6, x * 6 + 6):  # rule 4: block or extension
+                    e = ends[k]
                     if e != NONE and av[e & 31]:
                         ok = True
                         break
             if ok:
                 count += 1
-                if out is None:
-                    return 1
                 out[x] = 1
         return count
 
@@ -807,28 +852,36 @@ class Game:
             return 0
         if card != _RAIN and self.loc[t * _NC + card]:
             return 0
+        self._prepare()
         b = self.board
+        ends = self._ends
+        adj = self._adj
+        opp = 2 >> t
+        has = card * _NC
+        rain = card == _RAIN
+        royal = 0 if rain else 2  # 2: not asked yet (it scans the board)
         count = 0
-        royal = 2
         for x in range(NCELLS):
             if b[x]:
                 continue
-            f = 0
-            if x == ROYAL and card != _RAIN:
+            if x == ROYAL:
                 if royal == 2:
                     royal = self.royal_allowed(t)
                 f = ROYAL_CELL if royal else 0
+            elif not adj[x]:
+                f = 0 if rain else PLAIN  # touches no card at all
             else:
-                for d in range(6):
-                    e = self.end_symbol(x, d)
+                f = 0
+                for k in range(x * 6, x * 6 + 6):
+                    e = ends[k]
                     if e == NONE:
                         continue
-                    if card == _RAIN:
+                    if rain:
                         if e >> 5 != t:
                             f |= BLOCK
-                    elif HAS[card * _NC + (e & 31)]:
+                    elif HAS[has + (e & 31)]:
                         f |= EXTENSION if e >> 5 == t else BLOCK
-                if not f and card != _RAIN and not self._adjacent_opponent(t, x):
+                if not f and not rain and not adj[x] & opp:
                     f = PLAIN
             if f:
                 out[x] = f
@@ -841,13 +894,15 @@ class Game:
         the longest opponent run ending there (3+ before 2, §3 block)."""
         if t is None:
             t = self.side_to_play()
+        self._prepare()
+        ends = self._ends
         lv = self._tmp if level is None else level
         b = self.board
         for x in range(NCELLS):
             best = 0
-            if not b[x]:
+            if not b[x] and self._adj[x]:
                 for d in range(6):
-                    e = self.end_symbol(x, d)
+                    e = ends[x * 6 + d]
                     if e != NONE and e >> 5 != t:
                         k = 1 + self.run_from(NB[x * 6 + d], d, e & 31)
                         if k > best:

@@ -57,6 +57,32 @@ def brute_can_move(g):
     return False
 
 
+def check_hints(g):
+    """The cached hint queries agree with check_place, cell by cell."""
+    if g.over() or g.mode == JUNIOR:
+        return
+    t = g.side_to_play()
+    flags = bytearray(NCELLS)
+    legal = bytearray(NCELLS)
+    any_card = bytearray(NCELLS)
+    g.legal_cells(None, legal)
+    for c in range(31):
+        if g.where(t, c) != NONE:
+            continue
+        g.card_cells(c, flags)
+        for x in range(NCELLS):
+            ok = g.check_place(t, c, x) == OK
+            assert bool(flags[x]) == ok, "card_cells disagrees with check_place"
+            if ok:
+                any_card[x] = 1
+    assert legal == any_card, "legal_cells disagrees with check_place"
+    assert bool(g.legal_cells(t, None)) == (sum(legal) > 0)
+    if not g.placement_pending() and g.specials_unlocked():
+        g.card_cells(31, flags)
+        for x in range(NCELLS):
+            assert bool(flags[x]) == (g._rain_reason(t, x) == OK), "Rain hints"
+
+
 def run_mode(mode, players=0, stp=False):
     for seed in range(SEEDS):
         g = randplay.new_game(mode, 1000 + seed, players, stp)
@@ -88,6 +114,8 @@ def run_mode(mode, players=0, stp=False):
                 assert replay(g, k, payload) == OK
             assert randplay.snapshot(g) == after, "replaying the move gave another state"
             check_end(g)
+            if steps % 5 == 0 and seed < 2:
+                check_hints(g)
         assert g.over() or mode == JUNIOR, "random game stopped before its end"
 
 
