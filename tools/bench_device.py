@@ -1,10 +1,12 @@
 # Benchmark script run *under MicroPython* by tools/bench_core.py:
 #   micropython -X heapsize=NwK -c "<path setup>; import bench_device" WHAT RECORD [K]
-# WHAT: game   replay RECORD with a full hint query after every move; check
+# WHAT: game   replay RECORD with the card query for every card in hand (the
+#              heaviest hint load) after every move; check
 #              the result against the record's [Result] tag
 #       scan   K hint queries at every position: prints the cost of each
 #       hint   K full hint queries at position P (moves kept; default: the
 #              last position still in play)
+#       cards  K card queries for every card in hand at P
 #       check  K placement checks at P (the sensor layer's question)
 #       push   K place + undo pairs at P
 #       setup  the replay alone, to P (the callgrind baseline)
@@ -28,8 +30,20 @@ BUF = bytearray(NCELLS)
 
 
 def full_hint(g):
-    """What the LED layer asks after a move: legal cells for the side to
-    play, every card it still holds split plain/extension/block, threats."""
+    """One LED refresh in hint mode: the three hint queries — legal cells
+    for the side to play, one card's cells split plain/extension/block (the
+    card query), and the threats to block."""
+    t = g.side_to_play()
+    g.legal_cells(None, OUT)
+    c = 0
+    while c < 30 and g.where(t, c) != NONE:
+        c += 1
+    g.card_cells(c, BUF)
+    g.threats(OUT)
+
+
+def every_card(g):
+    """Stress figure: the card query for every card the side still holds."""
     t = g.side_to_play()
     g.legal_cells(None, OUT)
     for c in range(31):
@@ -48,7 +62,7 @@ class Replay(record.Checker):
     def move(self, lineno, letter, seat, kind, card, cells):
         record.Checker.move(self, lineno, letter, seat, kind, card, cells)
         if self.hints and self.verdicts[-1][1] == 0:
-            full_hint(self.game)
+            every_card(self.game)
 
 
 def replay(hints):
@@ -84,7 +98,7 @@ elif WHAT == "scan":
         if not g.over():
             t0 = time.ticks_us()
             for i in range(K):
-                full_hint(g)
+                every_card(g)
             print("POS", moves, time.ticks_diff(time.ticks_us(), t0))
         g.undo()
         moves -= 1
@@ -103,6 +117,9 @@ else:
     if WHAT == "hint":
         for i in range(K):
             full_hint(g)
+    elif WHAT == "cards":
+        for i in range(K):
+            every_card(g)
     elif WHAT == "check":
         for i in range(K):
             g.check_place(t, i % 31, i % NCELLS)

