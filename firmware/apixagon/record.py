@@ -284,33 +284,12 @@ def result(game):
             b4,
         )
         return "draw", None, "equal-sequences", text
-    if a3 != b3:
-        hi, lo = (a3, b3) if w == 0 else (b3, a3)
-        return (
-            "win",
-            names[w],
-            "more-sequences-of-3",
-            "%s wins (%s; more sequences of 3: %d to %d)"
-            % (
-                names[w],
-                why,
-                hi,
-                lo,
-            ),
-        )
-    hi, lo = (a4, b4) if w == 0 else (b4, a4)
-    return (
-        "win",
-        names[w],
-        "more-sequences-of-4",
-        "%s wins (%s; more sequences of 4: %d to %d)"
-        % (
-            names[w],
-            why,
-            hi,
-            lo,
-        ),
-    )
+    # D-6: sequences of 3 decide, then sequences of 4.
+    kind, mine, theirs = (3, a3, b3) if a3 != b3 else (4, a4, b4)
+    if w:
+        mine, theirs = theirs, mine
+    text = "%s wins (%s; more sequences of %d: %d to %d)" % (names[w], why, kind, mine, theirs)
+    return "win", names[w], "more-sequences-of-%d" % kind, text
 
 
 # ---- writing -----------------------------------------------------------

@@ -198,3 +198,50 @@ def test_api_rejects_out_of_range_input_without_exceptions():
     assert g.place(7, 1, 40) == 4  # no such side: not-your-turn
     assert g.place(1, 1, 40, 9) == 4  # no such seat
     assert randplay.snapshot(g) == before
+
+
+def put(g, side, card, name):
+    from apixagon.geometry import parse_cell
+
+    x = parse_cell(name)
+    g.board[x] = 1 + side * 32 + card
+    g.loc[side * 31 + card] = x + 1
+
+
+def test_result_d6_tie_broken_by_sequences_of_4():
+    from apixagon.deck import HAS
+
+    def carrying(symbol):
+        return [c for c in range(31) if HAS[c * 31 + symbol]]
+
+    g = Game()
+    for card, cell in zip(carrying(0), ("A1", "A2", "A3", "A4")):
+        put(g, 0, card, cell)  # black: a sequence of 4 (also one of 3)
+    for card, cell in zip(carrying(1), ("I5", "I6", "I7")):
+        put(g, 1, card, cell)  # gold: a sequence of 3
+    assert g.count_runs(0) == (1, 1) and g.count_runs(1) == (1, 0)
+    assert g.deck_empty(0) == OK
+    assert record.result(g) == (
+        "win",
+        "black",
+        "more-sequences-of-4",
+        "black wins (cards run out; more sequences of 4: 1 to 0)",
+    )
+
+
+def test_result_d6_gold_by_sequences_of_3_and_draw():
+    from apixagon.deck import HAS
+
+    def carrying(symbol):
+        return [c for c in range(31) if HAS[c * 31 + symbol]]
+
+    g = Game()
+    for card, cell in zip(carrying(1), ("I5", "I6", "I7")):
+        put(g, 1, card, cell)
+    assert g.deck_empty(1) == OK
+    assert record.result(g)[3] == "gold wins (cards run out; more sequences of 3: 1 to 0)"
+    g = Game()
+    assert g.deck_empty(0) == OK
+    assert record.result(g)[3] == (
+        "draw (cards run out; sequences of 3: 0 to 0, sequences of 4: 0 to 0)"
+    )
