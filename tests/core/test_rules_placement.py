@@ -1,6 +1,4 @@
 # RULES.md §2 (runs, sequences, D-1) and §3 placement rules 1-4 (D-3, D-4).
-from rulekit import c, carrying, game, not_carrying, put, run, set_ply, snap
-
 from apixagon.codes import (
     ADJACENT_OPPONENT,
     CARD_ALREADY_PLAYED,
@@ -12,6 +10,7 @@ from apixagon.codes import (
 )
 from apixagon.deck import symbols
 from apixagon.geometry import NCELLS, ROYAL
+from rulekit import c, carrying, game, not_carrying, put, run, set_ply, snap
 
 S = 0  # a symbol used for the runs below
 

@@ -1,8 +1,7 @@
 # RULES.md §3.1: the Royal Cell, D-5.
-from rulekit import c, carrying, game, had_three, not_carrying, put, run, set_ply
-
 from apixagon.codes import OK, ROYAL_IMMOVABLE, ROYAL_LOCKED, SPECIALS_LOCKED
 from apixagon.geometry import ROYAL
+from rulekit import c, carrying, game, had_three, not_carrying, put, run, set_ply
 
 S = 0
 

@@ -1,6 +1,4 @@
 # RULES.md §3.2: Rain, Beekeeper, Smoker; D-2 and special_then_place.
-from rulekit import c, carrying, game, not_carrying, put, run, snap, unlock
-
 from apixagon.codes import (
     ADJACENT_OPPONENT,
     BAD_TARGET,
@@ -14,6 +12,7 @@ from apixagon.codes import (
     SPECIALS_LOCKED,
 )
 from apixagon.game import REMOVED
+from rulekit import c, carrying, game, not_carrying, put, run, snap, unlock
 
 S = 0
 
