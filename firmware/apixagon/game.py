@@ -524,10 +524,7 @@ class Game:
             return r
         if side == NONE:
             side = 0
-        self._begin(PLACE, 3)
-        self._put(side)
-        self._put(card)
-        self._put(x)
+        self._begin3(PLACE, side, card, x)
         self.board[x] = 1 + (side << 5) + card
         self.loc[side * _NC + card] = x + 1
         if self.mode == JUNIOR:
@@ -560,16 +557,12 @@ class Game:
         r = self.check_beekeeper(side, src, dst, seat)
         if r:
             return r
-        self._begin(BEEKEEPER, 3)
-        self._put(side)
-        self._put(src)
-        self._put(dst)
+        self._begin3(BEEKEEPER, side, src, dst)
         self._use(side, _BKS)
         o = self.board[src]
         self.board[src] = 0
         self.board[dst] = o
-        if (o - 1) & 31 != _RAIN:
-            self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = dst + 1
+        self._set_loc(o, dst + 1)
         self._after_special((o - 1) >> 5)
         self._commit()
         return OK
@@ -579,14 +572,10 @@ class Game:
         if r:
             return r
         o = self.board[x]
-        self._begin(SMOKER, 3)
-        self._put(side)
-        self._put(x)
-        self._put(o)
+        self._begin3(SMOKER, side, x, o)
         self._use(side, _SMS)
         self.board[x] = 0
-        if (o - 1) & 31 != _RAIN:
-            self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = REMOVED
+        self._set_loc(o, REMOVED)
         self._after_special(side)
         self._commit()
         return OK
@@ -932,6 +921,20 @@ class Game:
         for i in range(_NS):
             pre[i] = s[i]
 
+    def _begin3(self, kind, a, b, c):
+        self._begin(kind, 3)
+        log = self.log
+        w = self._w
+        log[w] = a
+        log[w + 1] = b
+        log[w + 2] = c
+        self._w = w + 3
+
+    def _set_loc(self, o, v):
+        """loc of the card in occupant code o (a Rain has no loc entry)."""
+        if (o - 1) & 31 != _RAIN:
+            self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = v
+
     def _put(self, v):
         self.log[self._w] = v
         self._w += 1
@@ -980,13 +983,11 @@ class Game:
             o = b[dst]
             b[dst] = 0
             b[src] = o
-            if (o - 1) & 31 != _RAIN:
-                self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = src + 1
+            self._set_loc(o, src + 1)
         elif kind == SMOKER:
             x, o = log[q + 1], log[q + 2]
             b[x] = o
-            if (o - 1) & 31 != _RAIN:
-                self.loc[((o - 1) >> 5) * _NC + ((o - 1) & 31)] = x + 1
+            self._set_loc(o, x + 1)
         elif kind == RESERVE:
             for i in range(q + 1, q + plen, 2):
                 x, o = log[i], log[i + 1]
