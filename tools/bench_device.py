@@ -99,7 +99,11 @@ elif WHAT == "scan":
             t0 = time.ticks_us()
             for i in range(K):
                 every_card(g)
-            print("POS", moves, time.ticks_diff(time.ticks_us(), t0))
+            dt = time.ticks_diff(time.ticks_us(), t0)
+            occupied = 0
+            for x in range(NCELLS):
+                occupied += g.board[x] != 0
+            print("POS", moves, dt, occupied)
         g.undo()
         moves -= 1
 else:
