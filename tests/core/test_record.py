@@ -245,3 +245,42 @@ def test_result_d6_gold_by_sequences_of_3_and_draw():
     assert record.result(g)[3] == (
         "draw (cards run out; sequences of 3: 0 to 0, sequences of 4: 0 to 0)"
     )
+
+
+def test_fuzzed_records_never_raise():
+    # Token soup from the notation's own words plus junk: whatever a user
+    # types, every line is a tag, a header or gets a verdict, and the
+    # checker never raises.
+    import random
+
+    words = (
+        "B G A J A1 B2 A9 J3 12 0 30 31 -1 99 x E5 E4 A1 I9 Z9 e5 rain beekeeper "
+        "smoker reserve deck-empty forced-removal mode option start players beehive "
+        'queens-gambit junior teen black gold 2 4 [Event "x"] [ ] " # \x00 \xe9'
+    ).split(" ")
+    random.seed(5)
+    for game_no in range(20):
+        text = []
+        for i in range(40):
+            n = random.randrange(6)
+            text.append(" ".join(words[random.randrange(len(words))] for _ in range(n)))
+        c = record.Checker(Game)
+        record.read(text, c)
+        seen = [ln for ln, _ in c.verdicts]
+        assert len(seen) == len(set(seen))  # one verdict a line at most
+        for i, line in enumerate(text):
+            body = line.split("#")[0].strip()
+            if (
+                body
+                and not body.startswith("[")
+                and body.split()[0]
+                not in (
+                    "mode",
+                    "option",
+                    "start",
+                    "players",
+                )
+            ):
+                assert (i + 1) in seen, line
+        record.result(c.game)
+        gc.collect()
