@@ -31,7 +31,7 @@ def micropython():
 @pytest.fixture(scope="session")
 def mpy_lib(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpy")
-    build_mpy.build(str(out))
+    build_mpy.build_all(str(out))
     # The test helpers are compiled too: source would not fit the heap.
     helpers = out / "helpers"
     helpers.mkdir()

