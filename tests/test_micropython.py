@@ -62,6 +62,7 @@ def test_core_module_under_micropython(module, mpy_lib):
         capture_output=True,
         text=True,
         timeout=600,
+        cwd=ROOT,  # data files (hardware/layout.json) by the same path as under pytest
     )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out

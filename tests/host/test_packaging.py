@@ -45,3 +45,14 @@ def test_firmware_has_no_cpython_only_imports():
                 words = line.split()
                 if len(words) >= 2 and words[0] in ("import", "from"):
                     assert words[1].split(".")[0] not in banned, (name, line)
+
+
+def test_layout_json_matches_the_wiring_rules():
+    import json
+
+    import gen_layout
+
+    with open(os.path.join(ROOT, "hardware", "layout.json")) as f:
+        assert json.load(f) == gen_layout.layout(), (
+            "hardware/layout.json is stale: run python tools/gen_layout.py"
+        )
