@@ -1,8 +1,7 @@
 # hardware/layout.json and its loader (firmware/smartboard/layout.py).
 # Both interpreters run the suite from the repository root.
-from smartboard import layout
-
 from apixagon.geometry import NB, NCELLS, NONE, parse_cell
+from smartboard import layout
 
 PATH = "hardware/layout.json"
 
