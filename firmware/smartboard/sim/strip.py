@@ -1,0 +1,19 @@
+# The LED strip's simulated twin: one buffer, and write() takes a copy of
+# it as the frame the LEDs would show (what a terminal or web view draws).
+
+
+class SimStrip:
+    def __init__(self, n):
+        self.n = n
+        self.buf = bytearray(3 * n)  # GRB, like a WS2812 chain
+        self.frame = bytearray(3 * n)
+        self.frames = 0
+
+    def write(self):
+        self.frame[:] = self.buf
+        self.frames += 1
+
+    def rgb(self, i):
+        """(r, g, b) of LED i in the last frame written."""
+        f = self.frame
+        return f[3 * i + 1], f[3 * i], f[3 * i + 2]

@@ -1,0 +1,107 @@
+# The LED layer: strip drivers (with stand-ins for the platform objects),
+# the simulated strip, gamma, brightness and the current limit.
+from apixagon.geometry import NCELLS, parse_cell
+from smartboard import layout
+from smartboard.drivers.neopixel_cp import CircuitPythonStrip
+from smartboard.drivers.neopixel_mp import NeoPixelStrip
+from smartboard.paint import GAMMA, Painter
+from smartboard.sim.strip import SimStrip
+
+
+def painter(budget=900, brightness=255):
+    lay = layout.load("hardware/layout.json")
+    strip = SimStrip(61)
+    return Painter(strip, lay.led, budget, brightness), strip, lay
+
+
+def test_gamma_is_monotonic_from_dark_to_full():
+    assert GAMMA[0] == 0 and GAMMA[255] == 255
+    for i in range(255):
+        assert GAMMA[i] <= GAMMA[i + 1]
+    assert GAMMA[128] < 64  # mid grey is dim in duty cycle
+
+
+def test_a_cell_lights_its_own_led_in_grb_order():
+    p, strip, lay = painter()
+    x = parse_cell("E5")
+    p.cell(x, 255, 0, 0)
+    p.show()
+    assert strip.frames == 1
+    assert strip.rgb(lay.led[x]) == (255, 0, 0)
+    assert strip.frame[3 * lay.led[x]] == 0  # G first on the wire
+    assert sum(strip.frame) == 255
+
+
+def test_brightness_setting_scales():
+    p, strip, lay = painter(brightness=128)
+    p.cell(0, 255, 255, 255)
+    p.show()
+    assert strip.rgb(lay.led[0]) == (128, 128, 128)
+
+
+def test_current_limit_dims_a_white_board_to_the_budget():
+    p, strip, lay = painter(budget=900)
+    for x in range(NCELLS):
+        p.cell(x, 255, 255, 255)
+    assert p.frame_ma() > 3000
+    p.show()
+    assert p.frame_ma() <= 900 and p.scaled == 1
+    r, g, b = strip.rgb(0)
+    assert r == g == b and r > 0  # dimmed evenly, not cut
+
+
+def test_frames_within_budget_are_untouched():
+    p, strip, lay = painter()
+    p.cell(3, 10, 200, 30)
+    before = bytes(strip.buf)
+    p.show()
+    assert bytes(strip.frame) == before and p.scaled == 0
+
+
+class FakeNeoPixel:
+    # Stands in for machine's neopixel.NeoPixel (not in the unix port).
+    def __init__(self, n):
+        self.buf = bytearray(3 * n)
+        self.n = n
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def write(self):
+        self.writes += 1
+
+
+class FakePixels:
+    # Stands in for CircuitPython's neopixel.NeoPixel(auto_write=False).
+    def __init__(self, n):
+        self.n = n
+        self.px = [None] * n
+        self.shows = 0
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, v):
+        self.px[i] = v
+
+    def show(self):
+        self.shows += 1
+
+
+def test_micropython_strip_paints_the_driver_buffer_in_place():
+    np = FakeNeoPixel(61)
+    strip = NeoPixelStrip(np)
+    assert strip.buf is np.buf and strip.n == 61
+    lay = layout.load("hardware/layout.json")
+    Painter(strip, lay.led).cell(0, 255, 0, 0)
+    strip.write()
+    assert np.writes == 1 and np.buf[3 * lay.led[0] + 1] > 0
+
+
+def test_circuitpython_strip_sends_rgb_tuples():
+    px = FakePixels(61)
+    strip = CircuitPythonStrip(px)
+    strip.buf[0:3] = bytes((1, 2, 3))  # G, R, B
+    strip.write()
+    assert px.shows == 1 and px.px[0] == (2, 1, 3) and px.px[60] == (0, 0, 0)
