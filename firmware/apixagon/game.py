@@ -97,7 +97,10 @@ class Game:
         self.board = bytearray(NCELLS)
         self.loc = bytearray(2 * _NC)
         self.s = bytearray(_NS)
-        self.log = bytearray(512)
+        # Room for about 90 moves from the start, while the heap is still
+        # whole: growing later needs one contiguous block, which a
+        # fragmented 48 KB heap may refuse (seen in the benchmark).
+        self.log = bytearray(1024)
         self._pre = bytearray(_NS)  # scalars before the move being logged
         self._w = 0  # write position in the log record being built
         self.nlog = 0
@@ -380,6 +383,12 @@ class Game:
         if self.loc[side * _NC + card]:
             return CARD_ALREADY_PLAYED
         return self._place_reason(side, card, x)
+
+    def check_special(self, side, kind, seat=0):
+        """Could side declare a special of this kind (RAIN_MOVE, BEEKEEPER,
+        SMOKER) now? For the action pad, before any target is chosen."""
+        slot = _RAINS if kind == RAIN_MOVE else (_BKS if kind == BEEKEEPER else _SMS)
+        return self._turn_reason(side, seat, True) or self._special_reason(side, slot)
 
     def check_rain(self, side, x, seat=0):
         if not 0 <= x < NCELLS:

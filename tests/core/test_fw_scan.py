@@ -62,12 +62,15 @@ def test_foreign_and_damaged_tags_are_error_states():
     s, cells = nfc()
     cells.foreign[3] = 1
     assert sweep(s, 200) == [(3, scan.FOREIGN)]
+    random.seed(7)
     s, cells = nfc()
     cells.put(5, 7)
     cells.torn = 1000  # every read damaged: a broken tag
-    got = sweep(s, 300)
-    assert got[-1] == (5, scan.UNREADABLE)
-    assert all(state in (scan.UNREADABLE,) for ch, state in got)
+    got = sweep(s, 64 * 30)
+    # Damage to the magic byte reads as a foreign tag, elsewhere as torn:
+    # either way an error state, never a card.
+    assert got and all(ch == 5 for ch, state in got)
+    assert all(state in (scan.UNREADABLE, scan.FOREIGN) for ch, state in got)
 
 
 def test_noise_never_makes_a_phantom_change():
