@@ -647,8 +647,8 @@ class Game:
     def _declaration_reason(self, side):
         if self.s[_OVER]:
             return GAME_OVER
-        if self.mode == JUNIOR or side == NONE:
-            return NOT_ALLOWED_IN_MODE
+        if self.mode == JUNIOR or not 0 <= side <= 1:
+            return NOT_ALLOWED_IN_MODE  # no such side (side indexes the scalars)
         return OK
 
     def _use(self, side, slot):

@@ -197,7 +197,12 @@ def test_api_rejects_out_of_range_input_without_exceptions():
         assert g.place(1, card, 40) == UNKNOWN_CARD
     assert g.place(7, 1, 40) == 4  # no such side: not-your-turn
     assert g.place(1, 1, 40, 9) == 4  # no such seat
+    for side in (2, 7, 255, -1):  # declarations index the scalars by side
+        assert g.deck_empty(side) == 16  # not-allowed-in-mode
+        assert g.forced_removal(side) == 16
     assert randplay.snapshot(g) == before
+    t = Game(1)  # silent-swarm: forced_removal(2) once wrote into the result
+    assert t.forced_removal(2) == 16 and not t.over() and not t.reserve_used(0)
 
 
 def put(g, side, card, name):
