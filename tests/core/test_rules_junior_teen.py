@@ -11,47 +11,47 @@ from apixagon.codes import (
     TEEN,
 )
 from apixagon.geometry import NCELLS, NONE, ROYAL
-from rulekit import c, game
+from util import cell, new
 
 
 def test_junior_first_card_on_the_royal_cell():
-    g = game(JUNIOR)
-    assert g.place(NONE, 0, c("A1")) == BAD_TARGET
+    g = new(JUNIOR)
+    assert g.place(NONE, 0, cell("A1")) == BAD_TARGET
     assert g.place(NONE, 0, ROYAL) == OK
 
 
 def test_junior_each_card_beside_the_last_one():
-    g = game(JUNIOR)
+    g = new(JUNIOR)
     g.place(NONE, 0, ROYAL)
-    assert g.place(NONE, 1, c("A1")) == BAD_TARGET
+    assert g.place(NONE, 1, cell("A1")) == BAD_TARGET
     assert g.place(NONE, 1, ROYAL) == OCCUPIED
-    assert g.place(NONE, 1, c("D4")) == OK
-    assert g.place(NONE, 2, c("E6")) == BAD_TARGET  # beside E5, not D4
-    assert g.place(NONE, 2, c("C3")) == OK
-    assert g.place(NONE, 2, c("B3")) == CARD_ALREADY_PLAYED
+    assert g.place(NONE, 1, cell("D4")) == OK
+    assert g.place(NONE, 2, cell("E6")) == BAD_TARGET  # beside E5, not D4
+    assert g.place(NONE, 2, cell("C3")) == OK
+    assert g.place(NONE, 2, cell("B3")) == CARD_ALREADY_PLAYED
 
 
 def test_junior_d8_when_the_last_card_is_walled_in():
-    g = game(JUNIOR)
+    g = new(JUNIOR)
     path = ("E5", "D4", "C3", "B3", "A2", "B2", "B1", "A1")
     for k, name in enumerate(path):
-        assert g.place(NONE, k, c(name)) == OK, name
+        assert g.place(NONE, k, cell(name)) == OK, name
     # A1's neighbours are all taken: B1 is the latest card with room.
-    assert g.place(NONE, 8, c("A3")) == BAD_TARGET  # beside A2, older
-    assert g.place(NONE, 8, c("C1")) == OK
+    assert g.place(NONE, 8, cell("A3")) == BAD_TARGET  # beside A2, older
+    assert g.place(NONE, 8, cell("C1")) == OK
 
 
 def test_junior_has_no_sides_or_specials():
-    g = game(JUNIOR)
+    g = new(JUNIOR)
     assert g.place(0, 0, ROYAL) == NOT_ALLOWED_IN_MODE
     g.place(NONE, 0, ROYAL)
-    assert g.rain(NONE, c("E6")) == NOT_ALLOWED_IN_MODE
+    assert g.rain(NONE, cell("E6")) == NOT_ALLOWED_IN_MODE
     assert g.smoker(NONE, ROYAL) == NOT_ALLOWED_IN_MODE
     assert g.deck_empty(NONE) == NOT_ALLOWED_IN_MODE
 
 
 def test_junior_ends_when_the_deck_is_placed():
-    g = game(JUNIOR)
+    g = new(JUNIOR)
     for k in range(31):
         x = [y for y in range(NCELLS) if g.check_place(NONE, k, y) == OK][0]
         assert g.place(NONE, k, x) == OK
@@ -60,7 +60,7 @@ def test_junior_ends_when_the_deck_is_placed():
 
 def test_teen_ends_when_the_draw_deck_runs_out():
     for players in (2, 4, 6):
-        g = game(TEEN, 0, players)
-        assert g.place(0, 0, c("A1")) == OK
+        g = new(TEEN, 0, players)
+        assert g.place(0, 0, cell("A1")) == OK
         assert g.deck_empty(1) == OK
         assert g.over() == CARDS_OUT
