@@ -9,12 +9,29 @@
 #   a card lifted, Smoker declared  the Smoker's removal (§3.2)
 #   lifted + put down elsewhere,    the Beekeeper's move (§3.2)
 #   Beekeeper declared
+#   own cards lifted by the keeper  the reserve deck (§4), committed by the
+#   after a deck-empty declaration  confirm button; shown as RESERVE
 #   any other lift                  AMBER on that cell until put back
 #   foreign, unreadable, or the     UNKNOWN on the cell: no move
 #   same card on two cells
 # Everything else that differs (two cards at once, ...) is marked and
 # waits: the logical game always matches the cards once errors are fixed.
-from apixagon.codes import BAD_TARGET, BEEKEEPER, NOT_YOUR_TURN, OK, PLACE, RAIN_MOVE, SMOKER
+#
+# Profile B (paired=True) senses occupancy only. A card tapped on the action
+# pad lends its identity to the next card put down on a free cell; a card
+# put down without a tap takes the identity of the one card missing from
+# the board (a Beekeeper carry, a slid correction) or of the card just taken
+# back; otherwise the cell shows TAP until that card is tapped. From then on
+# the comparison is the same as profile A's.
+from apixagon.codes import (
+    BAD_TARGET,
+    BEEKEEPER,
+    NOT_YOUR_TURN,
+    OK,
+    PLACE,
+    RAIN_MOVE,
+    SMOKER,
+)
 from apixagon.compat import const
 from apixagon.geometry import NCELLS, NONE
 
@@ -24,6 +41,11 @@ from . import scan, tag
 RED = const(1)  # an illegal placement: lift it
 AMBER = const(2)  # a card lifted where no move allows it: put it back
 UNKNOWN = const(3)  # not a card of this game, a damaged tag, or a duplicate
+TAP = const(4)  # profile B: a card put down unidentified: tap it on the pad
+RESERVE = const(5)  # not an error: lifted into the reserve deck (§4)
+
+UNPAIRED = const(0xFC)  # profile B phys[x]: occupied, identity not known yet
+_MAX_STEPS = const(8)  # settle(): each step applies or undoes one move
 
 # What the action pad armed (§3.2: a special is declared before it is used)
 ARM_NONE = const(0)
@@ -32,20 +54,56 @@ ARM_SMOKER = const(2)
 
 
 class Referee:
-    def __init__(self, game):
+    def __init__(self, game, paired=False):
         self.game = game
+        self.paired = paired  # profile B: identities come from the pad
         self.phys = bytearray(NCELLS)  # stable sensed state per cell (scan.*)
         self.err = bytearray(NCELLS)
         self.reason = 0  # reason code of the last refused placement
         self.armed = ARM_NONE
         self.src = NONE  # Beekeeper: the cell the card was lifted from
         self.moves = 0  # moves applied (for the log and the tests)
+        self.pending = 0  # profile B: 1 + code of the card tapped, to pair
+        self.carried = 0  # profile B: 1 + code of the card just taken back
+        self.query = 0  # 1 + code of the last normal/Rain card on the pad
+        self.res = bytearray(12)  # cells lifted into the reserve deck (§4)
+        self.nres = 0
+        self.changed = 0  # bumped on every move, undo or error change (LEDs)
 
     # ---- inputs -----------------------------------------------------------
     def sensed(self, x, state):
         """A cell's stable state changed (from a scanner, via the layout)."""
+        if self.paired:
+            old = self.phys[x]
+            if not state and old and old < UNPAIRED and not self.game.board[x]:
+                self.carried = old  # a refused card lifted: it keeps its name
+            state = self._identify(x, state)
         self.phys[x] = state
         self.settle()
+
+    def _identify(self, x, state):
+        if state != scan.OCCUPIED:
+            return state  # EMPTY (a reed cannot read a tag)
+        o = self.game.board[x]
+        if o:
+            return _code_of(o)  # put back where the game has a card
+        if self.pending:
+            state, self.pending = self.pending, 0
+            return state
+        g = self.game
+        missing = NONE
+        for y in range(NCELLS):
+            if g.board[y] and not self.phys[y] and not self._reserved(y):
+                if missing != NONE:
+                    missing = NONE  # two cards off the board: cannot tell
+                    break
+                missing = y
+        if missing != NONE:
+            return _code_of(g.board[missing])
+        if self.carried:
+            state, self.carried = self.carried, 0
+            return state
+        return UNPAIRED
 
     def pad(self, state):
         """A card tapped on the action pad (scan.* state). A Beekeeper or a
@@ -55,21 +113,84 @@ class Referee:
         c = state - 1
         g = self.game
         t = g.side_to_play()
+        k = tag.kind_of(c)
+        if k == tag.NORMAL or k == tag.RAIN:
+            self.query = state  # card query (any side: a child may ask)
+            self.changed += 1
+            if self.paired:
+                self._pair(state)
+            return OK
         if tag.side_of(c) != t:
             return NOT_YOUR_TURN
-        k = tag.kind_of(c)
         if k == tag.BEEKEEPER or k == tag.SMOKER:
             r = g.check_special(t, BEEKEEPER if k == tag.BEEKEEPER else SMOKER)
             if r:
                 return r
             self.armed = ARM_BEEKEEPER if k == tag.BEEKEEPER else ARM_SMOKER
+            self.changed += 1
         return OK
+
+    def _pair(self, state):
+        # A tap after the card was put down names the one unidentified card.
+        x = NONE
+        for y in range(NCELLS):
+            if self.phys[y] == UNPAIRED:
+                if x != NONE:
+                    self.pending = state  # several: wait for a placement
+                    return
+                x = y
+        if x == NONE:
+            self.pending = state
+            return
+        self.phys[x] = state
+        self.settle()
+
+    def declare_deck_empty(self, side):
+        """The deck-empty declaration of side (a button, §3.3, §4)."""
+        return self._after(self.game.deck_empty(side))
+
+    def declare_forced_removal(self, side):
+        """The §4 penalty for talking, for side (a button)."""
+        return self._after(self.game.forced_removal(side))
+
+    def confirm_reserve(self):
+        """Commit the cards lifted into the reserve deck (§4, D-7)."""
+        if not self.nres:
+            return BAD_TARGET
+        g = self.game
+        r = g.reserve(g.side_to_play(), self.res[: self.nres], g.seat_to_play())
+        if r == OK:
+            self.nres = 0
+            self._done()
+            self.settle()
+        return self._after(r)
+
+    def _after(self, r):
+        if r == OK:
+            self.changed += 1
+        else:
+            self.reason = r
+        return r
+
+    def _reserved(self, x):
+        for i in range(self.nres):
+            if self.res[i] == x:
+                return True
+        return False
+
+    def _unreserve(self, x):
+        n = self.nres
+        for i in range(n):
+            if self.res[i] == x:
+                self.res[i] = self.res[n - 1]
+                self.nres = n - 1
+                return
 
     # ---- the comparison -----------------------------------------------------
     def _matches(self, x):
         p = self.phys[x]
         o = self.game.board[x]
-        if not o or not p or p >= scan.FOREIGN:
+        if not o or not p or p >= UNPAIRED:
             return not o and not p
         c = p - 1
         side = (o - 1) >> 5
@@ -81,9 +202,15 @@ class Referee:
         return tag.kind_of(c) == tag.NORMAL and tag.index_of(c) == card
 
     def settle(self):
-        """Re-read the difference and act on it; repeat while moves apply."""
-        while self._step():
-            pass
+        """Re-read the difference and act on it; repeat while moves apply
+        (a bounded number of times: every physical state ends in a defined
+        response, never in a loop)."""
+        before = bytes(self.err)
+        for _ in range(_MAX_STEPS):
+            if not self._step():
+                break
+        if self.err != before:
+            self.changed += 1
 
     def _step(self):
         g = self.game
@@ -97,17 +224,23 @@ class Referee:
         dup = False
         for x in range(NCELLS):
             p = phys[x]
-            if p and p < scan.FOREIGN:
+            if p and p < UNPAIRED:
                 for y in range(x + 1, NCELLS):
                     if phys[y] == p:
                         err[x] = err[y] = UNKNOWN
                         dup = True
         for x in range(NCELLS):
             if self._matches(x):
+                if self.nres and self._reserved(x):
+                    self._unreserve(x)  # put back: not in the reserve after all
                 continue
             p = phys[x]
-            if p >= scan.FOREIGN:
+            if p == UNPAIRED:
+                err[x] = TAP
+            elif p >= scan.FOREIGN:
                 err[x] = UNKNOWN
+            elif not p and self.nres and self._reserved(x):
+                err[x] = RESERVE
             elif p and not g.board[x]:
                 nextra += 1
                 extra = x
@@ -133,6 +266,7 @@ class Referee:
         if nmissing == 1 and nextra == 1 and self._last_placed() == missing:
             g.undo()  # a correction of the last move: take back, then judge
             self.moves -= 1
+            self.changed += 1
             return True
         for x in range(NCELLS):
             if not self._matches(x) and not err[x]:
@@ -169,12 +303,32 @@ class Referee:
         elif self.armed == ARM_BEEKEEPER and g._movable(x) == OK:
             self.src = x  # carried: the move completes where it is put down
             return False
+        if self._reserve_lift(t, x):
+            return False
         if self._last_placed() == x:
+            self.carried = _code_of(g.board[x])
             g.undo()  # take-back
             self.moves -= 1
+            self.changed += 1
             return True
         self.err[x] = AMBER
         return False
+
+    def _reserve_lift(self, t, x):
+        # §4: after the deck-empty declaration the keeper takes back own
+        # cards; each lift is judged with the ones before it (D-7: on the
+        # board as it stood when the recovery began — the game still has
+        # them all until the confirm button commits the reserve).
+        g = self.game
+        if not g.deck_declared_empty(t) or g.owner(x) != t or self.nres >= len(self.res):
+            return False
+        self.res[self.nres] = x
+        self.nres += 1
+        if g.check_reserve(t, self.res[: self.nres], g.seat_to_play()) != OK:
+            self.nres -= 1
+            return False
+        self.err[x] = RESERVE
+        return True
 
     def _last_placed(self):
         kind, payload = self.game.last_move()
@@ -186,6 +340,17 @@ class Referee:
 
     def _done(self):
         self.moves += 1
+        self.changed += 1
         self.armed = ARM_NONE
         self.src = NONE
         self.reason = 0
+        self.query = 0
+
+
+def _code_of(o):
+    """scan state (1 + tag code) of the card a game board byte holds."""
+    side = (o - 1) >> 5
+    card = (o - 1) & 31
+    if card == 31:
+        return 1 + tag.code(side, tag.RAIN, 0)
+    return 1 + tag.code(side, tag.NORMAL, card)

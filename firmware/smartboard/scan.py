@@ -20,18 +20,29 @@ OCCUPIED = const(1)  # profile B: something is on the cell
 UNREADABLE = const(0xFE)
 FOREIGN = const(0xFD)
 STABLE = const(3)
+HOT_RATIO = const(3)  # NfcScanner: hot reads per read of the full sweep
 ERROR_STABLE = const(8)  # an error state must persist much longer than a card
+# NFC fails by silence: a tag that misses a read looks like an empty cell,
+# while a wrong card cannot pass the CRC. So a card must be missed more
+# times in a row before it counts as lifted than it takes to see one placed
+# (at a 5 % miss rate a phantom lift is then ~1e-8 per look).
+LIFT_STABLE = const(6)
+# A reed matrix is read whole every ~2 ms: 8 agreeing passes (~15 ms) outlast
+# a reed's contact bounce (a few ms) and make an electrical glitch that
+# fakes a card (p^8) vanishingly rare, still far inside the 50 ms budget.
+REED_STABLE = const(8)
 
 
 class Debouncer:
     """Per-channel debouncing of raw readings into stable states."""
 
-    def __init__(self, nchannels, stable=STABLE, error_stable=ERROR_STABLE):
+    def __init__(self, nchannels, stable=STABLE, error_stable=ERROR_STABLE, lift_stable=0):
         self.state = bytearray(nchannels)
         self._cand = bytearray(nchannels)
         self._count = bytearray(nchannels)
         self.stable = stable
         self.error_stable = error_stable
+        self.lift_stable = lift_stable or stable
 
     def pending(self, ch):
         """True while ch has a reading that disagrees with its state."""
@@ -47,7 +58,12 @@ class Debouncer:
             self._count[ch] = 1
         elif self._count[ch] < 255:
             self._count[ch] += 1
-        need = self.error_stable if raw >= FOREIGN else self.stable
+        if raw >= FOREIGN:
+            need = self.error_stable
+        elif raw == EMPTY:
+            need = self.lift_stable
+        else:
+            need = self.stable
         if self._count[ch] >= need:
             self.state[ch] = raw
             self._count[ch] = 0
@@ -66,12 +82,33 @@ class NfcScanner:
         self.reader = reader
         self.mux = mux
         self.channels = channels  # bytes: the channels to sweep, in order
-        self.deb = Debouncer(max(channels) + 1, stable)
+        self.deb = Debouncer(max(channels) + 1, stable, ERROR_STABLE, max(stable, LIFT_STABLE))
         self.state = self.deb.state
         self._buf = bytearray(4)
         self._i = 0
         self._focus = -1  # channel being confirmed: read again at once
         self._focus_reads = 0
+        self._hot = bytearray(len(channels))  # channels read first, in order
+        self._nhot = 0
+        self._h = 0
+        self._k = 0
+
+    def prioritise(self, hot):
+        """hot[ch] != 0: read ch HOT_RATIO times as often as the rest.
+
+        Issue 3: one reader over 61 antennas costs ~5 ms of field settling
+        per switch plus the read, 0.35-0.55 s a sweep. The board passes the
+        cells where the next card can go (the legal cells), the cells in
+        error and the last move's neighbourhood, so a placement is seen in a
+        fraction of a sweep; the full sweep still visits every cell."""
+        n = 0
+        for ch in self.channels:
+            if hot[ch]:
+                self._hot[n] = ch
+                n += 1
+        self._nhot = n
+        if self._h >= n:
+            self._h = 0
 
     def read(self, ch):
         """One raw reading of channel ch, as a state byte."""
@@ -94,7 +131,13 @@ class NfcScanner:
         if self._focus >= 0 and self._focus_reads < 2 * ERROR_STABLE:
             ch = self._focus
             self._focus_reads += 1
+        elif self._nhot and self._k < HOT_RATIO:
+            ch = self._hot[self._h]
+            self._h = (self._h + 1) % self._nhot
+            self._k += 1
+            self._focus_reads = 0
         else:
+            self._k = 0
             ch = self.channels[self._i]
             self._i = (self._i + 1) % len(self.channels)
             self._focus_reads = 0
@@ -109,7 +152,7 @@ class ReedMatrixScanner:
     matrix.read_row(r) -> bit mask of the closed switches in row r (the
     shift-register chain or GPIO matrix of the board revision)."""
 
-    def __init__(self, matrix, rows, cols, stable=STABLE):
+    def __init__(self, matrix, rows, cols, stable=REED_STABLE):
         self.matrix = matrix
         self.rows = rows
         self.cols = cols
@@ -119,6 +162,9 @@ class ReedMatrixScanner:
         self._cur = 0
         self._mask = 0
         self._col = cols  # forces a row read first
+
+    def prioritise(self, hot):
+        """A matrix reads every cell each pass: nothing to put first."""
 
     def scan_for_changes(self):
         # One row read serves `cols` channels; changes come one at a time.

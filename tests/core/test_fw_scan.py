@@ -93,10 +93,10 @@ def test_reed_matrix_profile():
     s = scan.ReedMatrixScanner(m, 8, 8)
     assert sweep(s, 64) == []
     cells.put(17, 0)
-    got = sweep(s, 8 * 4)
+    got = sweep(s, 8 * scan.REED_STABLE)
     assert got == [(17, scan.OCCUPIED)]
     m.bounce = 20  # 2 % of switch reads wrong
     assert sweep(s, 8 * 300) == []
     m.bounce = 0
     cells.lift(17)
-    assert sweep(s, 8 * 4) == [(17, scan.EMPTY)]
+    assert sweep(s, 8 * scan.REED_STABLE) == [(17, scan.EMPTY)]

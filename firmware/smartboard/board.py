@@ -1,0 +1,296 @@
+# The board's main loop: scanning, inference, rules, LEDs and settings as
+# one cooperative tick (a small scheduler: every step is bounded, none
+# waits on another). The hardware comes in from the start-up code —
+# firmware/main.py on the RP2040, smartboard.sim on a PC — so this file
+# never asks which platform it runs on.
+#
+#   board = Board(hw, settings)
+#   while True:
+#       board.tick(ticks_ms())
+#
+# Phases: SETUP (choose the match on the buttons, clear the board), PLAY,
+# OVER. Buttons (issue 3; a long press is held 0.7 s):
+#   SETUP  MODE: game mode   DECLARE: who starts   long DECLARE:
+#          special_then_place   long CONFIRM: teen players 2/4/6
+#          CONFIRM: start (refused, cards blink red, while cards lie on
+#          the board)
+#   PLAY   MODE: display mode (adult, hint, card query)   DECLARE: choose
+#          a declaration (deck empty of the side to play, of the other side;
+#          forced removal of A, of B in the silent modes; the free cells
+#          preview it in that side's colour), CONFIRM commits it; CONFIRM
+#          alone commits the
+#          reserve deck the keeper lifted (§4)   long CONFIRM: abandon
+#   OVER   CONFIRM: back to SETUP
+#   any    long MODE: brightness
+from apixagon.codes import BEEKEEPER, OK, PLACE, RAIN_MOVE, REASONS, SMOKER
+from apixagon.compat import const
+from apixagon.game import Game
+from apixagon.geometry import NB, NCELLS, NONE
+
+from . import buttons, referee, scan
+from . import settings as S
+from .view import View
+
+SETUP = const(0)
+PLAY = const(1)
+OVER = const(2)
+
+_TEEN = const(6)
+_SILENT = (1, 2, 3, 4)  # modes with the code of silence (§4, §5)
+_QUERY_MS = const(15000)  # a card query lights for this long
+_PAD_MS = const(40)  # the pad is read this often: a tap lasts far longer
+
+
+class Hardware:
+    """What the start-up code hands the loop: the cell scanner and the pad
+    scanner (scan_for_changes()/state), the buttons, the painter over the
+    strip, the layout, and whether the cells sense occupancy only."""
+
+    def __init__(self, cells, pad, keys, painter, layout, paired=False):
+        self.cells = cells
+        self.pad = pad
+        self.keys = keys
+        self.painter = painter
+        self.layout = layout
+        self.paired = paired
+
+
+class Board:
+    def __init__(self, hw, settings, listener=None):
+        self.hw = hw
+        self.settings = settings
+        self.listener = listener  # on_move(board) / on_event(board, text)
+        self.view = View(hw.painter)
+        self.sensed = bytearray(NCELLS)  # stable state per cell, any phase
+        self.phase = SETUP
+        self.ref = None
+        self.declaring = 0  # 0 none, 1 deck empty, 2 forced removal A, 3 B
+        self.message = ""
+        self.refused = False
+        self._query_at = 0
+        self._nlog = 0
+        self._changed_seen = -1
+        self._pad_at = -_PAD_MS
+        self._hot = bytearray(hw.layout.nchannels)
+        self.now = 0
+        hw.painter.brightness = S.BRIGHTNESS[settings.get(S.BRIGHT)]
+        self._show_setup()
+
+    # ---- the loop ---------------------------------------------------------
+    def tick(self, now):
+        """One pass: a scanner step for the cells and for the pad, the
+        buttons, then a frame if one is due, then settings to flash if due."""
+        self.now = now
+        hw = self.hw
+        ch = hw.cells.scan_for_changes()
+        if ch >= 0:
+            x = hw.layout.cell_of_channel[ch] if ch < len(hw.layout.cell_of_channel) else NONE
+            if x != NONE:
+                self.cell_changed(x, hw.cells.state[ch])
+        if hw.pad is not None and now - self._pad_at >= _PAD_MS:
+            self._pad_at = now
+            pc = hw.pad.scan_for_changes()
+            if pc >= 0 and hw.pad.state[pc] != scan.EMPTY:
+                self.pad_tapped(hw.pad.state[pc])
+        ev = hw.keys.poll(now)
+        if ev != buttons.NONE:
+            self.button(ev)
+        ref = self.ref
+        if ref is not None:
+            if ref.query and now - self._query_at > _QUERY_MS:
+                ref.query = 0
+                ref.changed += 1
+            if ref.changed != self._changed_seen:
+                self._refresh()
+        self.view.frame(now)
+        if self.settings.due(now) and not ch >= 0:
+            self.settings.save()  # a quiet tick: no card just moved
+
+    # ---- inputs -------------------------------------------------------------
+    def cell_changed(self, x, state):
+        self.sensed[x] = state
+        if self.phase != SETUP:
+            self.ref.sensed(x, state)
+        elif self.phase == SETUP:
+            if self.refused and not self._occupied():
+                self.refused = False
+            self._show_setup()
+
+    def pad_tapped(self, state):
+        if self.phase == SETUP:
+            return
+        r = self.ref.pad(state)
+        self._query_at = self.now
+        if r != OK:
+            self._say("pad: %s" % _reason(r))
+
+    def button(self, ev):
+        s = self.settings
+        now = self.now
+        if ev == buttons.MODE | buttons.LONG:
+            level = s.cycle(S.BRIGHT, now)
+            self.hw.painter.brightness = S.BRIGHTNESS[level]
+            self.view.dirty = True
+            return
+        if self.phase == SETUP:
+            if ev == buttons.MODE:
+                s.cycle(S.GAME_MODE, now)
+            elif ev == buttons.DECLARE:
+                s.cycle(S.START, now)
+            elif ev == buttons.DECLARE | buttons.LONG:
+                s.cycle(S.STP, now)
+            elif ev == buttons.CONFIRM | buttons.LONG:
+                p = s.get(S.PLAYERS)
+                s.set(S.PLAYERS, 2 if p >= 6 else p + 2, now)
+            elif ev == buttons.CONFIRM:
+                self.start()
+                return
+            self._show_setup()
+        elif self.phase == PLAY:
+            if ev == buttons.MODE:
+                s.cycle(S.DISPLAY, now)
+                self._refresh()
+            elif ev == buttons.DECLARE:
+                n = 5 if self.ref.game.mode in _SILENT else 3
+                self.declaring = (self.declaring + 1) % n
+                self._refresh()
+            elif ev == buttons.CONFIRM:
+                self._confirm()
+            elif ev == buttons.CONFIRM | buttons.LONG:
+                self._say("match abandoned")
+                self.new_match()
+        elif ev == buttons.CONFIRM:
+            self.new_match()
+
+    # ---- phases -------------------------------------------------------------
+    def start(self):
+        """CONFIRM in SETUP: a match begins on a clear board."""
+        if self._occupied():
+            self.refused = True
+            self._say("clear the board first")
+            self._show_setup()
+            return False
+        s = self.settings
+        mode = s.get(S.GAME_MODE)
+        g = Game(mode, s.get(S.START), s.get(S.PLAYERS) if mode == _TEEN else 0, s.get(S.STP))
+        self.ref = referee.Referee(g, self.hw.paired)
+        self.phase = PLAY
+        self.declaring = 0
+        self._nlog = 0
+        self._event("start")
+        self._refresh()
+        return True
+
+    def new_match(self):
+        self.ref = None
+        self.phase = SETUP
+        self.refused = False
+        self._show_setup()
+
+    def _confirm(self):
+        ref = self.ref
+        kind, side = self.declaration()
+        self.declaring = 0
+        if kind == 1:
+            r = ref.declare_deck_empty(side)
+        elif kind == 2:
+            r = ref.declare_forced_removal(side)
+        elif ref.nres:
+            r = ref.confirm_reserve()
+        else:
+            self._refresh()
+            return
+        if r != OK:
+            self._say("refused: %s" % _reason(r))
+        self._refresh()
+
+    def _refresh(self):
+        ref = self.ref
+        g = ref.game
+        self._changed_seen = ref.changed
+        if g.nlog != self._nlog:
+            self._nlog = g.nlog  # a move, a declaration or a take-back
+            self._event("move")
+        # A take-back of the winning card reopens the match (D: the last
+        # card may be taken back before anyone acts on it).
+        phase = OVER if g.over() else PLAY
+        if phase != self.phase:
+            self.phase = phase
+            self._event("over" if phase == OVER else "resumed")
+        kind, side = self.declaration()
+        self.view.play(ref, self.settings.get(S.DISPLAY), kind, side)
+        self._prioritise()
+
+    def declaration(self):
+        """(kind, side) chosen on DECLARE: kind 0 none, 1 deck empty, 2
+        forced removal (§4). Deck empty comes first for the side to play,
+        then for the other side (declarations are not turns: NOTATION.md)."""
+        d = self.declaring
+        if not d:
+            return 0, 0
+        t = self.ref.game.side_to_play()
+        if d <= 2:
+            return 1, t if d == 1 else t ^ 1
+        return 2, d - 3
+
+    def _prioritise(self):
+        # The scanner reads first where the next change is likely: the
+        # legal cells of the side to play, the cells in error (to see them
+        # fixed) and the last move's cell with its neighbours (take-backs,
+        # corrections, a Beekeeper's carry). Mapped to sensor channels.
+        g = self.ref.game
+        hot = self._hot
+        for i in range(len(hot)):
+            hot[i] = 0
+        out = self.view.scratch
+        g.legal_cells(None, out)
+        sensor = self.hw.layout.sensor
+        err = self.ref.err
+        for x in range(NCELLS):
+            if out[x] or err[x]:
+                hot[sensor[x]] = 1
+        kind, p = g.last_move()
+        x = NONE
+        if kind == PLACE or kind == RAIN_MOVE or kind == BEEKEEPER:
+            x = p[-1]
+        elif kind == SMOKER:
+            x = p[1]
+        if x != NONE:
+            hot[sensor[x]] = 1
+            for d in range(6):
+                y = NB[x * 6 + d]
+                if y != NONE:
+                    hot[sensor[y]] = 1
+        self.hw.cells.prioritise(hot)
+
+    def _show_setup(self):
+        s = self.settings
+        players = s.get(S.PLAYERS) if s.get(S.GAME_MODE) == _TEEN else 0
+        self.view.setup(
+            self.sensed, s.get(S.GAME_MODE), s.get(S.START), s.get(S.STP), players, self.refused
+        )
+
+    def _occupied(self):
+        for v in self.sensed:
+            if v:
+                return True
+        return False
+
+    def _say(self, text):
+        self.message = text
+        if self.listener is not None:
+            self.listener.on_event(self, text)
+
+    def _event(self, what):
+        if self.listener is not None:
+            self.listener.on_event(self, what)
+
+
+def _reason(r):
+    return REASONS[r] if r < len(REASONS) else str(r)
+
+
+# Names for views and logs.
+DISPLAY_NAMES = ("adult", "hint", "card query")
+DECLARATIONS = ("", "deck-empty", "forced-removal")
+PHASES = ("setup", "play", "over")

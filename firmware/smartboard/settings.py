@@ -1,0 +1,90 @@
+# Settings kept on flash across restarts: display mode, brightness level,
+# the game mode, who starts, the special_then_place house rule and the
+# players of a teen game.
+#
+# One 9-byte record: magic, version, the 6 fields, CRC-8. It is written to
+# a new file and renamed over the old one (atomic on LittleFS and on a PC),
+# and only when a value changed and the board has been quiet for a moment
+# (flash programming stops interrupts: issue 3). A missing, short, corrupt
+# or out-of-range file loads as the defaults, with the reason kept in
+# .error, and is not written over until a setting changes.
+import os
+
+from apixagon.compat import const
+
+from .tag import crc8
+
+_MAGIC = const(0x5A)
+_VERSION = const(1)
+_SIZE = const(9)
+BRIGHTNESS = (40, 90, 160, 255)  # levels of the brightness setting
+SAVE_AFTER_MS = const(3000)
+
+# field index, default, limit (exclusive)
+DISPLAY = const(0)
+BRIGHT = const(1)
+GAME_MODE = const(2)
+START = const(3)
+STP = const(4)
+PLAYERS = const(5)
+_DEFAULTS = (1, 2, 0, 0, 0, 4)  # hint mode on: a family board
+_LIMITS = (3, 4, 7, 2, 2, 7)
+
+
+class Settings:
+    def __init__(self, path):
+        self.path = path
+        self.v = bytearray(_DEFAULTS)
+        self.error = None
+        self._dirty_since = -1
+
+    def load(self):
+        """Read the file; True if it held valid settings."""
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read(_SIZE + 1)
+        except OSError:
+            self.error = "no settings file: defaults"
+            return False
+        if len(data) != _SIZE or data[0] != _MAGIC or data[1] != _VERSION:
+            self.error = "settings file unreadable: defaults"
+            return False
+        if crc8(data, _SIZE - 1) != data[_SIZE - 1]:
+            self.error = "settings file corrupt: defaults"
+            return False
+        for i in range(6):
+            if data[2 + i] >= _LIMITS[i]:
+                self.error = "settings out of range: defaults"
+                return False
+        self.v[:] = data[2:8]
+        self.error = None
+        return True
+
+    def get(self, i):
+        return self.v[i]
+
+    def set(self, i, value, now):
+        """Change one setting; it reaches flash after SAVE_AFTER_MS quiet."""
+        value %= _LIMITS[i]
+        if self.v[i] != value:
+            self.v[i] = value
+            self._dirty_since = now
+
+    def cycle(self, i, now, step=1):
+        self.set(i, self.v[i] + step, now)
+        return self.v[i]
+
+    def due(self, now):
+        return self._dirty_since >= 0 and now - self._dirty_since >= SAVE_AFTER_MS
+
+    def save(self):
+        rec = bytearray(_SIZE)
+        rec[0] = _MAGIC
+        rec[1] = _VERSION
+        rec[2:8] = self.v
+        rec[_SIZE - 1] = crc8(rec, _SIZE - 1)
+        tmp = self.path + ".new"
+        with open(tmp, "wb") as f:
+            f.write(rec)
+        os.rename(tmp, self.path)
+        self._dirty_since = -1

@@ -1,0 +1,283 @@
+# LED rendering: one palette index per cell, computed when the game or the
+# referee changes, then painted each frame with the blink phase applied.
+# The rules are asked only on a change (hint queries cost ~0.2 ms here,
+# 2-6 ms on the RP2040); a frame is a table lookup per cell, and a frame is
+# written only when something changed or something blinks (each write of
+# the bit-banged strip stops interrupts for ~1.8 ms).
+#
+# Display modes (issue 3, kept in the settings):
+#   ADULT   the last move, errors and whose turn it is
+#   HINT    for kids: also the legal cells of the player to move, the
+#           threats to block (a run of 3 blinks), the Royal Cell locked or
+#           open to them (§3.1, D-5) and the sealed sequences (§2)
+#   QUERY   ADULT plus the card query: tap a card on the action pad and its
+#           legal cells light, extensions and blocks in their own colours
+#           (the query also works in HINT and replaces the legal cells)
+from apixagon.codes import BEEKEEPER, BLOCK, EXTENSION, PLACE, PLAIN, RAIN_MOVE, ROYAL_CELL, SMOKER
+from apixagon.compat import const
+from apixagon.geometry import NB, NCELLS, NONE, ROW_START, ROYAL
+
+from . import referee, tag
+
+ADULT = const(0)
+HINT = const(1)
+QUERY = const(2)
+NMODES = const(3)
+
+# Palette indices (the colours are in PALETTE, eye-linear RGB)
+OFF = const(0)
+SIDE0 = const(1)  # black / team A: blue (an LED cannot show black)
+SIDE1 = const(2)  # gold / team B
+LEGAL = const(3)
+EXTEND = const(4)
+BLOCKS = const(5)  # an open end of an opponent run: block here
+THREAT = const(6)  # the open end of an opponent run of 3 or more (blinks)
+ROYAL_LOCKED = const(7)
+ROYAL_OPEN = const(8)
+SEALED_RUN = const(9)
+LAST = const(10)
+ERR_RED = const(11)
+ERR_AMBER = const(12)
+ERR_UNKNOWN = const(13)
+ERR_TAP = const(14)
+RESERVED = const(15)
+CLEAR = const(16)  # set-up: a card still on the board
+SETTING = const(17)  # set-up: indicator cells
+SEAT = const(18)  # 18..20 seats A1..A3, 21..23 seats B1..B3
+
+SLOW = const(0x40)  # blinks at 1 Hz: look here
+FAST = const(0x80)  # blinks at 4 Hz: an error, act now
+
+PALETTE = bytes(
+    (
+        0, 0, 0,
+        30, 80, 255,
+        255, 150, 0,
+        0, 200, 0,
+        0, 255, 190,
+        255, 80, 0,
+        255, 0, 0,
+        70, 0, 0,
+        0, 255, 0,
+        150, 0, 255,
+        170, 170, 170,
+        255, 0, 0,
+        255, 120, 0,
+        255, 0, 170,
+        255, 255, 255,
+        0, 230, 255,
+        255, 255, 255,
+        90, 90, 90,
+        30, 80, 255,
+        0, 170, 255,
+        110, 40, 255,
+        255, 150, 0,
+        255, 70, 0,
+        255, 230, 40,
+    )
+)  # fmt: skip
+NCOLOURS = const(24)
+
+# referee.err value -> palette entry
+_ERR = bytes((OFF, ERR_RED | FAST, ERR_AMBER | FAST, ERR_UNKNOWN | FAST, ERR_TAP | FAST, RESERVED))
+
+
+def _corners():
+    # The six corners of the hexagon (3 neighbours): the turn indicator,
+    # visible from every seat around the board.
+    out = bytearray()
+    for x in range(NCELLS):
+        n = 0
+        for d in range(6):
+            if NB[x * 6 + d] != NONE:
+                n += 1
+        if n == 3:
+            out.append(x)
+    return bytes(out)
+
+
+CORNERS = _corners()
+
+
+def turn_colour(game):
+    """Palette entry of the side (two players) or seat (teams) to move."""
+    t = game.side_to_play()
+    if game.teams:
+        return SEAT + 3 * t + game.seat_to_play() - 1
+    return SIDE0 + t
+
+
+class View:
+    def __init__(self, painter):
+        self.painter = painter
+        self.layer = bytearray(NCELLS)  # palette index | SLOW | FAST per cell
+        self._out = bytearray(NCELLS)  # scratch for the rules' hint queries
+        self.scratch = bytearray(NCELLS)  # the board's, for its own queries
+        self._lv = bytearray(NCELLS)
+        self.dirty = True
+        self.blinking = False
+        self._phase = -1
+        self.frames = 0
+
+    # ---- layers (on a change) ---------------------------------------------
+    def setup(self, states, gmode, start, stp, players, refused=False):
+        """The set-up screen: cards still on the board blink (clear it:
+        issue 3), row C shows the game mode (1..7 cells), the Royal Cell
+        the side that starts, corner A1 the special_then_place option and
+        row G the number of players (teen)."""
+        L = self.layer
+        for x in range(NCELLS):
+            L[x] = OFF
+        for x in range(7):
+            if x <= gmode:
+                L[ROW_START[2] + x] = SETTING
+            if x < players:
+                L[ROW_START[6] + x] = SETTING
+        L[ROYAL] = SIDE0 + start
+        if stp:
+            L[0] = LEGAL
+        for x in range(NCELLS):
+            if states[x]:
+                L[x] = (ERR_RED | FAST) if refused else (CLEAR | SLOW)
+        self._changed()
+
+    def play(self, ref, dmode, declaring=0, declare_side=0):
+        """The match screen for the referee's game and errors. declaring:
+        a declaration chosen on the buttons and not confirmed yet (1 deck
+        empty, 2 forced removal, of declare_side): the free cells preview it
+        in that side's colour, slow for deck empty, fast for a penalty."""
+        g = ref.game
+        L = self.layer
+        b = g.board
+        for x in range(NCELLS):
+            L[x] = OFF
+        if g.over():
+            self._over(g)
+        else:
+            t = g.side_to_play()
+            if dmode == HINT and not ref.query:
+                self._hints(g, t)
+            if ref.query and dmode != ADULT:
+                self._query(g, ref.query - 1)
+            if declaring:
+                c = (SIDE0 + declare_side) | (SLOW if declaring == 1 else FAST)
+                for x in range(NCELLS):
+                    if not b[x]:
+                        L[x] = c
+            # Drawn over the hints: whose turn it is stays visible in
+            # every mode.
+            turn = turn_colour(g)
+            for x in CORNERS:
+                if not b[x]:
+                    L[x] = turn
+            self._last(g)
+        err = ref.err
+        for x in range(NCELLS):
+            if err[x]:
+                L[x] = _ERR[err[x]]
+        self._changed()
+
+    def _query(self, g, c):
+        L = self.layer
+        out = self._out
+        card = 31 if tag.kind_of(c) == tag.RAIN else tag.index_of(c)
+        if not g.card_cells(card, out, tag.side_of(c)):
+            return
+        for x in range(NCELLS):
+            f = out[x]
+            if f & ROYAL_CELL:
+                L[x] = ROYAL_OPEN
+            elif f & BLOCK:
+                L[x] = BLOCKS
+            elif f & EXTENSION:
+                L[x] = EXTEND
+            elif f & PLAIN:
+                L[x] = LEGAL
+
+    def _hints(self, g, t):
+        L = self.layer
+        b = g.board
+        out = self._out
+        g.legal_cells(t, out)
+        for x in range(NCELLS):
+            if out[x]:
+                L[x] = LEGAL
+        lv = self._lv
+        n = g.threats(out, lv, t)
+        for i in range(n):
+            x = out[i]
+            L[x] = THREAT | SLOW if lv[x] >= 3 else BLOCKS
+        if not b[ROYAL]:
+            L[ROYAL] = ROYAL_OPEN | SLOW if g.royal_allowed(t) else ROYAL_LOCKED
+        for x in range(NCELLS):
+            if b[x] and g.is_sealed(x):
+                L[x] = SEALED_RUN
+
+    def _last(self, g):
+        kind, p = g.last_move()
+        # payloads (game.py): place side card x; rain side x; beekeeper
+        # side src dst (dst lit); smoker side x (the emptied cell lit)
+        if kind == PLACE or kind == BEEKEEPER:
+            self.layer[p[2]] = LAST
+        elif kind == RAIN_MOVE or kind == SMOKER:
+            self.layer[p[1]] = LAST
+
+    def _over(self, g):
+        # Game over: the free cells in the winner's colour (a draw: both,
+        # alternating), the sealed sequences blinking.
+        L = self.layer
+        b = g.board
+        w = g.winner()
+        for x in range(NCELLS):
+            if not b[x]:
+                L[x] = (SIDE0 + (w if w < 2 else x & 1)) | SLOW
+            elif g.is_sealed(x):
+                L[x] = SEALED_RUN | SLOW
+
+    def _changed(self):
+        self.dirty = True
+        blink = False
+        for v in self.layer:
+            if v & (SLOW | FAST):
+                blink = True
+                break
+        self.blinking = blink
+
+    # ---- frames -------------------------------------------------------------
+    def frame(self, now):
+        """Paint and write a frame if anything changed or blinks into a new
+        phase; True when one was written. now: milliseconds."""
+        phase = (now >> 7) & 7  # 128 ms steps: FAST toggles each, SLOW each 4
+        if not self.dirty and (not self.blinking or phase == self._phase):
+            return False
+        self.dirty = False
+        self._phase = phase
+        fast_off = phase & 1
+        slow_off = phase >= 4
+        pal = PALETTE
+        paint = self.painter.cell
+        L = self.layer
+        for x in range(NCELLS):
+            v = L[x]
+            c = v & 0x3F
+            if (v & FAST and fast_off) or (v & SLOW and slow_off):
+                c = OFF
+            i = 3 * c
+            paint(x, pal[i], pal[i + 1], pal[i + 2])
+        self.painter.show()
+        self.frames += 1
+        return True
+
+
+def colour_of(v):
+    """(r, g, b) of a layer value at full phase (for views and tests)."""
+    i = 3 * (v & 0x3F)
+    return PALETTE[i], PALETTE[i + 1], PALETTE[i + 2]
+
+
+def err_entry(e):
+    return _ERR[e]
+
+
+assert len(PALETTE) == 3 * NCOLOURS
+assert len(_ERR) == referee.RESERVE + 1
