@@ -24,8 +24,13 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) tools/bench_core.py
 
+# The simulated board: the firmware (.mpy) under the MicroPython unix port
+# with a 96 wK heap, the 61 LEDs on the terminal, typed hands (help).
+# PROFILE=B for reed sensors and the action pad.
+PROFILE ?= A
 run: $(STAMP)
-	$(VENV)/bin/apixagon play
+	@$(PY) tools/build_mpy.py build/mpy >/dev/null
+	$(VENV)/bin/micropython -X heapsize=96wK tools/simboard.py build/mpy --profile $(PROFILE)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check firmware host tests tools

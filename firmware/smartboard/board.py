@@ -27,7 +27,7 @@ from apixagon.compat import const
 from apixagon.game import Game
 from apixagon.geometry import NB, NCELLS, NONE
 
-from . import buttons, referee, scan
+from . import buttons, referee, scan, uids
 from . import settings as S
 from .view import View
 
@@ -46,8 +46,9 @@ class Hardware:
     scanner (scan_for_changes()/state), the buttons, the painter over the
     strip, the layout, and whether the cells sense occupancy only."""
 
-    def __init__(self, cells, pad, keys, painter, layout, paired=False):
+    def __init__(self, cells, pad, keys, painter, layout, paired=False, uids=None):
         self.cells = cells
+        self.uids = uids  # UidTable shared with the scanners (a learned deck)
         self.pad = pad
         self.keys = keys
         self.painter = painter
@@ -67,6 +68,7 @@ class Board:
         self.declaring = 0  # 0 none, 1 deck empty, 2 forced removal A, 3 B
         self.message = ""
         self.refused = False
+        self.learning = False  # teaching a deck's UIDs on the pad (set-up)
         self._query_at = 0
         self._nlog = 0
         self._changed_seen = -1
@@ -118,6 +120,10 @@ class Board:
 
     def pad_tapped(self, state):
         if self.phase == SETUP:
+            if state == scan.FOREIGN and self.hw.uids is not None:
+                self._learn()
+            elif self.learning:
+                self._say("that card is already learned")
             return
         r = self.ref.pad(state)
         self._query_at = self.now
@@ -133,6 +139,13 @@ class Board:
             self.view.dirty = True
             return
         if self.phase == SETUP:
+            if self.learning:
+                if ev == buttons.MODE:  # cancel: keep the deck learned before
+                    self.learning = False
+                    self.hw.uids.load()
+                    self._say("teaching cancelled")
+                    self._show_setup()
+                return
             if ev == buttons.MODE:
                 s.cycle(S.GAME_MODE, now)
             elif ev == buttons.DECLARE:
@@ -263,7 +276,27 @@ class Board:
                     hot[sensor[y]] = 1
         self.hw.cells.prioritise(hot)
 
+    def _learn(self):
+        # Issue 3: a tag without our payload tapped in set-up starts the
+        # teaching of a new deck; each further one is the next card of the
+        # order in smartboard.uids (the LEDs count them).
+        u = self.hw.uids
+        pad = self.hw.pad
+        if not self.learning:
+            self.learning = True
+            u.forget()
+        if u.learn(pad.uid, pad.uid_len) < 0:
+            self._say("that card is already learned")
+        elif u.count == uids.DECK:
+            u.save()
+            self.learning = False
+            self._say("deck learned: %d cards" % uids.DECK)
+        self._show_setup()
+
     def _show_setup(self):
+        if self.learning:
+            self.view.learning(self.hw.uids.count)
+            return
         s = self.settings
         players = s.get(S.PLAYERS) if s.get(S.GAME_MODE) == _TEEN else 0
         self.view.setup(

@@ -75,11 +75,15 @@ class NfcScanner:
     """Profile A: one NFC reader switched across the cells' antennas.
 
     reader.read_page(buf) -> number of bytes read into buf (0: no tag in
-    the field); mux.select(ch) switches the antenna. Both come from the
+    the field, < 0: a failed read); reader.uid(buf) -> length of the UID of
+    the tag just read; mux.select(ch) switches the antenna. Both come from the
     board's start-up code (real parts) or from smartboard.sim (twins)."""
 
-    def __init__(self, reader, mux, channels, stable=STABLE):
+    def __init__(self, reader, mux, channels, stable=STABLE, uids=None):
         self.reader = reader
+        self.uids = uids  # UidTable of a learned deck, or None
+        self.uid = bytearray(7)  # UID of the last tag without our payload
+        self.uid_len = 0
         self.mux = mux
         self.channels = channels  # bytes: the channels to sweep, in order
         self.deb = Debouncer(max(channels) + 1, stable, ERROR_STABLE, max(stable, LIFT_STABLE))
@@ -120,6 +124,15 @@ class NfcScanner:
         if c >= 0:
             return 1 + c
         if c == tag.NOT_OURS or c == tag.BAD_FIELD:
+            # No payload of ours: a card of a learned deck (smartboard.uids)
+            # is known by its UID; else a foreign tag, whose UID is kept for
+            # the teaching of a new deck.
+            n = self.reader.uid(self.uid)
+            self.uid_len = n
+            if self.uids is not None:
+                c = self.uids.lookup(self.uid, n)
+                if c >= 0:
+                    return 1 + c
             return FOREIGN
         return UNREADABLE  # torn or short: only a state if it persists
 

@@ -141,6 +141,21 @@ class View:
                 L[x] = (ERR_RED | FAST) if refused else (CLEAR | SLOW)
         self._changed()
 
+    def learning(self, count):
+        """Teaching a deck (smartboard.uids): one cell per card learned, in
+        the side's colour (gold's 35 over black's), the next one blinking."""
+        L = self.layer
+        for x in range(NCELLS):
+            L[x] = OFF
+        for i in range(count if count < 35 else 35):
+            L[i] = SIDE0
+        for i in range(count - 35 if count > 35 else 0):
+            L[i] = SIDE1
+        nxt = count if count < 35 else count - 35
+        if nxt < NCELLS:
+            L[nxt] = (SIDE0 if count < 35 else SIDE1) | SLOW
+        self._changed()
+
     def play(self, ref, dmode, declaring=0, declare_side=0):
         """The match screen for the referee's game and errors. declaring:
         a declaration chosen on the buttons and not confirmed yet (1 deck

@@ -18,10 +18,11 @@ def settings_path(name):
         except OSError:
             pass  # already there
     path = "%s/%s-%s.bin" % (TMP, sys.implementation.name, name)
-    try:
-        os.remove(path)
-    except OSError:
-        pass
+    for f in (path, path + ".deck"):
+        try:
+            os.remove(f)
+        except OSError:
+            pass
     return path
 
 

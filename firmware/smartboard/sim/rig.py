@@ -4,7 +4,7 @@
 # put a card on a cell, lift it, tap one on the action pad, press buttons.
 from apixagon.geometry import NCELLS, parse_cell
 
-from .. import buttons, layout, scan, settings
+from .. import buttons, layout, scan, settings, uids
 from ..board import Board, Hardware
 from ..paint import Painter
 from .inputs import SimButtons
@@ -20,6 +20,8 @@ LONG_PRESS_MS = 900
 class Rig:
     def __init__(self, profile="A", settings_path="apixagon-settings.bin", layout_path=None):
         lay = layout.load(layout_path or "hardware/layout.json")
+        self.uids = uids.UidTable(settings_path + ".deck")
+        self.uids.load()
         self.layout = lay
         self.profile = profile
         self.cells = SimCells(lay.nchannels)
@@ -28,7 +30,7 @@ class Rig:
         if profile == "A":
             self.reader = SimNfcReader(self.cells, self.mux)
             chans = bytes(sorted(lay.sensor[x] for x in range(NCELLS)))
-            scanner = scan.NfcScanner(self.reader, self.mux, chans)
+            scanner = scan.NfcScanner(self.reader, self.mux, chans, uids=self.uids)
         else:
             cols = 8
             scanner = scan.ReedMatrixScanner(
@@ -37,7 +39,7 @@ class Rig:
         self.padcells = SimCells(1)
         self.padmux = SimMux()
         self.padreader = SimNfcReader(self.padcells, self.padmux)
-        pad = scan.NfcScanner(self.padreader, self.padmux, b"\x00")
+        pad = scan.NfcScanner(self.padreader, self.padmux, b"\x00", uids=self.uids)
         self.keys = SimButtons()
         self.strip = SimStrip(lay.nleds)
         hw = Hardware(
@@ -47,6 +49,7 @@ class Rig:
             Painter(self.strip, lay.led),
             lay,
             paired=profile == "B",
+            uids=self.uids,
         )
         st = settings.Settings(settings_path)
         st.load()
@@ -84,7 +87,8 @@ class Rig:
     def lift(self, name):
         self.cells.lift(self.layout.sensor[parse_cell(name)])
 
-    def tap(self, code, hold_ms=TAP_MS):
+    def tap(self, code, hold_ms=TAP_MS, blank=False):
+        self.padcells.blank[0] = blank
         self.padcells.put(0, code)
         self.run(hold_ms)
         self.padcells.lift(0)

@@ -13,6 +13,8 @@ class SimCells:
     def __init__(self, nchannels):
         self.cells = bytearray(nchannels)
         self.foreign = bytearray(nchannels)  # 1: a non-APIXAGON tag lies there
+        self.blank = bytearray(nchannels)  # 1: the card's tag has no payload
+        self.deck = 1  # serial of the deck on the table (goes into UIDs)
         self.miss = 0  # per read, in 1/1000: the tag is not seen
         self.torn = 0  # per read, in 1/1000: the page comes back damaged
 
@@ -49,6 +51,19 @@ class SimNfcReader:
         self.reads = 0
         self.us = 0  # modelled time spent reading
         self._last = -1
+        self._uid = 0
+
+    def uid(self, buf):
+        """A 7-byte NXP-style UID, derived from the deck serial and card."""
+        u = self._uid
+        buf[0] = 0x04
+        buf[1] = 0xA7
+        buf[2] = (u >> 16) & 255
+        buf[3] = (u >> 8) & 255
+        buf[4] = u & 255
+        buf[5] = 0x80
+        buf[6] = 0x42
+        return 7
 
     def read_page(self, buf):
         self.reads += 1
@@ -60,6 +75,7 @@ class SimNfcReader:
         if cells.foreign[ch]:
             self.us += READ_US
             buf[0:4] = b"\x04\x13\x55\x21"
+            self._uid = 0x100 | ch
             return 4
         v = cells.cells[ch]
         if not v or (cells.miss and random.randrange(1000) < cells.miss):
@@ -67,6 +83,11 @@ class SimNfcReader:
             return 0
         self.us += READ_US
         c = v - 1
+        self._uid = cells.deck << 8 | c
+        if cells.blank[ch]:
+            for i in range(4):
+                buf[i] = 0  # an NTAG user page never written
+            return 4
         tag.encode(tag.side_of(c), tag.kind_of(c), tag.index_of(c), buf)
         if cells.torn and random.randrange(1000) < cells.torn:
             buf[random.randrange(4)] ^= 1 << random.randrange(8)

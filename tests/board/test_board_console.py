@@ -1,0 +1,55 @@
+# The terminal of the simulated board (`make run`): typed hands, and typed
+# mistakes that get a clear error and change nothing.
+from boardkit import settings_path
+from smartboard import tag
+from smartboard.sim.console import Console, card_code
+from smartboard.sim.rig import Rig
+
+
+class Out:
+    def __init__(self):
+        self.text = ""
+
+    def write(self, s):
+        self.text += s
+
+
+def console(name):
+    out = Out()
+    return Console(Rig("A", settings_path(name)), False, out), out
+
+
+def test_card_tokens():
+    assert card_code("B12", False) == tag.code(0, tag.NORMAL, 12)
+    assert card_code("Grain", False) == tag.code(1, tag.RAIN, 0)
+    assert card_code("Bbee", True) == tag.code(1, tag.BEEKEEPER, 0)
+    assert card_code("Asmoker", True) == tag.code(0, tag.SMOKER, 0)
+    for bad in ("B31", "X3", "G", "Bfoo", "A3"):
+        assert card_code(bad, False) == -1, bad
+
+
+def test_typed_match_and_view():
+    c, out = console("console")
+    for line in ("confirm", "put E4 B3", "put E6 G5"):
+        assert c.command(line)
+    g = c.rig.board.ref.game
+    assert g.ply() == 2
+    assert "B03" in out.text and "G05" in out.text and "to play: B" in out.text
+    assert c.command("quit") is False
+
+
+def test_typed_mistakes_change_nothing():
+    c, out = console("console-bad")
+    c.command("confirm")
+    before = c.rig.now_us
+    for line, msg in (
+        ("put Z9 B3", "no cell"),
+        ("put E4 B99", "no card"),
+        ("put E4", "missing argument"),
+        ("fly E4", "unknown command"),
+        ("lift", "missing argument"),
+    ):
+        out.text = ""
+        assert c.command(line)
+        assert out.text.startswith("error: ") and msg in out.text, (line, out.text)
+    assert c.rig.now_us == before and c.rig.board.ref.game.ply() == 0
