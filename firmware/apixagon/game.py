@@ -246,6 +246,41 @@ class Game:
         # derived from the board instead of being stored.
         return self.run_length_through(x) >= 4
 
+    def sealed_cells(self, out):
+        """out[x] = 1 for every card in a sequence of 4 or more (§2), 0
+        elsewhere; the count. One pass over the 27 lines instead of a run
+        search per card: the LED view asks this after every move."""
+        b = self.board
+        for x in range(NCELLS):
+            out[x] = 0
+        n = 0
+        for li in range(27):
+            lo = LINE_START[li]
+            hi = LINE_START[li + 1]
+            j = lo
+            while j < hi - 1:
+                o = b[LINES[j]]
+                p = b[LINES[j + 1]]
+                if not o or not p or (o ^ p) & 32 or (o - 1) & 31 == _RAIN or (p - 1) & 31 == _RAIN:
+                    j += 1
+                    continue
+                sym = COMMON[((o - 1) & 31) * _NC + ((p - 1) & 31)]
+                k = j + 2  # the run is LINES[j:k]; extend while sym is shared
+                while k < hi:
+                    q = b[LINES[k]]
+                    if not q or (q ^ o) & 32 or (q - 1) & 31 == _RAIN:
+                        break
+                    if not HAS[((q - 1) & 31) * _NC + sym]:
+                        break
+                    k += 1
+                if k - j >= 4:
+                    for i in range(j, k):
+                        if not out[LINES[i]]:
+                            out[LINES[i]] = 1
+                            n += 1
+                j = k - 1  # the last card may start a run of another symbol
+        return n
+
     def count_runs(self, side):
         """(sequences of 3, sequences of 4) of side: maximal runs of length
         >= 3 and >= 4 along the 27 lines (D-6; distinct per D-1)."""

@@ -69,6 +69,7 @@ class Referee:
         self.res = bytearray(12)  # cells lifted into the reserve deck (§4)
         self.nres = 0
         self.changed = 0  # bumped on every move, undo or error change (LEDs)
+        self._seen = bytearray(32)  # scratch: a bit per sensed state
 
     # ---- inputs -----------------------------------------------------------
     def sensed(self, x, state):
@@ -220,17 +221,30 @@ class Referee:
         nextra = nmissing = 0
         for x in range(NCELLS):
             err[x] = 0
-        # A card seen on two cells is an error on both, whatever else.
+        # A card seen on two cells is an error on both, whatever else. A
+        # bitmap of the states seen finds one in a single pass; the pairs
+        # are looked for only then (this runs on every sensor event).
+        seen = self._seen
+        for i in range(32):
+            seen[i] = 0
         dup = False
         for x in range(NCELLS):
             p = phys[x]
             if p and p < UNPAIRED:
-                for y in range(x + 1, NCELLS):
-                    if phys[y] == p:
-                        err[x] = err[y] = UNKNOWN
-                        dup = True
+                if seen[p >> 3] & (1 << (p & 7)):
+                    dup = True
+                seen[p >> 3] |= 1 << (p & 7)
+        if dup:
+            for x in range(NCELLS):
+                p = phys[x]
+                if p and p < UNPAIRED:
+                    for y in range(x + 1, NCELLS):
+                        if phys[y] == p:
+                            err[x] = err[y] = UNKNOWN
+        b = g.board
         for x in range(NCELLS):
-            if self._matches(x):
+            p = phys[x]
+            if p == b[x] == 0 or (p and b[x] and self._matches(x)):
                 if self.nres and self._reserved(x):
                     self._unreserve(x)  # put back: not in the reserve after all
                 continue

@@ -224,9 +224,10 @@ class View:
             L[x] = THREAT | SLOW if lv[x] >= 3 else BLOCKS
         if not b[ROYAL]:
             L[ROYAL] = ROYAL_OPEN | SLOW if g.royal_allowed(t) else ROYAL_LOCKED
-        for x in range(NCELLS):
-            if b[x] and g.is_sealed(x):
-                L[x] = SEALED_RUN
+        if g.sealed_cells(out):
+            for x in range(NCELLS):
+                if out[x]:
+                    L[x] = SEALED_RUN
 
     def _last(self, g):
         kind, p = g.last_move()
@@ -243,10 +244,11 @@ class View:
         L = self.layer
         b = g.board
         w = g.winner()
+        g.sealed_cells(self._out)
         for x in range(NCELLS):
             if not b[x]:
                 L[x] = (SIDE0 + (w if w < 2 else x & 1)) | SLOW
-            elif g.is_sealed(x):
+            elif self._out[x]:
                 L[x] = SEALED_RUN | SLOW
 
     def _changed(self):

@@ -29,6 +29,12 @@ def check_consistent(g):
         if v and v != 255:
             o = g.board[v - 1]
             assert o and (o - 1) >> 5 == i // 31 and (o - 1) & 31 == i % 31
+    # The LED view's one-pass sealed_cells agrees with is_sealed per card.
+    sealed = bytearray(NCELLS)
+    n = g.sealed_cells(sealed)
+    assert n == sum(sealed)
+    for x in range(NCELLS):
+        assert sealed[x] == (1 if g.board[x] and g.is_sealed(x) else 0), x
 
 
 def brute_can_move(g):

@@ -38,7 +38,7 @@ class Player(record.Visitor):
         self.started = False
         self.rains = bytearray(2)
         self.lines = 0
-        self.latency = []  # ms from the hands' last action to the move
+        self.latency = []  # placements: ms from the card put down to the move
 
     # ---- headers --------------------------------------------------------
     def header(self, lineno, key, value):
@@ -120,7 +120,8 @@ class Player(record.Visitor):
             rig.press(buttons.CONFIRM)
         t0 = rig.now_us
         self._until(lambda: g.nlog != before, lineno)
-        self.latency.append((rig.now_us - t0) // 1000)
+        if kind == PLACE or kind == RAIN_MOVE:
+            self.latency.append((rig.now_us - t0) // 1000)
         self.lines += 1
         if self.on_move is not None:
             self.on_move(self)

@@ -1,0 +1,136 @@
+# Firmware benchmark run *under MicroPython* by tools/bench_board.py:
+#   micropython -X heapsize=NwK -c "<path setup>; import bench_board_device" WHAT ARGS...
+# WHAT: game PROFILE   the whole firmware plays tests/data/beehive_full.apx
+#                      from hands on the simulated board, hint mode on;
+#                      prints RESULT ok/MISMATCH, and the placement
+#                      latencies of the sensor time model
+#       event K P      K placement + take-back sensor events at move P
+#                      (inference, rules, hint layer, sensor priorities)
+#       frame K P      K LED frames at move P (palette, gamma, current
+#                      limit, write)
+#       idle K P       K loop ticks with nothing happening (profile B)
+#       setup K P      the position alone (the callgrind baseline)
+import gc
+import os
+import sys
+import time
+
+if not hasattr(time, "ticks_us"):  # CPython, for profiling this file
+    time.ticks_us = lambda: int(time.perf_counter() * 1e6)
+    time.ticks_diff = lambda a, b: a - b
+
+from apixagon import record
+from apixagon.geometry import NCELLS
+from smartboard import referee, scan
+from smartboard.sim import replay
+from smartboard.sim.rig import Rig
+
+RECORD = "tests/data/beehive_full.apx"
+args = sys.argv[1:]
+if args and args[0] == "-c":
+    args = args[1:]
+WHAT = args[0]
+SETTINGS = "build/bench-settings.bin"
+
+
+class ToPosition(record.Visitor):
+    """Applies the first P moves of the record straight to the board's
+    game (no sensing: a fast set-up), as if they had been played."""
+
+    def __init__(self, board, p):
+        self.board = board
+        self.left = p
+
+    def move(self, lineno, letter, seat, kind, card, cells):
+        if self.left > 0:
+            record.apply_move(self.board.ref.game, letter, seat, kind, card, cells)
+            self.left -= 1
+
+
+def fresh_rig(profile):
+    # The same start on every run: the loop's timing follows the settings
+    # (button presses to reach them), and the latencies follow the timing.
+    for f in (SETTINGS, SETTINGS + ".deck"):
+        try:
+            os.remove(f)
+        except OSError:
+            pass
+    return Rig(profile, SETTINGS)
+
+
+def position(p, profile="A"):
+    rig = fresh_rig(profile)
+    b = rig.board
+    st = b.settings
+    st.set(2, 2, 0)  # settings.GAME_MODE: beehive, as the record
+    st.set(3, 1, 0)  # settings.START: team B
+    st.set(0, 1, 0)  # settings.DISPLAY: hint mode
+    b.start()
+    with open(RECORD) as f:
+        record.read(f, ToPosition(b, p))
+    g = b.ref.game
+    for x in range(NCELLS):
+        if g.board[x]:
+            v = referee._code_of(g.board[x])
+            b.ref.phys[x] = v
+            b.sensed[x] = v
+    b._refresh()
+    return rig
+
+
+def legal_placement(g):
+    t = g.side_to_play()
+    for c in range(31):
+        if g.where(t, c) == 255:
+            for x in range(NCELLS):
+                if g.check_place(t, c, x, g.seat_to_play()) == 0:
+                    return 1 + (t << 7 | c), x
+    raise RuntimeError("no legal placement at this position")
+
+
+if WHAT == "game":
+    rig = fresh_rig(args[1])
+    rig.board.settings.set(0, 1, 0)  # hint mode on
+    with open(RECORD) as f:
+        p = replay.play(rig, f)
+    g = rig.board.ref.game
+    expected = None
+    with open(RECORD) as f:
+        for line in f:
+            if line.startswith("[Result"):
+                expected = line.split('"')[1]
+    got = record.result(g)[3]
+    gc.collect()
+    lat = sorted(p.latency)
+    n = len(lat)
+    print("RESULT", "ok" if got == expected else "MISMATCH", got, "| free", gc.mem_free())
+    print("LATENCY", n, sum(lat) // n, lat[n // 2], lat[(n * 95) // 100], lat[-1])
+else:
+    K = int(args[1])
+    P = int(args[2])
+    rig = position(P, "B" if WHAT == "idle" else "A")
+    b = rig.board
+    g = b.ref.game
+    state, x = legal_placement(g)
+    gc.collect()
+    t0 = time.ticks_us()
+    if WHAT == "event":
+        for i in range(K):
+            b.cell_changed(x, state)  # the card is put down: a move
+            b._refresh()
+            b.cell_changed(x, scan.EMPTY)  # and lifted: taken back
+            b._refresh()
+    elif WHAT == "frame":
+        v = b.view
+        for i in range(K):
+            v.dirty = True
+            v.frame(i << 7)
+    elif WHAT == "idle":
+        for i in range(K):
+            rig.tick()
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    n = 2 * K if WHAT == "event" else K
+    occupied = 0
+    for y in range(NCELLS):
+        occupied += g.board[y] != 0
+    print("TIME", WHAT, n, dt, "occupied", occupied, "moves", g.ply(), "ok", b.ref.moves)
