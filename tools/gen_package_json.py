@@ -1,7 +1,8 @@
 """Write firmware/package.json, the mip index of the firmware package.
 
 `mpremote mip install github:<org>/<repo>/firmware/package.json` (or a local
-path) installs the rules core on a board. Run after adding a module; a test
+path) installs the board firmware (rules core, smartboard, pin tables, main.py,
+layout.json). Run after adding a module; a test
 fails while the file is stale.
 """
 
@@ -14,11 +15,24 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 sys.path.insert(0, FIRMWARE)
 
 
+def _files(pkg):
+    out = []
+    for dirpath, dirnames, files in os.walk(os.path.join(FIRMWARE, pkg)):
+        # The simulated twins stay on the PC: the board has the real parts.
+        dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "sim"))
+        rel = os.path.relpath(dirpath, FIRMWARE).replace(os.sep, "/")
+        out += [rel + "/" + n for n in sorted(files) if n.endswith(".py")]
+    return out
+
+
 def package_json():
+    """The rules core, the board firmware (without the simulator), the pin
+    tables, the start-up code and the board layout."""
     from apixagon import VERSION
 
-    names = sorted(n for n in os.listdir(os.path.join(FIRMWARE, "apixagon")) if n.endswith(".py"))
-    urls = [["apixagon/" + n, "apixagon/" + n] for n in names]
+    urls = [[f, f] for pkg in ("apixagon", "smartboard", "boards") for f in _files(pkg)]
+    urls.append(["main.py", "main.py"])
+    urls.append(["layout.json", "../hardware/layout.json"])
     return json.dumps({"urls": urls, "version": VERSION}, indent=2) + "\n"
 
 

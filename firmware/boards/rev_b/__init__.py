@@ -1,0 +1,1 @@
+# Pin tables per board revision: data only, no behaviour (KMK style).

@@ -1,0 +1,109 @@
+# Start-up code of the board: the one place that knows the platform. It
+# builds the drivers from the revision's pin table (boards/<rev>/pins.py)
+# and hands them to the firmware's loop, which never asks where it runs.
+# Installed on the board with `apixagon deploy` / mpremote (firmware/
+# package.json); the PC runs the same loop on simulated parts instead
+# (tools/simboard.py).
+import sys
+import time
+
+BOARD = "rev_a"  # the revision this image is for
+
+pins = __import__("boards.%s.pins" % BOARD, None, None, ("pins",))
+
+from smartboard import board, buttons, layout, scan, settings, uids  # noqa: E402
+from smartboard.paint import Painter  # noqa: E402
+
+
+class PinButtons:
+    """Buttons to ground with pull-ups: pressed reads 0."""
+
+    def __init__(self, pin_objects):
+        self.pins = pin_objects
+
+    def read(self):
+        m = 0
+        for i in range(len(self.pins)):
+            if not self.pins[i].value():
+                m |= 1 << i
+        return m
+
+
+def led_strip(n):
+    # issue 3: MicroPython's neopixel on the board, the Adafruit library
+    # when the board runs CircuitPython — chosen here, behind one interface.
+    if sys.implementation.name == "circuitpython":
+        import board as cp_board
+        import neopixel
+        from smartboard.drivers.neopixel_cp import CircuitPythonStrip
+
+        pin = getattr(cp_board, "GP%d" % pins.LED_PIN)
+        return CircuitPythonStrip(
+            neopixel.NeoPixel(pin, n, auto_write=False, pixel_order=neopixel.GRB)
+        )
+    from machine import Pin
+
+    if pins.LED_DRIVER == "pio":
+        import rp2
+        from smartboard.drivers.neopixel_pio import PioStrip, ws2812_program
+
+        sm = rp2.StateMachine(0, ws2812_program(rp2), freq=8000000, sideset_base=Pin(pins.LED_PIN))
+        sm.active(1)
+        return PioStrip(sm, n)
+    import neopixel
+    from smartboard.drivers.neopixel_mp import NeoPixelStrip
+
+    return NeoPixelStrip(neopixel.NeoPixel(Pin(pins.LED_PIN), n))
+
+
+def nfc_reader(bus):
+    from machine import I2C, Pin
+    from smartboard.drivers.pn532 import PN532
+
+    i2c = I2C(bus[0], sda=Pin(bus[1]), scl=Pin(bus[2]), freq=bus[3])
+    return PN532(i2c, sleep_ms=time.sleep_ms)
+
+
+class NoMux:
+    def select(self, ch):
+        pass
+
+
+def main():
+    from machine import Pin
+
+    lay = layout.load(pins.LAYOUT)
+    deck = uids.UidTable("deck.bin")
+    deck.load()
+    if pins.PROFILE == "A":
+        from smartboard.drivers.mux import AnalogMux
+
+        mux = AnalogMux(
+            tuple(Pin(p, Pin.OUT) for p in pins.MUX_SELECT),
+            tuple(Pin(p, Pin.OUT, value=1) for p in pins.MUX_ENABLE),
+        )
+        chans = bytes(sorted(lay.sensor))
+        cells = scan.NfcScanner(nfc_reader(pins.CELL_I2C), mux, chans, uids=deck)
+    else:
+        from machine import SPI
+        from smartboard.drivers.shiftreg import ShiftRegMatrix
+
+        b = pins.SHIFT_SPI
+        spi = SPI(b[0], baudrate=b[4], sck=Pin(b[1]), mosi=Pin(b[2]), miso=Pin(b[3]))
+        latch = Pin(pins.SHIFT_LATCH, Pin.OUT, value=1)
+        matrix = ShiftRegMatrix(spi, latch, pins.SHIFT_BYTES, pins.MATRIX_COLS)
+        rows = pins.SHIFT_BYTES * 8 // pins.MATRIX_COLS
+        cells = scan.ReedMatrixScanner(matrix, rows, pins.MATRIX_COLS)
+    pad = scan.NfcScanner(nfc_reader(pins.PAD_I2C), NoMux(), b"\x00", uids=deck)
+    keys = buttons.Buttons(PinButtons(tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in pins.BUTTONS)))
+    hw = board.Hardware(
+        cells, pad, keys, Painter(led_strip(lay.nleds), lay.led), lay, pins.PROFILE == "B", deck
+    )
+    st = settings.Settings("settings.bin")
+    st.load()
+    b = board.Board(hw, st)
+    while True:
+        b.tick(time.ticks_ms())
+
+
+main()
