@@ -1,0 +1,33 @@
+# The antenna switch of profile A: CD74HC4067 16-channel analog muxes that
+# share the select lines S0..S3, one enable line (active low) each, so
+# four of them switch one NFC reader over 64 antennas. Pins (objects with
+# value(v)) come from the start-up code.
+
+
+class AnalogMux:
+    def __init__(self, select, enables=()):
+        self.select_pins = select
+        self.enables = enables
+        self._bits = -1  # what the select lines carry now
+        self._mux = -1  # which mux is enabled now
+        for e in enables:
+            e.value(1)
+
+    def select(self, ch):
+        # Only the lines that change are written: every GPIO write is time
+        # taken from the sweep, and neighbouring channels differ in 1-2 bits.
+        bits = ch & 15
+        old = self._bits
+        if bits != old:
+            pins = self.select_pins
+            for i in range(len(pins)):
+                b = (bits >> i) & 1
+                if old < 0 or b != (old >> i) & 1:
+                    pins[i].value(b)
+            self._bits = bits
+        m = ch >> 4
+        if m != self._mux and self.enables:
+            if self._mux >= 0:
+                self.enables[self._mux].value(1)  # break before make
+            self.enables[m].value(0)
+            self._mux = m
