@@ -1,11 +1,12 @@
 # The real drivers over bus-level twins: the mux writes only what changes
 # and enables one chip at a time; the shift-register chain feeds the reed
 # scanner the right cells.
-from smartboard import scan
+from smartboard import scan, tag
 from smartboard.drivers.mux import AnalogMux
+from smartboard.drivers.pn532 import PN532
 from smartboard.drivers.shiftreg import ShiftRegMatrix
-from smartboard.sim.buses import SimPin, SimSpi165
-from smartboard.sim.sensors import SimCells
+from smartboard.sim.buses import SimPin, SimPn532I2C, SimSpi165
+from smartboard.sim.sensors import SimCells, SimMux, SimNfcReader
 
 
 def test_mux_selects_channel_bits_and_one_enable():
@@ -37,3 +38,43 @@ def test_shift_register_chain_feeds_the_reed_scanner():
         if ch >= 0:
             got.append(ch)
     assert sorted(got) == [19, 63]
+
+
+def pn532():
+    cells = SimCells(64)
+    mux = SimMux()
+    bus = SimPn532I2C(SimNfcReader(cells, mux))
+    return PN532(bus), bus, cells, mux
+
+
+def test_pn532_reads_the_payload_of_the_card_on_the_antenna():
+    r, bus, cells, mux = pn532()
+    buf = bytearray(4)
+    mux.select(5)
+    assert r.read_page(buf) == 0  # nothing there
+    c = tag.code(1, tag.NORMAL, 17)
+    cells.put(5, c)
+    assert r.read_page(buf) == 4 and tag.decode(buf) == c
+    uid = bytearray(7)
+    assert r.uid(uid) == 7 and uid[0] == 0x04
+
+
+def test_pn532_torn_frame_and_silence_are_failed_reads_not_cards():
+    r, bus, cells, mux = pn532()
+    cells.put(3, tag.code(0, tag.NORMAL, 2))
+    mux.select(3)
+    buf = bytearray(4)
+    bus.corrupt = True
+    assert r.read_page(buf) == -1
+    bus.busy = True
+    assert r.read_page(buf) == -1 and r.errors == 2
+    bus.busy = False
+    # Through the scanner: one failed read changes no state.
+    s = scan.NfcScanner(r, mux, bytes([3]))
+    for _ in range(4):
+        s.scan_for_changes()
+    assert s.state[3] == 1 + tag.code(0, tag.NORMAL, 2)
+    bus.corrupt = True
+    for _ in range(3):
+        assert s.scan_for_changes() == -1
+    assert s.state[3] == 1 + tag.code(0, tag.NORMAL, 2)

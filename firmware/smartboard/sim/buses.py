@@ -29,3 +29,52 @@ class SimSpi165:
                 if ch < len(self.cells.cells) and self.cells.cells[ch]:
                     b &= ~(1 << k)
             buf[i] = b & 0xFF
+
+
+class SimPn532I2C:
+    """A PN532 on I2C, answering from SimCells through a SimNfcReader
+    (so the time model and the noise are the same): frames, ACK, ready
+    byte. corrupt: the next response's checksum is wrong; busy: never
+    ready."""
+
+    def __init__(self, reader):
+        self.reader = reader  # SimNfcReader over SimCells and SimMux
+        self.corrupt = False
+        self.busy = False
+        self._reply = b""
+        self._acked = False
+        self._page = bytearray(4)
+
+    def writeto(self, addr, frame):
+        cmd = frame[6]
+        data = b""
+        if cmd == 0x4A:
+            n = self.reader.read_page(self._page)
+            if n <= 0:
+                data = b"\x00"
+            else:
+                uid = bytearray(7)
+                self.reader.uid(uid)
+                data = b"\x01\x01\x00\x44\x00\x07" + bytes(uid)
+        elif cmd == 0x40:
+            data = b"\x00" + bytes(self._page) + bytes(12)
+        body = bytes([0xD5, cmd + 1]) + data
+        dcs = (-sum(body)) & 0xFF
+        if self.corrupt:
+            dcs ^= 0x5A
+            self.corrupt = False
+        ln = len(body)
+        self._reply = b"\x00\x00\xff" + bytes([ln, (-ln) & 0xFF]) + body + bytes([dcs, 0])
+        self._acked = False
+
+    def readfrom_into(self, addr, buf):
+        if self.busy:
+            buf[0] = 0
+            return
+        buf[0] = 1
+        if len(buf) == 1:
+            return
+        src = b"\x00\x00\xff\x00\xff\x00" if not self._acked else self._reply
+        self._acked = True
+        for i in range(1, len(buf)):
+            buf[i] = src[i - 1] if i - 1 < len(src) else 0
