@@ -56,11 +56,15 @@ def led_strip(n):
     return NeoPixelStrip(neopixel.NeoPixel(Pin(pins.LED_PIN), n))
 
 
-def nfc_reader(bus):
+def i2c_bus(bus):
     from machine import I2C, Pin
+
+    return I2C(bus[0], sda=Pin(bus[1]), scl=Pin(bus[2]), freq=bus[3])
+
+
+def nfc_reader(i2c):
     from smartboard.drivers.pn532 import PN532
 
-    i2c = I2C(bus[0], sda=Pin(bus[1]), scl=Pin(bus[2]), freq=bus[3])
     return PN532(i2c, sleep_ms=time.sleep_ms)
 
 
@@ -76,14 +80,20 @@ def main():
     deck = uids.UidTable("deck.bin")
     deck.load()
     if pins.PROFILE == "A":
+        from smartboard.drivers.i2cmux import TCA9548A
         from smartboard.drivers.mux import AnalogMux
 
-        mux = AnalogMux(
-            tuple(Pin(p, Pin.OUT) for p in pins.MUX_SELECT),
-            tuple(Pin(p, Pin.OUT, value=1) for p in pins.MUX_ENABLE),
-        )
-        chans = bytes(sorted(lay.sensor))
-        cells = scan.NfcScanner(nfc_reader(pins.CELL_I2C), mux, chans, uids=deck)
+        chans = sorted(lay.sensor)
+        deb = scan.Debouncer(lay.nchannels, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
+        switch = TCA9548A(i2c_bus(pins.CELL_I2C), pins.CELL_SWITCH)
+        lanes = []
+        for k in range(len(pins.MUX_SELECT)):
+            lo = k * pins.LANE
+            mux = AnalogMux(tuple(Pin(p, Pin.OUT) for p in pins.MUX_SELECT[k]), (), lo)
+            mine = bytes(c for c in chans if lo <= c < lo + pins.LANE)
+            reader = nfc_reader(switch.port(k))
+            lanes.append(scan.NfcScanner(reader, mux, mine, uids=deck, deb=deb))
+        cells = scan.NfcLanes(lanes)
     else:
         from machine import SPI
         from smartboard.drivers.shiftreg import ShiftRegMatrix
@@ -94,7 +104,7 @@ def main():
         matrix = ShiftRegMatrix(spi, latch, pins.SHIFT_BYTES, pins.MATRIX_COLS)
         rows = pins.SHIFT_BYTES * 8 // pins.MATRIX_COLS
         cells = scan.ReedMatrixScanner(matrix, rows, pins.MATRIX_COLS)
-    pad = scan.NfcScanner(nfc_reader(pins.PAD_I2C), NoMux(), b"\x00", uids=deck)
+    pad = scan.NfcScanner(nfc_reader(i2c_bus(pins.PAD_I2C)), NoMux(), b"\x00", uids=deck)
     keys = buttons.Buttons(PinButtons(tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in pins.BUTTONS)))
     hw = board.Hardware(
         cells, pad, keys, Painter(led_strip(lay.nleds), lay.led), lay, pins.PROFILE == "B", deck

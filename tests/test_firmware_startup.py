@@ -37,8 +37,11 @@ def test_pin_table_is_complete_and_has_no_pin_twice(rev):
     assert p["PROFILE"] in ("A", "B")
     used = [p["LED_PIN"], *p["BUTTONS"], *p["PAD_I2C"][1:3]]
     if p["PROFILE"] == "A":
-        used += [*p["CELL_I2C"][1:3], *p["MUX_SELECT"], *p["MUX_ENABLE"]]
-        assert 16 * len(p["MUX_ENABLE"]) >= 61
+        used += [*p["CELL_I2C"][1:3]]
+        for sel in p["MUX_SELECT"]:
+            used += [*sel]
+        assert p["LANE"] == 16 and 16 * len(p["MUX_SELECT"]) >= 61
+        assert p["CELL_I2C"][0] != p["PAD_I2C"][0]  # the two I2C blocks
     else:
         used += [p["SHIFT_SPI"][1], p["SHIFT_SPI"][3], p["SHIFT_LATCH"]]
         assert 8 * p["SHIFT_BYTES"] >= 61

@@ -27,9 +27,10 @@ ERROR_STABLE = const(8)  # an error state must persist much longer than a card
 # times in a row before it counts as lifted than it takes to see one placed
 # (at a 5 % miss rate a phantom lift is then ~1e-8 per look).
 LIFT_STABLE = const(6)
-# A reed matrix is read whole every ~2 ms: 8 agreeing passes (~15 ms) outlast
-# a reed's contact bounce (a few ms) and make an electrical glitch that
-# fakes a card (p^8) vanishingly rare, still far inside the 50 ms budget.
+# A reed matrix is read whole once per loop tick (~0.5-1 ms on the board):
+# 8 agreeing passes outlast a reed's contact bounce (well under 1 ms) and
+# make an electrical glitch that fakes a card (p^8) vanishingly rare, still
+# far inside the 50 ms budget.
 REED_STABLE = const(8)
 
 
@@ -74,19 +75,23 @@ class Debouncer:
 class NfcScanner:
     """Profile A: one NFC reader switched across the cells' antennas.
 
-    reader.read_page(buf) -> number of bytes read into buf (0: no tag in
-    the field, < 0: a failed read); reader.uid(buf) -> length of the UID of
-    the tag just read; mux.select(ch) switches the antenna. Both come from the
-    board's start-up code (real parts) or from smartboard.sim (twins)."""
+    reader.start() begins a read, reader.finish(buf) -> number of bytes
+    read into buf (0: no tag in the field, < 0: a failed read) ends it;
+    reader.uid(buf) -> length of the UID of the tag just read;
+    mux.select(ch) switches the antenna. Both come from the board's
+    start-up code (real parts) or from smartboard.sim (twins)."""
 
-    def __init__(self, reader, mux, channels, stable=STABLE, uids=None):
+    def __init__(self, reader, mux, channels, stable=STABLE, uids=None, deb=None):
         self.reader = reader
         self.uids = uids  # UidTable of a learned deck, or None
         self.uid = bytearray(7)  # UID of the last tag without our payload
         self.uid_len = 0
         self.mux = mux
         self.channels = channels  # bytes: the channels to sweep, in order
-        self.deb = Debouncer(max(channels) + 1, stable, ERROR_STABLE, max(stable, LIFT_STABLE))
+        # NfcLanes hands its lanes one Debouncer: one state array for all.
+        self.deb = deb or Debouncer(
+            max(channels) + 1, stable, ERROR_STABLE, max(stable, LIFT_STABLE)
+        )
         self.state = self.deb.state
         self._buf = bytearray(4)
         self._i = 0
@@ -96,6 +101,7 @@ class NfcScanner:
         self._nhot = 0
         self._h = 0
         self._k = 0
+        self._ch = 0  # channel of the read begun
 
     def prioritise(self, hot):
         """hot[ch] != 0: read ch HOT_RATIO times as often as the rest.
@@ -117,7 +123,11 @@ class NfcScanner:
     def read(self, ch):
         """One raw reading of channel ch, as a state byte."""
         self.mux.select(ch)
-        n = self.reader.read_page(self._buf)
+        self.reader.start()
+        return self._finish()
+
+    def _finish(self):
+        n = self.reader.finish(self._buf)
         if n == 0:
             return EMPTY
         c = tag.decode(self._buf) if n >= 4 else tag.LENGTH
@@ -136,7 +146,8 @@ class NfcScanner:
             return FOREIGN
         return UNREADABLE  # torn or short: only a state if it persists
 
-    def scan_for_changes(self):
+    def begin(self):
+        """Choose the next channel, switch to it and start its read."""
         # A channel whose reading disagrees with its state is read again at
         # once (a placement shows in STABLE reads, not STABLE sweeps), but
         # never for more than a few reads: a flickering cell cannot starve
@@ -154,9 +165,63 @@ class NfcScanner:
             ch = self.channels[self._i]
             self._i = (self._i + 1) % len(self.channels)
             self._focus_reads = 0
-        changed = self.deb.feed(ch, self.read(ch))
+        self._ch = ch
+        self.mux.select(ch)
+        self.reader.start()
+
+    def end(self):
+        """Finish the read begun; the channel if its stable state changed."""
+        ch = self._ch
+        changed = self.deb.feed(ch, self._finish())
         self._focus = ch if self.deb.pending(ch) else -1
         return ch if changed else -1
+
+    def scan_for_changes(self):
+        self.begin()
+        return self.end()
+
+
+class NfcLanes:
+    """Profile A with several readers, each switched over its own antennas
+    (a lane): every step starts a read on each lane, then finishes them.
+
+    Issue 3: ~5 ms of field settling per antenna switch makes one reader
+    over 61 antennas too slow for a 300 ms placement-to-LED budget. Each
+    PN532 settles its field and talks to its tag on its own once started,
+    so two lanes of ~32 antennas halve the time to come round to a cell.
+    The lanes share one Debouncer, hence one `state` for the board."""
+
+    def __init__(self, lanes):
+        self.lanes = lanes
+        self.deb = lanes[0].deb
+        self.state = self.deb.state
+        # Changes found in the same step wait here, one per lane at most:
+        # scan_for_changes() hands them out one per call, none lost.
+        self._pend = bytearray(len(lanes))
+        self._npend = 0
+
+    def prioritise(self, hot):
+        for lane in self.lanes:
+            lane.prioritise(hot)
+
+    def scan_for_changes(self):
+        n = self._npend
+        if n:
+            self._npend = n - 1
+            return self._pend[n - 1]
+        lanes = self.lanes
+        for lane in lanes:
+            lane.begin()
+        ch = -1
+        for lane in lanes:
+            c = lane.end()
+            if c >= 0:
+                if ch < 0:
+                    ch = c
+                else:
+                    self._pend[self._npend] = c
+                    self._npend += 1
+        return ch
 
 
 class ReedMatrixScanner:
@@ -175,22 +240,43 @@ class ReedMatrixScanner:
         self._cur = 0
         self._mask = 0
         self._col = cols  # forces a row read first
+        self._rowstate = bytearray(rows)  # per row: mask of OCCUPIED states
+        self._busy = bytearray(rows)  # per row: a reading still pending
 
     def prioritise(self, hot):
         """A matrix reads every cell each pass: nothing to put first."""
 
     def scan_for_changes(self):
         # One row read serves `cols` channels; changes come one at a time.
+        # A call goes on through the rows until a change or a whole pass:
+        # the chain is read at once, so a pass per loop tick keeps the
+        # REED_STABLE passes of a placement to a few ms (issue 3: <= 50 ms).
+        # A row that reads as its stable states, with nothing pending, is
+        # skipped whole: the idle pass costs a byte compare per row.
+        deb = self.deb
+        cols = self.cols
+        reads = 0
         while True:
-            if self._col >= self.cols:
-                self._mask = self.matrix.read_row(self._row)
+            if self._col >= cols:
+                if reads == self.rows:
+                    return -1  # a whole pass: the loop's turn
+                reads += 1
+                r = self._row
+                self._mask = self.matrix.read_row(r)
+                self._row = (r + 1) % self.rows
+                self._cur = r
+                if self._mask == self._rowstate[r] and not self._busy[r]:
+                    continue
                 self._col = 0
-                self._cur = self._row
-                self._row = (self._row + 1) % self.rows
-            ch = self._cur * self.cols + self._col
-            raw = OCCUPIED if self._mask >> self._col & 1 else EMPTY
-            self._col += 1
-            if self.deb.feed(ch, raw):
+                self._busy[r] = 0
+            r = self._cur
+            c = self._col
+            ch = r * cols + c
+            raw = OCCUPIED if self._mask >> c & 1 else EMPTY
+            self._col = c + 1
+            changed = deb.feed(ch, raw)
+            if deb.pending(ch):
+                self._busy[r] = 1
+            if changed:
+                self._rowstate[r] ^= 1 << c
                 return ch
-            if self._col >= self.cols:
-                return -1

@@ -78,3 +78,77 @@ def test_pn532_torn_frame_and_silence_are_failed_reads_not_cards():
     for _ in range(3):
         assert s.scan_for_changes() == -1
     assert s.state[3] == 1 + tag.code(0, tag.NORMAL, 2)
+
+
+def test_mux_of_the_second_lane_counts_from_its_base():
+    sel = [SimPin(0) for _ in range(4)]
+    en = [SimPin() for _ in range(2)]
+    m = AnalogMux(sel, en, 32)
+    m.select(32 + 16 + 5)  # its second chip, channel 5
+    assert [p.v for p in sel] == [1, 0, 1, 0] and [p.v for p in en] == [1, 0]
+
+
+def test_four_pn532_lanes_started_together_report_every_change():
+    # NfcLanes starts every reader before collecting any answer: each
+    # reader keeps its own command in flight (rev A, issue 3 latency).
+    cells = SimCells(64)
+    lanes = []
+    deb = scan.Debouncer(64, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
+    for lo in (0, 16, 32, 48):
+        mux = SimMux()
+        r = PN532(SimPn532I2C(SimNfcReader(cells, mux)))
+        lanes.append(scan.NfcScanner(r, mux, bytes([lo + 3]), deb=deb))
+    s = scan.NfcLanes(lanes)
+    codes = [tag.code(k & 1, tag.NORMAL, k) for k in range(4)]
+    for k in range(4):
+        cells.put(16 * k + 3, codes[k])
+    got = []
+    for _ in range(3 * scan.STABLE + 3):
+        ch = s.scan_for_changes()
+        if ch >= 0:
+            got.append(ch)
+    # all four settle in the same step: one is reported now, the rest on
+    # the next calls
+    assert sorted(got) == [3, 19, 35, 51]
+    assert [s.state[16 * k + 3] for k in range(4)] == [1 + c for c in codes]
+
+
+class SwitchBus:
+    """An I2C bus with a TCA9548A at 0x70 and a PN532 twin per port."""
+
+    def __init__(self, devices):
+        self.devices = devices
+        self.port = -1
+        self.selects = 0
+
+    def writeto(self, addr, buf):
+        if addr == 0x70:
+            self.port = {1: 0, 2: 1, 4: 2, 8: 3}[buf[0]]
+            self.selects += 1
+        else:
+            self.devices[self.port].writeto(addr, buf)
+
+    def readfrom_into(self, addr, buf):
+        self.devices[self.port].readfrom_into(addr, buf)
+
+
+def test_readers_behind_the_i2c_switch_each_answer_on_their_port():
+    from smartboard.drivers.i2cmux import TCA9548A
+
+    cells = SimCells(64)
+    muxes = [SimMux() for _ in range(4)]
+    bus = SwitchBus([SimPn532I2C(SimNfcReader(cells, m)) for m in muxes])
+    sw = TCA9548A(bus)
+    readers = [PN532(sw.port(k)) for k in range(4)]
+    c = tag.code(1, tag.NORMAL, 9)
+    cells.put(16 * 2 + 7, c)
+    buf = bytearray(4)
+    for k in range(4):
+        muxes[k].select(16 * k + 7)
+    for r in readers:
+        r.start()  # all four in flight
+    got = [r.finish(buf) for r in readers]
+    assert got == [0, 0, 4, 0] and tag.decode(buf) == c
+    n = bus.selects
+    readers[3].read_page(buf)  # the same port again: no switch write
+    assert bus.selects == n

@@ -8,11 +8,17 @@ LED_PIN = 16  # WS2812 data, through a 74AHCT125 level shifter (5 V)
 LED_DRIVER = "pio"  # "pio" (rp2.StateMachine) or "bitstream" (neopixel)
 BUTTONS = (10, 11, 12)  # MODE, CONFIRM, DECLARE: to ground, pull-ups on
 
-# The cells' reader: a PN532 on I2C0, its RF output switched over the 61
-# antennas by four CD74HC4067 muxes (64 channels) that share S0..S3.
+# The cells' readers (scan.NfcLanes): four PN532 on I2C0 behind a TCA9548A
+# switch (they share the fixed address 0x24), each switching its RF output
+# over 16 antennas with a CD74HC4067 of its own (S0..S3; enable tied low).
+# The readers settle their fields and talk to their tags at once, so a
+# cell is come round to four times as often (issue 3: <= 300 ms from a
+# placement to the LEDs). Lane k serves sensor channels 16k .. 16k+15 of
+# hardware/layout.json.
 CELL_I2C = (0, 4, 5, 400000)  # bus id, SDA, SCL, Hz
-MUX_SELECT = (18, 19, 20, 21)  # S0..S3
-MUX_ENABLE = (22, 26, 27, 28)  # one per mux, active low
+CELL_SWITCH = 0x70  # TCA9548A address; reader k on its port k
+LANE = 16
+MUX_SELECT = ((18, 19, 20, 21), (8, 9, 13, 14), (22, 26, 27, 28), (0, 1, 2, 3))
 
 # The action pad: its own PN532 on I2C1 (never switched: no settle time).
 PAD_I2C = (1, 6, 7, 400000)

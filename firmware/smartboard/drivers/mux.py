@@ -1,11 +1,16 @@
 # The antenna switch of profile A: CD74HC4067 16-channel analog muxes that
 # share the select lines S0..S3, one enable line (active low) each, so
-# four of them switch one NFC reader over 64 antennas. Pins (objects with
-# value(v)) come from the start-up code.
+# two of them switch one NFC reader over 32 antennas (a lane: rev A has
+# two readers for 64 channels). Pins (objects with value(v)) come from the
+# start-up code.
 
 
 class AnalogMux:
-    def __init__(self, select, enables=()):
+    """base: the first channel of these muxes (a reader's lane of the
+    antennas starts at its own base; smartboard.scan.NfcLanes)."""
+
+    def __init__(self, select, enables=(), base=0):
+        self.base = base
         self.select_pins = select
         self.enables = enables
         self._bits = -1  # what the select lines carry now
@@ -14,6 +19,7 @@ class AnalogMux:
             e.value(1)
 
     def select(self, ch):
+        ch -= self.base
         # Only the lines that change are written: every GPIO write is time
         # taken from the sweep, and neighbouring channels differ in 1-2 bits.
         bits = ch & 15

@@ -28,6 +28,7 @@ class PN532:
         self._uid = bytearray(10)
         self._uid_len = 0
         self.errors = 0
+        self._started = False
         # Normal mode, no SAM; then one activation attempt per
         # InListPassiveTarget, so an empty antenna answers at once instead
         # of waiting for a tag (the sweep's short timeout).
@@ -36,7 +37,21 @@ class PN532:
 
     def read_page(self, buf):
         """4 bytes of page 4 into buf: 4; no tag: 0; a failed read: -1."""
-        n = self._command(_IN_LIST_PASSIVE_TARGET, b"\x01\x00")
+        self.start()
+        return self.finish(buf)
+
+    def start(self):
+        """Ask for a tag and return: the PN532 settles its field and
+        polls on its own meanwhile, so the host can start another reader
+        (smartboard.scan.NfcLanes) before it collects this answer."""
+        self._started = self._send(_IN_LIST_PASSIVE_TARGET, b"\x01\x00")
+
+    def finish(self, buf):
+        """Collect the answer of start(), then read page 4 (as read_page)."""
+        if not self._started:
+            return -1
+        self._started = False
+        n = self._answer(_IN_LIST_PASSIVE_TARGET)
         if n < 0:
             return -1
         d = self._in
@@ -64,6 +79,12 @@ class PN532:
     def _command(self, cmd, params):
         """Send a command; the response's data length (data at _in[8:]),
         or -1 on no answer, no ACK or a bad checksum."""
+        if not self._send(cmd, params):
+            return -1
+        return self._answer(cmd)
+
+    def _send(self, cmd, params):
+        """Write the command frame and take its ACK; False if none came."""
         o = self._out
         n = len(params) + 2
         o[0] = 0
@@ -82,10 +103,17 @@ class PN532:
         self.i2c.writeto(self.addr, memoryview(o)[: 7 + n])
         d = self._in
         if not self._ready():
-            return self._fail()
+            self._fail()
+            return False
         self.i2c.readfrom_into(self.addr, memoryview(d)[:7])
         if d[1:7] != _ACK:
-            return self._fail()
+            self._fail()
+            return False
+        return True
+
+    def _answer(self, cmd):
+        """Wait for the response frame to cmd; its data length or -1."""
+        d = self._in
         if not self._ready():
             return self._fail()
         self.i2c.readfrom_into(self.addr, d)

@@ -5,24 +5,25 @@
 
 
 class ShiftRegMatrix:
-    def __init__(self, spi, latch, nbytes, cols):
+    """One 74HC165 (8 cells) per matrix row: read_row(r) is byte r of the
+    chain, so no mask wider than a byte is ever built (a 64-bit int would
+    be a heap-allocated long on MicroPython, every pass)."""
+
+    def __init__(self, spi, latch, nbytes, cols=8):
+        if cols != 8:
+            raise ValueError("shiftreg: one 74HC165 per row of 8 cells")
         self.spi = spi
         self.latch = latch
         self.cols = cols
         self.buf = bytearray(nbytes)
-        self._bits = 0
 
     def refresh(self):
         self.latch.value(0)
         self.latch.value(1)
         self.spi.readinto(self.buf)
-        v = 0
-        for i in range(len(self.buf)):
-            v |= (~self.buf[i] & 0xFF) << (8 * i)
-        self._bits = v
 
     def read_row(self, r):
         """Mask of the occupied cells of row r (one snapshot per pass)."""
         if r == 0:
             self.refresh()
-        return (self._bits >> (r * self.cols)) & ((1 << self.cols) - 1)
+        return ~self.buf[r] & 0xFF

@@ -11,7 +11,11 @@ from .inputs import SimButtons
 from .sensors import SimCells, SimMatrix, SimMux, SimNfcReader
 from .strip import SimStrip
 
-MATRIX_TICK_US = 200  # profile B: one row of the reed matrix per tick
+MATRIX_TICK_US = 500  # profile B: a loop tick, a whole pass of the reed matrix
+LANE = 16  # profile A: antennas per reader (a CD74HC4067 each)
+# I2C traffic of one lane's step at 400 kHz: command, ACK, ready polls and
+# answer frames, ~60 bytes, paid one lane after the other.
+LANE_BUS_US = 1500  # profile B: one row of the reed matrix per tick
 TAP_MS = 400  # a card held on the pad
 PRESS_MS = 150
 LONG_PRESS_MS = 900
@@ -25,12 +29,20 @@ class Rig:
         self.layout = lay
         self.profile = profile
         self.cells = SimCells(lay.nchannels)
-        self.mux = SimMux()
-        self.reader = None
+        self.readers = []
         if profile == "A":
-            self.reader = SimNfcReader(self.cells, self.mux)
-            chans = bytes(sorted(lay.sensor[x] for x in range(NCELLS)))
-            scanner = scan.NfcScanner(self.reader, self.mux, chans, uids=self.uids)
+            # Rev A: four readers of 16 channels each (boards/rev_a/pins.py).
+            chans = sorted(lay.sensor[x] for x in range(NCELLS))
+            deb = scan.Debouncer(lay.nchannels, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
+            lanes = []
+            for lo in range(0, lay.nchannels, LANE):
+                mine = bytes(c for c in chans if lo <= c < lo + LANE)
+                if mine:
+                    mux = SimMux()
+                    reader = SimNfcReader(self.cells, mux)
+                    lanes.append(scan.NfcScanner(reader, mux, mine, uids=self.uids, deb=deb))
+                    self.readers.append(reader)
+            scanner = scan.NfcLanes(lanes)
         else:
             cols = 8
             scanner = scan.ReedMatrixScanner(
@@ -59,17 +71,30 @@ class Rig:
 
     # ---- time ---------------------------------------------------------------
     def tick(self):
-        before = self._sensor_us()
+        # The lanes' readers work at once (scan.NfcLanes): a step costs the
+        # slowest lane's time plus the bus traffic of the others, which
+        # queues on the host; the pad reader is read on its own.
+        rs = self.readers
+        before = [(r.us, r.bus_us) for r in rs]
+        pad = self.padreader.us
         self.board.tick(self.now_us // 1000)
-        spent = self._sensor_us() - before
+        spent = self.padreader.us - pad
+        slow = 0
+        slow_bus = 0
+        for i in range(len(rs)):
+            d = rs[i].us - before[i][0]
+            bus = rs[i].bus_us - before[i][1]
+            spent += bus
+            if d > slow:
+                slow = d
+                slow_bus = bus
+        spent += slow - slow_bus
         self.now_us += spent if spent > 0 else MATRIX_TICK_US
         self.ticks += 1
 
-    def _sensor_us(self):
-        us = self.padreader.us
-        if self.reader is not None:
-            us += self.reader.us
-        return us
+    @property
+    def reads(self):
+        return sum(r.reads for r in self.readers)
 
     def run(self, ms):
         end = self.now_us + ms * 1000

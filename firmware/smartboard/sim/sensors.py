@@ -42,6 +42,12 @@ class SimMux:
 SETTLE_US = 5000
 READ_US = 4500
 EMPTY_US = 1500
+# Of those, the I2C traffic at 400 kHz (~22 us a byte): InListPassiveTarget
+# with its ACK, ready polls and answer (~35 bytes), plus InDataExchange when
+# a tag answers (~45 more). The rest is the reader's own RF work, which
+# several readers do at once (scan.NfcLanes); their bus traffic queues.
+BUS_EMPTY_US = 800
+BUS_READ_US = 1800
 
 
 class SimNfcReader:
@@ -50,6 +56,7 @@ class SimNfcReader:
         self.mux = mux
         self.reads = 0
         self.us = 0  # modelled time spent reading
+        self.bus_us = 0  # of which on the I2C bus
         self._last = -1
         self._uid = 0
 
@@ -66,22 +73,32 @@ class SimNfcReader:
         return 7
 
     def read_page(self, buf):
+        self.start()
+        return self.finish(buf)
+
+    def start(self):
         self.reads += 1
         ch = self.mux.ch
         if ch != self._last:
             self._last = ch
             self.us += SETTLE_US
+
+    def finish(self, buf):
+        ch = self._last
         cells = self.cells
         if cells.foreign[ch]:
             self.us += READ_US
+            self.bus_us += BUS_READ_US
             buf[0:4] = b"\x04\x13\x55\x21"
             self._uid = 0x100 | ch
             return 4
         v = cells.cells[ch]
         if not v or (cells.miss and random.randrange(1000) < cells.miss):
             self.us += EMPTY_US
+            self.bus_us += BUS_EMPTY_US
             return 0
         self.us += READ_US
+        self.bus_us += BUS_READ_US
         c = v - 1
         self._uid = cells.deck << 8 | c
         if cells.blank[ch]:
