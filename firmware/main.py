@@ -112,8 +112,26 @@ def main():
     st = settings.Settings("settings.bin")
     st.load()
     b = board.Board(hw, st)
+    # Issue 4: match logs on flash and the serial link on USB CDC. Ctrl-C
+    # from the PC stops this loop (KeyboardInterrupt): mpremote takes over.
+    import machine
+    from smartboard import matchlog
+    from smartboard.link import Fanout, Link, StdioPort
+
+    log = matchlog.MatchLog("logs", (("Board", pins.NAME),))
+    uid = machine.unique_id()
+    lk = Link(StdioPort(), b, log, pins.NAME, pins.PROFILE, "".join("%02x" % x for x in uid))
+    lk.reboot = machine.reset
+    b.listener = Fanout((log, lk))
+    b.log = log
+    resumed = log.unfinished()
+    if resumed is not None:
+        b.resume(resumed[1].lines(), log)
     while True:
-        b.tick(time.ticks_ms())
+        now = time.ticks_ms()
+        b.tick(now)
+        lk.poll(now)
+        lk.send_leds()
 
 
 main()

@@ -29,11 +29,12 @@ from apixagon.geometry import NB, NCELLS, NONE
 
 from . import buttons, referee, scan, uids
 from . import settings as S
-from .view import View
+from .view import View, matches
 
 SETUP = const(0)
 PLAY = const(1)
 OVER = const(2)
+RESUME = const(3)  # after a power cut: the cards must match the log first
 
 _TEEN = const(6)
 _SILENT = (1, 2, 3, 4)  # modes with the code of silence (§4, §5)
@@ -60,7 +61,8 @@ class Board:
     def __init__(self, hw, settings, listener=None):
         self.hw = hw
         self.settings = settings
-        self.listener = listener  # on_move(board) / on_event(board, text)
+        self.listener = listener  # on_event(board, text)
+        self.log = None  # smartboard.matchlog.MatchLog: flushed on quiet ticks
         self.view = View(hw.painter)
         self.sensed = bytearray(NCELLS)  # stable state per cell, any phase
         self.phase = SETUP
@@ -81,7 +83,8 @@ class Board:
     # ---- the loop ---------------------------------------------------------
     def tick(self, now):
         """One pass: a scanner step for the cells and for the pad, the
-        buttons, then a frame if one is due, then settings to flash if due."""
+        buttons, then a frame if one is due, then settings to flash if due.
+        True when no cell changed (a quiet tick, for flash writes)."""
         self.now = now
         hw = self.hw
         ch = hw.cells.scan_for_changes()
@@ -98,20 +101,30 @@ class Board:
         if ev != buttons.NONE:
             self.button(ev)
         ref = self.ref
-        if ref is not None:
+        if ref is not None and self.phase != RESUME:
             if ref.query and now - self._query_at > _QUERY_MS:
                 ref.query = 0
                 ref.changed += 1
             if ref.changed != self._changed_seen:
                 self._refresh()
         self.view.frame(now)
-        if self.settings.due(now) and not ch >= 0:
-            self.settings.save()  # a quiet tick: no card just moved
+        if ch >= 0:
+            return False
+        # A quiet tick (no card just moved): at most one flash write, the
+        # settings or one match-log record (issue 3/4: flash writes stall
+        # the CPU, so they never share a tick with a card).
+        if self.settings.due(now):
+            self.settings.save()
+        elif self.log is not None and self.log.pending():
+            self.log.flush()
+        return True
 
     # ---- inputs -------------------------------------------------------------
     def cell_changed(self, x, state):
         self.sensed[x] = state
-        if self.phase != SETUP:
+        if self.phase == RESUME:
+            self._check_resume()
+        elif self.phase != SETUP:
             self.ref.sensed(x, state)
         elif self.phase == SETUP:
             if self.refused and not self._occupied():
@@ -119,6 +132,8 @@ class Board:
             self._show_setup()
 
     def pad_tapped(self, state):
+        if self.phase == RESUME:
+            return  # the cards go back first
         if self.phase == SETUP:
             if state == scan.FOREIGN and self.hw.uids is not None:
                 self._learn()
@@ -159,6 +174,11 @@ class Board:
                 self.start()
                 return
             self._show_setup()
+        elif self.phase == RESUME:
+            if ev == buttons.CONFIRM | buttons.LONG:
+                self._say("match abandoned")
+                self._event("abandoned")
+                self.new_match()
         elif self.phase == PLAY:
             if ev == buttons.MODE:
                 s.cycle(S.DISPLAY, now)
@@ -171,6 +191,7 @@ class Board:
                 self._confirm()
             elif ev == buttons.CONFIRM | buttons.LONG:
                 self._say("match abandoned")
+                self._event("abandoned")
                 self.new_match()
         elif ev == buttons.CONFIRM:
             self.new_match()
@@ -193,6 +214,45 @@ class Board:
         self._event("start")
         self._refresh()
         return True
+
+    def resume(self, lines, log=None):
+        """Issue 4: a match cut off by a power cut goes on. lines: its .apx
+        record from the log (smartboard.matchlog). The LEDs show the
+        missing and the extra cards until the board matches the log; then
+        play continues where it stopped."""
+        from apixagon import record
+
+        g, verdicts = record.check(lines, Game)
+        for lineno, r in verdicts:
+            if r != OK:
+                self._say("log unreadable at line %d: new match" % lineno)
+                return False
+        self.ref = referee.Referee(g, self.hw.paired)
+        if log is not None:
+            log.adopt(g)
+        self.want = bytearray(NCELLS)
+        for x in range(NCELLS):
+            o = g.board[x]
+            self.want[x] = 1 + referee._code_of(o) if o else 0
+        self.phase = RESUME
+        self._say("resuming: put the cards back as they were")
+        self._check_resume()
+        return True
+
+    def _check_resume(self):
+        paired = self.hw.paired
+        want = self.want
+        for x in range(NCELLS):
+            if not matches(want[x], self.sensed[x], paired):
+                self.view.resume(want, self.sensed, paired)
+                return
+        ref = self.ref
+        for x in range(NCELLS):
+            ref.phys[x] = want[x]  # profile B: identities from the log
+        self.phase = PLAY
+        self._nlog = ref.game.nlog
+        self._event("resumed")
+        self._refresh()
 
     def new_match(self):
         self.ref = None
@@ -326,4 +386,4 @@ def _reason(r):
 # Names for views and logs.
 DISPLAY_NAMES = ("adult", "hint", "card query")
 DECLARATIONS = ("", "deck-empty", "forced-removal")
-PHASES = ("setup", "play", "over")
+PHASES = ("setup", "play", "over", "resume")

@@ -29,6 +29,7 @@ STP = const(4)
 PLAYERS = const(5)
 _DEFAULTS = (1, 2, 0, 0, 0, 4)  # hint mode on: a family board
 _LIMITS = (3, 4, 7, 2, 2, 7)
+LIMITS = _LIMITS  # smartboard.link: SET checks against them
 
 
 class Settings:

@@ -141,6 +141,24 @@ class View:
                 L[x] = (ERR_RED | FAST) if refused else (CLEAR | SLOW)
         self._changed()
 
+    def resume(self, want, sensed, occupancy=False):
+        """After a power cut (issue 4): want[x] the state the log says the
+        cell must sense (0 none, else 1 + code; profile B compares
+        occupancy only). A missing card blinks slowly in its side's colour,
+        a card that must go (or the wrong one) blinks red; cells already
+        right stay dark, so the players see what is left to do."""
+        L = self.layer
+        for x in range(NCELLS):
+            w = want[x]
+            got = sensed[x]
+            if matches(w, got, occupancy):
+                L[x] = OFF
+            elif w and not got:
+                L[x] = (SIDE0 + tag.side_of(w - 1)) | SLOW
+            else:
+                L[x] = ERR_RED | FAST
+        self._changed()
+
     def learning(self, count):
         """Teaching a deck (smartboard.uids): one cell per card learned, in
         the side's colour (gold's 35 over black's), the next one blinking."""
@@ -284,6 +302,13 @@ class View:
         self.painter.show()
         self.frames += 1
         return True
+
+
+def matches(want, got, occupancy=False):
+    """Does a cell sense what it should (profile B: occupancy only)?"""
+    if occupancy:
+        return (want != 0) == (got != 0)
+    return want == got
 
 
 def colour_of(v):

@@ -4,7 +4,7 @@ error type that becomes the exit code (the mpremote shape)."""
 import argparse
 import sys
 
-from . import check, play
+from . import check, logs, play
 from .errors import EXIT_USAGE, CommandError
 
 
@@ -27,10 +27,84 @@ def _play_args(p):
     p.add_argument("--hints", action="store_true", help="start with the kids' hint view on")
 
 
-# name: (module with run(state, args), add-arguments, one-line help)
+def _port(p):
+    p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
+
+
+def _db(p):
+    p.add_argument("--db", help="SQLite file (default: matches.sqlite in the user data dir)")
+
+
+def _logs_args(p):
+    sub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+    sub.required = True
+    a = sub.add_parser("pull", help="download new matches from the board into the database")
+    _port(a)
+    _db(a)
+    a.add_argument("--progress", action="store_true", help="progress bar even when not a tty")
+    _db(sub.add_parser("list", help="the stored matches"))
+    for name, text in (("show", "print a stored match"), ("export", "write a match as .apx/JSON")):
+        a = sub.add_parser(name, help=text)
+        a.add_argument("id", type=int, help="match id (apixagon logs list)")
+        _db(a)
+        if name == "export":
+            a.add_argument("--format", choices=("apx", "json"), default="apx")
+            a.add_argument("--output", "-o", help="file to write ('-': standard output)")
+    a = sub.add_parser("render", help="draw a position as SVG or PNG")
+    a.add_argument("id", type=int)
+    a.add_argument("--ply", type=int, default=None, help="after this many moves (default: all)")
+    a.add_argument("--output", "-o", help="file.svg or file.png")
+    _db(a)
+
+
+def _run_logs(state, args):
+    return {
+        "pull": logs.pull,
+        "list": logs.list_,
+        "show": logs.show,
+        "export": logs.export,
+        "render": logs.render,
+    }[args.action](state, args)
+
+
+def _replay_args(p):
+    p.add_argument("id", type=int, help="match id (apixagon logs list)")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    _db(p)
+
+
+def _monitor_args(p):
+    _port(p)
+    p.add_argument(
+        "--seconds", type=float, default=0, help="stop after this long (default: Ctrl-C)"
+    )
+
+
+def _deploy_args(p):
+    try:
+        from . import deploy
+    except ImportError:  # a partial checkout: the other commands still work
+        return
+    deploy.add_args(p)
+
+
+def _run_deploy(state, args):
+    from . import deploy
+
+    return deploy.run(state, args)
+
+
+# name: (run(state, args) or a module with run, add-arguments, one-line help)
 COMMANDS = {
     "check": (check, _check_args, "validate an .apx match record"),
     "play": (play, _play_args, "play a match on the terminal board (rules core + hints)"),
+    "ports": (logs.ports, lambda p: None, "find APIXAGON boards on USB serial ports"),
+    "status": (logs.status, _port, "the board's identity, match and storage"),
+    "logs": (_run_logs, _logs_args, "match logs: pull, list, show, export, render"),
+    "replay": (logs.replay, _replay_args, "step through a stored match on the terminal"),
+    "monitor": (logs.monitor, _monitor_args, "live view of a board: moves, LEDs, messages"),
+    "deploy": (_run_deploy, _deploy_args, "install the firmware on a board (all files)"),
+    "update": (_run_deploy, _deploy_args, "update the firmware on a board (changed files)"),
 }
 
 
@@ -54,7 +128,8 @@ def main(argv=None, state=None):
         args = parser.parse_args(argv)
         if not args.command:
             raise CommandError(parser.format_help().strip(), EXIT_USAGE)
-        return COMMANDS[args.command][0].run(state, args)
+        entry = COMMANDS[args.command][0]
+        return (entry if callable(entry) else entry.run)(state, args)
     except CommandError as e:
         sys.stderr.write("apixagon: %s\n" % e)
         return e.code

@@ -77,7 +77,7 @@ class Rig:
         rs = self.readers
         before = [(r.us, r.bus_us) for r in rs]
         pad = self.padreader.us
-        self.board.tick(self.now_us // 1000)
+        quiet = self.board.tick(self.now_us // 1000)
         spent = self.padreader.us - pad
         slow = 0
         slow_bus = 0
@@ -91,6 +91,7 @@ class Rig:
         spent += slow - slow_bus
         self.now_us += spent if spent > 0 else MATRIX_TICK_US
         self.ticks += 1
+        return quiet
 
     @property
     def reads(self):

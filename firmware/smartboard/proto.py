@@ -1,0 +1,230 @@
+# The board's serial protocol, framing and messages: pure code that runs on
+# the board (MicroPython) and on the PC (CPython); the byte I/O lives
+# elsewhere (smartboard.link on the board, apixagon_host.link on the PC).
+# Specification: docs/protocol.md.
+#
+# A frame is one line of printable ASCII ending in "\n", its last five
+# characters "*" and a CRC-16/CCITT-FALSE of everything before, in hex:
+#
+#   @7 GET 0003.alog 4096 2048*1C2F        host -> board, sequence 7
+#   =7 OK 4096 2048 9f1c33a0 AAECAwQ...*5B01   the reply to 7
+#   =7 ERR 6 bad arguments*8A7E               or its error
+#   ! EV move A 12 C4*07D2                    an event (when watching)
+#
+# Printable ASCII only: the bytes the MicroPython REPL reacts to (Ctrl-A
+# raw REPL, Ctrl-B, Ctrl-C interrupt, Ctrl-D soft reset) never occur in a
+# frame, so `mpremote` can always take the board over with Ctrl-C.
+from apixagon.compat import const
+
+VERSION = const(1)
+MAX_IN = const(256)  # longest frame the board accepts
+MAX_CHUNK = const(2048)  # bytes of a log per GET reply (base64: 2732 chars)
+
+# Error codes of "=seq ERR code text" (docs/protocol.md)
+E_FRAME = const(1)  # not a frame: no "@", no "*crc", or a bad character
+E_CRC = const(2)  # the checksum does not match
+E_LONG = const(3)  # longer than MAX_IN: dropped up to its newline
+E_TRUNCATED = const(4)  # no newline came: the partial frame is dropped
+E_VERB = const(5)  # no such command
+E_ARGS = const(6)  # wrong number or form of arguments
+E_NOT_FOUND = const(7)  # no such log
+E_STATE = const(8)  # not now (e.g. deleting the match in play)
+E_VERSION = const(9)  # the host speaks a newer protocol
+E_INTERNAL = const(10)  # the board failed doing it (flash full, ...)
+READY = const(100)  # Deframer.feed(): a good frame is waiting
+ERRORS = (
+    "",
+    "malformed frame",
+    "checksum mismatch",
+    "frame too long",
+    "truncated frame",
+    "unknown command",
+    "bad arguments",
+    "not found",
+    "not allowed now",
+    "protocol version not supported",
+    "board error",
+)
+
+
+def _table():
+    t = []
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) if c & 0x8000 else c << 1
+        t.append(c & 0xFFFF)
+    return tuple(t)
+
+
+TABLE = _table()  # built once at import (python-chess style tables)
+
+
+def crc16(data, crc=0xFFFF, n=-1):
+    """CRC-16/CCITT-FALSE of data[:n] (bytes, bytearray or memoryview)."""
+    t = TABLE
+    if n < 0:
+        n = len(data)
+    for i in range(n):
+        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ data[i]) & 0xFF]
+    return crc
+
+
+_HEX = b"0123456789ABCDEF"
+
+
+def frame(body):
+    """The wire bytes of a frame whose text is body (str, printable)."""
+    b = body.encode()
+    c = crc16(b)
+    return (
+        b
+        + b"*"
+        + bytes((_HEX[c >> 12], _HEX[(c >> 8) & 15], _HEX[(c >> 4) & 15], _HEX[c & 15]))
+        + b"\n"
+    )
+
+
+def check(line, n=-1):
+    """Validate line[:n] (without its newline): 0 if it is a good frame,
+    else E_FRAME or E_CRC. Printable ASCII only (32..126)."""
+    if n < 0:
+        n = len(line)
+    if n < 6 or line[n - 5] != 42:  # "*"
+        return E_FRAME
+    for i in range(n):
+        ch = line[i]
+        if ch < 32 or ch > 126:
+            return E_FRAME
+    want = 0
+    for i in range(n - 4, n):
+        ch = line[i]
+        if 48 <= ch <= 57:
+            v = ch - 48
+        elif 65 <= ch <= 70:
+            v = ch - 55
+        elif 97 <= ch <= 102:
+            v = ch - 87
+        else:
+            return E_FRAME
+        want = (want << 4) | v
+    if crc16(line, 0xFFFF, n - 5) != want:
+        return E_CRC
+    return 0
+
+
+def body(line, n=-1):
+    """The text of a checked frame (str), without "*crc"."""
+    if n < 0:
+        n = len(line)
+    return bytes(line[: n - 5]).decode()
+
+
+def request(seq, verb, *args):
+    """Host -> board: "@seq VERB args..."."""
+    parts = ["@%d" % seq, verb]
+    for a in args:
+        parts.append(str(a))
+    return frame(" ".join(parts))
+
+
+def reply_ok(seq, text=""):
+    return frame("=%d OK %s" % (seq, text) if text else "=%d OK" % seq)
+
+
+def reply_err(seq, code, detail=""):
+    msg = ERRORS[code] if code < len(ERRORS) else "error"
+    if detail:
+        msg = "%s: %s" % (msg, detail)
+    return frame("=%d ERR %d %s" % (seq, code, msg))
+
+
+def event(kind, text=""):
+    return frame("! EV %s %s" % (kind, text) if text else "! EV %s" % kind)
+
+
+def parse_request(text):
+    """(seq, verb, args) of a request body "@seq VERB a b ..."; seq -1 if
+    the body is not a request."""
+    if not text or text[0] != "@":
+        return -1, "", ()
+    parts = text.split()
+    s = parts[0][1:]
+    if not s or len(s) > 9 or not s.isdigit() or len(parts) < 2:
+        return -1, "", ()
+    return int(s), parts[1], parts[2:]
+
+
+def parse_reply(text):
+    """(kind, seq, ok, rest) of a board frame body: kind "=" for a reply
+    (ok True/False, rest the data or "code message"), "!" for an event
+    (rest "kind text"); kind "" if the text is neither."""
+    if text[:5] == "! EV ":
+        return "!", 0, True, text[5:]
+    if not text or text[0] != "=":
+        return "", 0, False, ""
+    sp = text.find(" ")
+    if sp < 2 or not text[1:sp].isdigit():
+        return "", 0, False, ""
+    seq = int(text[1:sp])
+    rest = text[sp + 1 :]
+    if rest[:2] == "OK":
+        return "=", seq, True, rest[3:]
+    if rest[:4] == "ERR ":
+        return "=", seq, False, rest[4:]
+    return "", 0, False, ""
+
+
+class Deframer:
+    """Bytes in, frames out, with bounded memory: a line longer than MAX_IN
+    is dropped to its newline and reported once (E_LONG); a partial line
+    left alone for `idle_ms` is dropped and reported (E_TRUNCATED).
+
+        d.feed(byte, now) -> 0 nothing yet, READY: a frame is in
+                             d.line[:d.n], or an E_* code for the line
+                             that just ended"""
+
+    def __init__(self, size=MAX_IN, idle_ms=1000):
+        self.line = bytearray(size)
+        self.n = 0
+        self.size = size
+        self.idle_ms = idle_ms
+        self._over = False
+        self._at = 0
+
+    def feed(self, b, now):
+        self._at = now
+        if b == 10 or b == 13:
+            n = self.n
+            over = self._over
+            self._over = False
+            if over:
+                self.n = 0
+                return E_LONG
+            if n == 0:
+                return 0  # blank line (a terminal's CR LF): ignored
+            r = check(self.line, n)
+            if r:
+                self.n = 0
+                return r
+            return READY
+        if self._over:
+            return 0
+        if self.n >= self.size:
+            self._over = True
+            return 0
+        self.line[self.n] = b
+        self.n += 1
+        return 0
+
+    def taken(self):
+        """The frame in line[:n] was handled."""
+        self.n = 0
+
+    def stale(self, now):
+        """E_TRUNCATED when a partial line waited too long (then dropped)."""
+        if (self.n or self._over) and now - self._at > self.idle_ms:
+            self.n = 0
+            self._over = False
+            return E_TRUNCATED
+        return 0

@@ -1,0 +1,101 @@
+# The simulated board on a serial line: the real loop (board, match logs,
+# serial link) over the simulated parts, speaking the protocol on stdin /
+# stdout — a pseudo-terminal in tests and in `make run`, as USB CDC on the
+# board. Run from the board's "flash" directory:
+#
+#   micropython -i -m smartboard.sim.serial_main [A|B]
+#
+# (-i: after Ctrl-C the unix port drops to its REPL, as the board does, so
+# mpremote can take over.) Besides the board's commands it answers HAND
+# commands — hands that put, lift and tap cards and press buttons — and
+# PLAY, which plays a whole .apx record from hands in simulated time.
+import binascii
+import sys
+import time
+
+from .. import link, matchlog
+from . import replay
+from .rig import Rig
+
+_HAND_BUTTONS = ("mode", "confirm", "declare")
+
+
+class SimLink(link.Link):
+    def __init__(self, port, rig, log, profile):
+        link.Link.__init__(
+            self, port, rig.board, log, "APIXAGON simulator", profile, "sim-" + profile
+        )
+        self.rig = rig
+        self._record = []
+
+    def cmd_hand(self, args):
+        from apixagon.geometry import parse_cell
+
+        rig = self.rig
+        what = args[0]
+        if what == "put":
+            if parse_cell(args[1]) < 0:
+                raise ValueError(args[1])
+            rig.put(args[1], int(args[2]))
+        elif what == "lift":
+            if parse_cell(args[1]) < 0:
+                raise ValueError(args[1])
+            rig.lift(args[1])
+        elif what == "tap":
+            rig.tap(int(args[1]))
+        elif what == "press":
+            rig.press(_HAND_BUTTONS.index(args[1]), len(args) > 2 and args[2] == "long")
+        else:
+            raise ValueError(what)
+        rig.settle(400)
+        return "ok"
+
+    def cmd_play(self, args):
+        # PLAY <base64 chunk> ... then PLAY END: the record arrives in
+        # frames (MAX_IN), then is played from hands (sim time, unpaced).
+        if args[0] == "END":
+            text = "".join(self._record)
+            self._record = []
+            lines = binascii.a2b_base64(text).decode().split("\n")
+            p = replay.play(self.rig, lines)
+            self.rig.settle(600)
+            return "played %d" % p.lines
+        self._record.append(args[0])
+        return "more"
+
+
+def main(argv):
+    profile = argv[1] if len(argv) > 1 else "A"
+    rig = Rig(profile, "settings.bin", "layout.json")
+    log = matchlog.MatchLog("logs", (("Board", "simulator " + profile),))
+    port = link.StdioPort()
+    lk = SimLink(port, rig, log, profile)
+    lk.reboot = _reboot
+    rig.board.listener = link.Fanout((log, lk))
+    rig.board.log = log
+    resumed = log.unfinished()
+    if resumed is not None:
+        rig.board.resume(resumed[1].lines(), log)
+    t0 = time.ticks_ms()
+    while True:
+        rig.tick()
+        lk.poll(rig.now())
+        lk.send_leds()
+        # Paced to the wall clock: the simulated sensors take their time.
+        # A PLAY runs ahead in simulated time: the clock is re-anchored
+        # then, never slept off.
+        ahead = rig.now() - time.ticks_diff(time.ticks_ms(), t0)
+        if ahead > 20:
+            t0 = time.ticks_add(t0, ahead - 20)
+            ahead = 20
+        if ahead > 0:
+            time.sleep_ms(ahead)
+
+
+def _reboot():
+    # The process ends; tools/devboard.py starts it again, as a board boots.
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,265 @@
+"""`apixagon logs pull|list|show|export|render` and `apixagon status`,
+`ports`, `monitor`: the board's matches on the PC."""
+
+import os
+import sys
+import time
+
+from apixagon import record
+from apixagon.game import Game
+
+from . import link as L
+from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
+from .store import Store, apx_lines, as_json
+
+SEGMENT = 32 * 1024  # committed to the database as it comes: resumable
+
+
+class Progress:
+    """A one-line progress bar on stderr (only on a terminal, or forced)."""
+
+    def __init__(self, total, label, force=False):
+        self.total = max(total, 1)
+        self.done = 0
+        self.label = label
+        self.on = force or sys.stderr.isatty()
+        self.t0 = time.monotonic()
+
+    def __call__(self, n):
+        self.done += n
+        if self.on:
+            f = self.done / self.total
+            bar = "#" * int(30 * f)
+            kb = self.done / 1024
+            rate = kb / max(time.monotonic() - self.t0, 1e-6)
+            sys.stderr.write(
+                "\r%-14s [%-30s] %3d%% %7.1f KB %6.0f KB/s" % (self.label, bar, 100 * f, kb, rate)
+            )
+            sys.stderr.flush()
+
+    def end(self):
+        if self.on:
+            sys.stderr.write("\n")
+
+
+def _store(args):
+    return Store(args.db) if getattr(args, "db", None) else Store()
+
+
+def pull(state, args):
+    store = _store(args)
+    with L.connect(args.port) as link:
+        board = link.info.get("id", "?")
+        logs = link.logs()
+        todo = []
+        for name, size, bstate in logs:
+            row = store.get(board, name)
+            have = len(row[1]) if row else 0
+            if row and row[2] and have == size:
+                if bstate != "pulled":
+                    link.request("PULLED", name)
+                continue
+            if have > size:
+                have = 0  # the board's file is not the one we have: again
+            todo.append((name, size, bstate, row[1] if row and have else b""))
+        total = sum(size - len(have) for _, size, _, have in todo)
+        bar = Progress(total, "pulling", getattr(args, "progress", False))
+        new = 0
+        for name, size, bstate, have in todo:
+            data = bytearray(have)
+            while len(data) < size:
+                end = min(size, len(data) + SEGMENT)
+                data += link.fetch(name, len(data), end, progress=bar)
+                try:
+                    store.put(board, name, data)
+                except ValueError as e:
+                    bar.end()
+                    raise CommandError("%s (nothing of it stored)" % e, EXIT_FAILED)
+            count, complete = store.put(board, name, data)
+            new += 1
+            if complete and bstate != "pulled":
+                link.request("PULLED", name)  # the board may now delete it
+        bar.end()
+    state.out.write(
+        "%d log%s pulled from %s, %d up to date\n"
+        % (new, "" if new == 1 else "s", board, len(logs) - new)
+    )
+    return 0
+
+
+def list_(state, args):
+    store = _store(args)
+    rows = store.list()
+    if not rows:
+        state.out.write("no matches stored yet (apixagon logs pull)\n")
+        return 0
+    state.out.write(
+        "%4s  %-14s %-10s %5s  %-8s %s\n" % ("id", "board", "log", "moves", "state", "result")
+    )
+    for mid, board, name, records, complete, result, at, size in rows:
+        state.out.write(
+            "%4d  %-14s %-10s %5d  %-8s %s\n"
+            % (mid, board, name, records, "done" if complete else "in play", result or "")
+        )
+    return 0
+
+
+def _load(args):
+    store = _store(args)
+    try:
+        return store.load(args.id)
+    except KeyError:
+        raise CommandError("no stored match with id %s (see apixagon logs list)" % args.id)
+
+
+def show(state, args):
+    board, name, lines, verdict = _load(args)
+    from smartboard import matchlog
+
+    state.out.write(
+        "match %d: %s on %s (%s)\n" % (args.id, name, board, matchlog.verdict_name(verdict))
+    )
+    for line in apx_lines(board, name, lines):
+        state.out.write(line + "\n")
+    return 0
+
+
+def export(state, args):
+    board, name, lines, verdict = _load(args)
+    if args.format == "json":
+        text = as_json(args.id, board, name, lines, verdict) + "\n"
+    else:
+        text = "\n".join(apx_lines(board, name, lines)) + "\n"
+    if args.output and args.output != "-":
+        with open(args.output, "w") as f:
+            f.write(text)
+        state.out.write("wrote %s\n" % args.output)
+    else:
+        state.out.write(text)
+    return 0
+
+
+def game_at(lines, ply):
+    """The game after `ply` moves of a stored match (all if None)."""
+    moves = lines.moves if ply is None else lines.moves[:ply]
+    if ply is not None and not 0 <= ply <= len(lines.moves):
+        raise CommandError("ply %d out of range: the match has %d moves" % (ply, len(lines.moves)))
+    game, verdicts = record.check(lines.header + moves, Game)
+    return game
+
+
+def status(state, args):
+    with L.connect(args.port) as link:
+        info = link.info
+        st = link.status()
+    state.out.write(
+        "board %s (%s), firmware %s, protocol %s, profile %s\n"
+        % (
+            info.get("id"),
+            info.get("board"),
+            info.get("fw"),
+            info.get("proto"),
+            info.get("profile"),
+        )
+    )
+    for k in sorted(st):
+        state.out.write("  %-9s %s\n" % (k, st[k]))
+    if st.get("low") == "1":
+        state.out.write("warning: the board's storage is low: pull the matches\n")
+    return 0
+
+
+def ports(state, args):
+    found = 0
+    for dev in L.candidate_ports():
+        try:
+            with L.Link(dev, 1.0) as link:
+                info = link.hello()
+            state.out.write(
+                "%s  %s %s fw %s\n" % (dev, info.get("board"), info.get("id"), info.get("fw"))
+            )
+            found += 1
+        except CommandError:
+            continue
+    if not found:
+        state.out.write("no APIXAGON board found on USB\n")
+        return L.EXIT_NO_BOARD
+    return 0
+
+
+def monitor(state, args):
+    """Live view: the board's events and LED layer until Ctrl-C (or
+    --seconds)."""
+    from smartboard import view
+
+    def on_event(text):
+        kind, _, rest = text.partition(" ")
+        if kind == "leds":
+            layer = bytes.fromhex(rest)
+            state.out.write("leds  %s\n" % _led_line(layer, view))
+        else:
+            state.out.write("%-5s %s\n" % (kind, rest))
+        state.out.flush()
+
+    with L.connect(args.port) as link:
+        link.on_event = on_event
+        link.request("WATCH", 1)
+        end = time.monotonic() + args.seconds if args.seconds else None
+        try:
+            while end is None or time.monotonic() < end:
+                link.read_frame(time.monotonic() + 0.2)
+        finally:
+            link.on_event = None
+            try:
+                link.request("WATCH", 0)
+            except CommandError:
+                pass
+    return 0
+
+
+def _led_line(layer, view):
+    # One character per cell: "." dark, else the palette index as a letter;
+    # blinking cells in lower case.
+    out = []
+    for v in layer:
+        c = v & 0x3F
+        ch = "." if c == view.OFF else chr(ord("A") + c)
+        out.append(ch.lower() if v & (view.SLOW | view.FAST) else ch)
+    return "".join(out)
+
+
+def render(state, args):
+    board, name, lines, verdict = _load(args)
+    game = game_at(lines, args.ply)
+    from . import render as R
+
+    title = "%s %s, move %d" % (board, name, game.nlog)
+    svg = R.render_svg(game, title=title)
+    out = args.output or "match-%d-%d.svg" % (args.id, game.nlog)
+    ext = os.path.splitext(out)[1].lower()
+    if ext == ".png":
+        R.svg_to_png(svg, out)
+    elif ext == ".svg":
+        with open(out, "w") as f:
+            f.write(svg)
+    else:
+        raise CommandError("--output must end in .svg or .png", EXIT_USAGE)
+    state.out.write("wrote %s\n" % out)
+    return 0
+
+
+def replay(state, args):
+    """Step through a stored match on the terminal board."""
+    from .play import render as draw
+    from .play import status_line
+
+    board, name, lines, verdict = _load(args)
+    for ply in range(len(lines.moves) + 1):
+        game = game_at(lines, ply)
+        state.out.write(
+            "\n%s  %s\n" % (lines.moves[ply - 1] if ply else "start", status_line(game))
+        )
+        state.out.write(draw(game) + "\n")
+        if args.delay:
+            time.sleep(args.delay)
+    return 0

@@ -1,0 +1,124 @@
+# Match logs: append-only, a CRC per record, hash-chained. A power cut at
+# any byte loses at most the record being written; an edit is detected.
+import os
+
+from apixagon import record
+from apixagon.codes import BEEHIVE
+from apixagon.game import Game
+from boardkit import TMP, settings_path
+from smartboard import matchlog as L
+
+RECORD = "tests/data/beehive_full.apx"
+
+
+def fresh(name):
+    settings_path(name)  # makes build/tmp
+    root = "%s/logs-%s" % (TMP, name)
+    try:
+        for f in os.listdir(root):
+            os.remove(root + "/" + f)
+    except OSError:
+        pass
+    return L.MatchLog(root, (("Board", "sim"),))
+
+
+class Moves(record.Visitor):
+    def __init__(self):
+        self.moves = []
+
+    def move(self, lineno, letter, seat, kind, card, cells):
+        self.moves.append((letter, seat, kind, card, cells))
+
+
+def game_moves():
+    with open(RECORD) as f:
+        lines = [line for line in f]
+    v = Moves()
+    record.read(lines, v)
+    return v.moves
+
+
+def played(log, n):
+    g = Game(BEEHIVE, 1, 0, False)  # as tests/data/beehive_full.apx
+    log.begin(g)
+    for m in game_moves()[:n]:
+        assert record.apply_move(g, *m) == 0
+        log.sync(g)
+    log.flush_all()
+    return g
+
+
+def data_of(log):
+    with open(log.path, "rb") as f:
+        return f.read()
+
+
+def test_moves_and_take_backs_read_back_as_the_record():
+    log = fresh("rw")
+    g = played(log, 3)
+    g.undo()
+    log.sync(g)
+    assert record.apply_move(g, *game_moves()[2]) == 0  # put back
+    log.sync(g)
+    log.flush_all()
+    lines = L.Lines()
+    verdict, good, count, link = L.read_log(data_of(log), lines)
+    assert verdict == L.OK_LOG and good == len(data_of(log))
+    assert lines.header[0] == '[Board "sim"]' and lines.header[1].startswith("mode")
+    assert lines.moves == ["B1 8 H5", "A1 23 G3", "B2 25 E3"]
+    assert lines.header[-1] == "start B"
+
+
+def test_truncation_at_every_byte_loses_only_the_record_being_written():
+    log = fresh("cut")
+    played(log, 4)
+    data = data_of(log)
+    ends = []
+    i = 0
+    while i < len(data):
+        i += data[i + 2] + 9
+        ends.append(i)
+    for n in range(len(data) + 1):
+        verdict, good, count, link = L.read_log(data[:n])
+        complete = len([e for e in ends if e <= n])
+        assert count == complete, n
+        assert verdict == (L.OK_LOG if n in ends or n == 0 else L.TORN), n
+
+
+def test_an_edited_or_damaged_record_is_detected():
+    log = fresh("edit")
+    played(log, 3)
+    data = bytearray(data_of(log))
+    # Rewrite one move's text and fix its CRC: only the chain can tell.
+    first_move = 0
+    i = 0
+    while data[i + 1] != L.MOVE:
+        i += data[i + 2] + 9
+    first_move = i
+    ln = data[i + 2]
+    payload = bytes(data[i + 3 : i + 3 + ln]).replace(b"1", b"2")
+    rec, _ = L.encode(b"XXXX", L.MOVE, payload)  # a forger without the chain
+    edited = data[:first_move] + rec + data[first_move + ln + 9 :]
+    assert L.read_log(edited)[0] == L.BROKEN
+    flipped = bytearray(data)
+    flipped[first_move + 4] ^= 1
+    assert L.read_log(flipped)[0] == L.CORRUPT
+
+
+def test_a_torn_tail_is_cut_before_the_match_goes_on():
+    log = fresh("resume")
+    played(log, 2)
+    with open(log.path, "ab") as f:
+        f.write(b"\xa5M\x07A 3 ")  # the power went mid-record
+    log2 = L.MatchLog(log.root)
+    name, lines = log2.unfinished()
+    assert len(lines.moves) == 2 and name == "0001.alog"
+    g = Game(BEEHIVE, 1, 0, False)
+    for m in game_moves()[:2]:
+        record.apply_move(g, *m)
+    log2.adopt(g)
+    record.apply_move(g, *game_moves()[2])
+    log2.sync(g)
+    log2.flush_all()
+    # 3 headers + 3 moves (the Board tag, mode, start)
+    assert L.read_log(data_of(log2))[:3] == (L.OK_LOG, len(data_of(log2)), 6)
