@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) tools/bench_core.py
 	$(PY) tools/bench_board.py
+	$(PY) tools/bench_link.py
 
 # The simulated board: the firmware (.mpy) under the MicroPython unix port
 # with a 96 wK heap, the 61 LEDs on the terminal, typed hands (help).

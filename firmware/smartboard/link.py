@@ -15,6 +15,7 @@ from .board import DISPLAY_NAMES, PHASES
 FW_VERSION = "0.4.0"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
+_LOGS_PER_REPLY = const(24)
 _SETTINGS = ("display", "bright", "mode", "start", "option", "players")
 
 
@@ -153,6 +154,10 @@ class Link:
         except OSError as e:
             self._err(seq, proto.E_INTERNAL, "%s %s" % (verb, e))
             return
+        except MemoryError:
+            # a reply too big for the heap left: an error, never a crash
+            self._err(seq, proto.E_INTERNAL, "%s: out of memory" % verb)
+            return
         if isinstance(r, int):
             self._err(seq, r, verb)
         else:
@@ -198,16 +203,24 @@ class Link:
         return "watch=%d" % self.watching
 
     def cmd_logs(self, args):
+        # "LOGS [start]": at most _LOGS_PER_REPLY entries a reply, then
+        # "+next" if there are more: a long archive never needs a long
+        # string in a small heap.
         log = self.log
         log.flush_all()  # the host asks now: what is queued goes to flash first
+        start = int(args[0]) if args else 0
         cur = log.current()
+        names = log.names()
         out = []
-        for n in log.names():
+        for k in range(start, min(len(names), start + _LOGS_PER_REPLY)):
+            n = names[k]
             size = _size(log.file(n))
             state = "play" if n == cur and not log.over else "done"
             if log.is_pulled(n):
                 state = "pulled"
             out.append("%s:%d:%s" % (n, size, state))
+        if start + _LOGS_PER_REPLY < len(names):
+            out.append("+%d" % (start + _LOGS_PER_REPLY))
         return " ".join(out)
 
     def cmd_get(self, args):

@@ -48,6 +48,7 @@ class Link:
         self.info = {}
         self.events = []  # (kind, text) received while waiting for replies
         self.noise = []  # lines that were not frames (REPL text, tracebacks)
+        self._buf = bytearray()
 
     def close(self):
         self.ser.close()
@@ -68,15 +69,9 @@ class Link:
         """(kind, seq, ok, rest) of the next board frame, or None at the
         deadline. Lines that are not good frames are kept in .noise."""
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            line = self._line(deadline)
+            if line is None:
                 return None
-            self.ser.timeout = left
-            line = self.ser.readline()
-            if not line.endswith(b"\n"):
-                if line:
-                    self.noise.append(line)
-                continue
             line = line.rstrip(b"\r\n")
             if proto.check(line) != 0:
                 self.noise.append(line)
@@ -92,6 +87,28 @@ class Link:
             self.noise.append(line)
 
     on_event = None
+
+    def _line(self, deadline):
+        # pyserial's readline() reads a byte per call: a 2.7 KB chunk
+        # reply would cost thousands of system calls. Read what is there
+        # in bulk and split lines here.
+        buf = self._buf
+        while True:
+            i = buf.find(b"\n")
+            if i >= 0:
+                line = bytes(buf[: i + 1])
+                del buf[: i + 1]
+                return line
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.ser.timeout = min(left, 0.5)
+            chunk = self.ser.read(max(1, self.ser.in_waiting))
+            if chunk:
+                buf += chunk
+            if len(buf) > 1 << 20:
+                self.noise.append(bytes(buf[:200]))
+                del buf[:]  # a runaway line that is no frame of ours
 
     def wait(self, seq, timeout=None):
         deadline = time.monotonic() + (timeout or self.timeout)
@@ -113,6 +130,7 @@ class Link:
     def hello(self):
         """The version handshake; the board's identity as a dict."""
         self.ser.reset_input_buffer()
+        del self._buf[:]
         text = self.request("HELLO", proto.VERSION)
         words = text.split()
         if not words or words[0] != "apixagon":
@@ -126,52 +144,62 @@ class Link:
     def logs(self):
         """[(name, size, state)] of the logs on the board."""
         out = []
-        for item in self.request("LOGS").split():
-            name, size, state = item.split(":")
-            out.append((name, int(size), state))
+        start = 0
+        while start is not None:
+            start, page = None, self.request("LOGS", start)
+            for item in page.split():
+                if item[0] == "+":
+                    start = int(item[1:])  # more in the next reply
+                    continue
+                name, size, state = item.split(":")
+                out.append((name, int(size), state))
         return out
 
-    def fetch(self, name, offset, size, chunk=proto.MAX_CHUNK, window=4, progress=None):
-        """The bytes [offset, size) of a log: `window` GETs in flight at
-        once, each chunk checked against its CRC (a bad one is asked for
-        again). progress(n) is told each chunk's length."""
-        out = bytearray()
-        pending = {}  # seq -> offset
-        nxt = offset
+    def fetch(self, name, offset, size, chunk=proto.MAX_CHUNK, window=8, progress=None):
+        """The bytes [offset, size) of a log (see fetch_many)."""
+        reqs = [(name, o, min(chunk, size - o)) for o in range(offset, size, chunk)]
+        got = self.fetch_many(reqs, window, progress)
+        return b"".join(got[(name, o)] for _, o, _ in reqs)
+
+    def fetch_many(self, reqs, window=8, progress=None):
+        """{(name, offset): bytes} for GET requests (name, offset, n), with
+        `window` of them in flight at once across files; each chunk is
+        checked against its CRC, and a damaged one is asked for again.
+        progress(n) is told each chunk's length."""
         got = {}
+        pending = {}  # seq -> request
+        todo = list(reqs)
+        todo.reverse()
         retries = 0
-        while nxt < size or pending:
-            while nxt < size and len(pending) < window:
-                n = min(chunk, size - nxt)
-                pending[self.send("GET", name, nxt, n)] = nxt
-                nxt += n
+        while todo or pending:
+            while todo and len(pending) < window:
+                r = todo.pop()
+                pending[self.send("GET", *r)] = r
             f = self.read_frame(time.monotonic() + self.timeout)
             if f is None:
                 raise BoardError("the board stopped answering during the download", EXIT_NO_BOARD)
             _, seq, ok, rest = f
-            if seq not in pending:
+            r = pending.pop(seq, None)
+            if r is None:
                 continue
-            off = pending.pop(seq)
-            data = None
-            if ok:
-                data = _chunk(rest, off)
-            if data is None:
+            data = _chunk(rest, r[1]) if ok else None
+            if data is None or len(data) != r[2]:
+                if ok and data is not None:
+                    raise BoardError("%s: the board sent less than it listed" % r[0])
                 retries += 1
                 if retries > 8:
-                    raise BoardError("too many damaged chunks of %s" % name)
-                pending[self.send("GET", name, off, min(chunk, size - off))] = off
+                    raise BoardError("too many damaged chunks of %s" % r[0])
+                pending[self.send("GET", *r)] = r
                 continue
-            got[off] = data
+            got[(r[0], r[1])] = data
             if progress is not None:
                 progress(len(data))
-        pos = offset
-        while pos < size:
-            data = got.get(pos)
-            if not data:
-                raise BoardError("%s: the board sent less than it listed" % name)
-            out += data
-            pos += len(data)
-        return bytes(out)
+        return got
+
+    def request_many(self, verb, items):
+        """The same request for each item, pipelined; the replies in order."""
+        seqs = [self.send(verb, item) for item in items]
+        return [self.wait(s) for s in seqs]
 
 
 def _chunk(rest, off):

@@ -12,7 +12,8 @@ from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
 from .store import Store, apx_lines, as_json
 
-SEGMENT = 32 * 1024  # committed to the database as it comes: resumable
+CHUNK = 2048  # smartboard.proto.MAX_CHUNK
+BATCH = 32  # chunks between database commits (64 KB): a pull is resumable
 
 
 class Progress:
@@ -51,35 +52,47 @@ def pull(state, args):
     with L.connect(args.port) as link:
         board = link.info.get("id", "?")
         logs = link.logs()
-        todo = []
+        todo = []  # (name, size, board state, bytes we have)
+        mark = []  # complete and stored, the board not told yet
         for name, size, bstate in logs:
             row = store.get(board, name)
             have = len(row[1]) if row else 0
             if row and row[2] and have == size:
                 if bstate != "pulled":
-                    link.request("PULLED", name)
+                    mark.append(name)
                 continue
             if have > size:
                 have = 0  # the board's file is not the one we have: again
             todo.append((name, size, bstate, row[1] if row and have else b""))
         total = sum(size - len(have) for _, size, _, have in todo)
         bar = Progress(total, "pulling", getattr(args, "progress", False))
-        new = 0
-        for name, size, bstate, have in todo:
-            data = bytearray(have)
-            while len(data) < size:
-                end = min(size, len(data) + SEGMENT)
-                data += link.fetch(name, len(data), end, progress=bar)
+        data = {name: bytearray(have) for name, _, _, have in todo}
+        reqs = []
+        for name, size, _, have in todo:
+            for off in range(len(have), size, CHUNK):
+                reqs.append((name, off, min(CHUNK, size - off)))
+        # Batches of chunks across files, stored as they come: an
+        # interrupted pull goes on from there next time (resumable).
+        for i in range(0, len(reqs), BATCH):
+            batch = reqs[i : i + BATCH]
+            got = link.fetch_many(batch, progress=bar)
+            touched = []
+            for name, off, n in batch:
+                data[name] += got[(name, off)]
+                if name not in touched:
+                    touched.append(name)
+            for name in touched:
                 try:
-                    store.put(board, name, data)
+                    store.put(board, name, data[name])
                 except ValueError as e:
                     bar.end()
-                    raise CommandError("%s (nothing of it stored)" % e, EXIT_FAILED)
-            count, complete = store.put(board, name, data)
-            new += 1
-            if complete and bstate != "pulled":
-                link.request("PULLED", name)  # the board may now delete it
+                    raise CommandError("%s (nothing more of it stored)" % e, EXIT_FAILED)
+        for name, size, bstate, have in todo:
+            if store.get(board, name)[2] and bstate != "pulled":
+                mark.append(name)
+        link.request_many("PULLED", mark)  # the board may now delete them
         bar.end()
+    new = len(todo)
     state.out.write(
         "%d log%s pulled from %s, %d up to date\n"
         % (new, "" if new == 1 else "s", board, len(logs) - new)

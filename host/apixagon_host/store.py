@@ -47,6 +47,8 @@ class Store:
             path = os.path.join(d, "matches.sqlite")
         self.path = path
         self.db = sqlite3.connect(path)
+        self.db.execute("PRAGMA journal_mode=WAL")  # a commit per batch stays cheap
+        self.db.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints, never torn
         self.db.executescript(SCHEMA)
 
     def close(self):

@@ -89,7 +89,7 @@ def main(argv):
             t0 = time.ticks_add(t0, ahead - 20)
             ahead = 20
         if ahead > 0:
-            time.sleep_ms(ahead)
+            port.poller.poll(ahead)  # the wait ends when the PC writes
 
 
 def _reboot():
