@@ -244,7 +244,10 @@ def _led_line(layer, view):
 def render(state, args):
     board, name, lines, verdict = _load(args)
     game = game_at(lines, args.ply)
-    from . import render as R
+    try:
+        from . import render as R
+    except ImportError:
+        raise CommandError("rendering is not part of this build yet", EXIT_FAILED)
 
     title = "%s %s, move %d" % (board, name, game.nlog)
     svg = R.render_svg(game, title=title)
