@@ -6,17 +6,28 @@
 import binascii
 import time
 
+from apixagon import record
+from apixagon.codes import (
+    BEEHIVE,
+    JUNIOR,
+    MODES,
+    SILENT_SWARM,
+    TEEN,
+    THREE_VS_TWO,
+    TWO_VS_ONE,
+)
 from apixagon.compat import const
 
-from . import matchlog, proto
+from . import matchlog, proto, referee, scan
 from . import settings as S
-from .board import DISPLAY_NAMES, PHASES
+from .board import DISPLAY_NAMES, OVER, PHASES, PLAY
 
 FW_VERSION = "0.4.0"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
 _LOGS_PER_REPLY = const(24)
 _SETTINGS = ("display", "bright", "mode", "start", "option", "players")
+_PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
 
 
 class Fanout:
@@ -70,6 +81,12 @@ class Link:
         self.errors = 0
         self._leds_sent = False
         self._last = bytearray(len(board.view.layer))
+        # The cells event: a copy of its source as last sent, and the wire
+        # bytes (what CELLS answers), kept here so a tick allocates nothing.
+        self._cells_sent = False
+        self._cells_from = None  # which bytearray that copy was taken from
+        self._cells_src = bytearray(len(board.sensed))
+        self._cells = bytearray(len(board.sensed))
 
     # ---- the loop -----------------------------------------------------------
     def poll(self, now):
@@ -112,28 +129,70 @@ class Link:
             for kind, payload, ply in g.history():
                 last = (kind, payload, ply)
             if last is not None:
-                from apixagon import record
-
                 self._send(proto.event("move", "%d %s" % (g.nlog, record.move_text(g, *last))))
             else:
                 self._send(proto.event("move", "0"))
         else:
-            self._send(
-                proto.event("phase" if what in ("start", "over", "resumed") else "say", what)
-            )
+            self._send(proto.event("phase" if what in _PHASE_EVENTS else "say", what))
 
-    def send_leds(self):
-        """When watching: each cell's LED layer value (palette index and
-        blink flags, smartboard.view) whenever it changes — the host's live
-        view paints it with the same palette."""
+    def send_changes(self):
+        """Once per loop tick, when watching: the cells event, then the
+        leds event, each only when it changed since it was last sent (a
+        compare of two bytearrays, nothing allocated on a quiet tick)."""
         if not self.watching:
             return
+        self.send_cells()
+        self._send_leds()
+
+    # firmware/main.py's name for it: the real board sends cells too.
+    send_leds = send_changes
+
+    def _send_leds(self):
+        # Each cell's LED layer value (palette index and blink flags,
+        # smartboard.view): the host's live view paints it with the same
+        # palette.
         layer = self.board.view.layer
         if self._leds_sent and layer == self._last:
             return
         self._leds_sent = True
         self._last[:] = layer
-        self._send(proto.event("leds", binascii.hexlify(layer).decode()))
+        self._send(proto.event("leds", proto.hex_text(layer)))
+
+    def send_cells(self):
+        """The cells event: what the board senses on each cell (the wire
+        bytes of cells()), when it changed."""
+        src = self._cells_source()
+        if self._cells_sent and src is self._cells_from and src == self._cells_src:
+            return
+        self._cells_sent = True
+        self._cells_from = src
+        self._cells_src[:] = src
+        self._send(proto.event("cells", proto.hex_text(self.cells())))
+
+    def _cells_source(self):
+        # In play the referee's per-cell byte knows more than the sensors in
+        # profile B (the identity a tap lent a reed-sensed card); before a
+        # match, and while resuming (the referee then waits for the cards),
+        # the board's stable sensed state is the truth.
+        # (One bytearray returned, no tuple: this runs every watched tick.)
+        b = self.board
+        if b.ref is not None and (b.phase == PLAY or b.phase == OVER):
+            return b.ref.phys
+        return b.sensed
+
+    def cells(self):
+        """The cells' states as sent (docs/protocol.md): 0 empty, 1 + card
+        code, UNPAIRED (0xFC) a card not identified yet, FOREIGN,
+        UNREADABLE. Profile B senses occupancy only: before a match its
+        OCCUPIED (1, which would read as a card) goes out as UNPAIRED."""
+        src = self._cells_source()
+        out = self._cells
+        out[:] = src
+        if src is self.board.sensed and self.board.hw.paired:
+            for x in range(len(out)):
+                if out[x] == scan.OCCUPIED:
+                    out[x] = referee.UNPAIRED
+        return out
 
     # ---- commands -------------------------------------------------------------
     def handle(self, text):
@@ -175,13 +234,36 @@ class Link:
         )
 
     def cmd_status(self, args):
+        if args:
+            return proto.E_ARGS
         b = self.board
         parts = ["phase=" + PHASES[b.phase] if b.phase < len(PHASES) else "phase=resume"]
         if b.ref is not None:
             g = b.ref.game
+            letters = record.side_letters(g)
             parts.append("ply=%d" % g.ply())
             parts.append("turn=%d" % g.side_to_play())
             parts.append("moves=%d" % g.nlog)
+            parts.append("mode=" + MODES[g.mode])
+            # for a live view: whose turn in the record's letters (a seat
+            # in team games), the last move as its record line, the winner
+            t = g.side_to_play()
+            parts.append("to_play=%s%s" % (letters[t], g.seat_to_play() if g.teams else ""))
+            last = None
+            for kind, payload, ply in g.history():
+                last = (kind, payload, ply)
+            if last is not None:
+                parts.append("last=" + record.move_text(g, *last).replace(" ", "_"))
+            if g.over():
+                w = g.winner()
+                parts.append("winner=" + (letters[w] if w < 2 else "draw"))
+        else:
+            s = b.settings
+            m = s.get(S.GAME_MODE)
+            letters = _setup_letters(m, s.get(S.PLAYERS))
+            parts.append("mode=" + MODES[m])
+        parts.append("sides=" + letters)
+        parts.append("watch=%d" % self.watching)
         parts.append("display=" + DISPLAY_NAMES[b.settings.get(S.DISPLAY)])
         log = self.log
         names = log.names()
@@ -198,9 +280,17 @@ class Link:
         return " ".join(parts)
 
     def cmd_watch(self, args):
+        if len(args) != 1 or args[0] not in ("0", "1"):
+            return proto.E_ARGS
         self.watching = args[0] == "1"
-        self._leds_sent = False
+        self._leds_sent = False  # a new watcher gets the whole state first
+        self._cells_sent = False
         return "watch=%d" % self.watching
+
+    def cmd_cells(self, args):
+        if args:
+            return proto.E_ARGS
+        return proto.hex_text(self.cells())
 
     def cmd_logs(self, args):
         # "LOGS [start]": at most _LOGS_PER_REPLY entries a reply, then
@@ -291,6 +381,17 @@ class Link:
             self.log.flush_all()
             self.reboot()
         return "rebooting"
+
+
+def _setup_letters(mode, players):
+    # The side letters of the match the settings describe (what
+    # record.side_letters says once the Game exists; seats as in
+    # Game.__init__: the team modes and a teen match of 4 or 6).
+    if mode == JUNIOR:
+        return "JJ"
+    if mode in (SILENT_SWARM, BEEHIVE, TWO_VS_ONE, THREE_VS_TWO):
+        return "AB"
+    return "AB" if mode == TEEN and (players or 4) > 2 else "BG"
 
 
 def _size(path):

@@ -14,6 +14,8 @@
 # Printable ASCII only: the bytes the MicroPython REPL reacts to (Ctrl-A
 # raw REPL, Ctrl-B, Ctrl-C interrupt, Ctrl-D soft reset) never occur in a
 # frame, so `mpremote` can always take the board over with Ctrl-C.
+import binascii
+
 from apixagon.compat import const
 
 VERSION = const(1)
@@ -118,6 +120,23 @@ def body(line, n=-1):
     if n < 0:
         n = len(line)
     return bytes(line[: n - 5]).decode()
+
+
+def hex_text(data):
+    """Bytes as hex digits (str): the 61-cell payloads of CELLS and of the
+    cells and leds events."""
+    return binascii.hexlify(data).decode()
+
+
+def unhex(text, n):
+    """The n bytes written as 2n hex digits in text, or None if text is not
+    exactly that (the host's check of a cells or leds payload)."""
+    if len(text) != 2 * n:
+        return None
+    try:
+        return binascii.unhexlify(text)
+    except ValueError:
+        return None
 
 
 def request(seq, verb, *args):

@@ -13,7 +13,7 @@ import binascii
 import sys
 import time
 
-from .. import link, matchlog
+from .. import link, matchlog, tag
 from . import replay
 from .rig import Rig
 
@@ -29,22 +29,24 @@ class SimLink(link.Link):
         self._record = []
 
     def cmd_hand(self, args):
-        from apixagon.geometry import parse_cell
+        from apixagon.geometry import NONE, parse_cell
 
         rig = self.rig
         what = args[0]
         if what == "put":
-            if parse_cell(args[1]) < 0:
+            if parse_cell(args[1]) == NONE:
                 raise ValueError(args[1])
-            rig.put(args[1], int(args[2]))
+            rig.put(args[1], _card(args[2]))
         elif what == "lift":
-            if parse_cell(args[1]) < 0:
+            if parse_cell(args[1]) == NONE:
                 raise ValueError(args[1])
             rig.lift(args[1])
         elif what == "tap":
-            rig.tap(int(args[1]))
+            rig.tap(_card(args[1]))
         elif what == "press":
-            rig.press(_HAND_BUTTONS.index(args[1]), len(args) > 2 and args[2] == "long")
+            if len(args) > 3 or len(args) == 3 and args[2] != "long":
+                raise ValueError(args[2])
+            rig.press(_HAND_BUTTONS.index(args[1]), len(args) == 3)
         else:
             raise ValueError(what)
         rig.settle(400)
@@ -64,6 +66,18 @@ class SimLink(link.Link):
         return "more"
 
 
+def _card(text):
+    # A card's tag code (smartboard.tag), or ValueError: a bytearray would
+    # silently keep the low byte of a bad number on MicroPython.
+    c = int(text)
+    if (
+        not 0 <= c < 256
+        or tag.decode(tag.encode(tag.side_of(c), tag.kind_of(c), tag.index_of(c))) != c
+    ):
+        raise ValueError(text)
+    return c
+
+
 def main(argv):
     profile = argv[1] if len(argv) > 1 else "A"
     rig = Rig(profile, "settings.bin", "layout.json")
@@ -80,7 +94,7 @@ def main(argv):
     while True:
         rig.tick()
         lk.poll(rig.now())
-        lk.send_leds()
+        lk.send_changes()  # cells and leds events, when watching
         # Paced to the wall clock: the simulated sensors take their time.
         # A PLAY runs ahead in simulated time: the clock is re-anchored
         # then, never slept off.
