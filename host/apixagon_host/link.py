@@ -4,6 +4,7 @@ through pyserial's port list, a HELLO handshake, requests with sequence
 numbers, pipelined GETs for log downloads, and the event stream."""
 
 import binascii
+import os
 import time
 
 import serial
@@ -25,10 +26,18 @@ class BoardError(CommandError):
         self.board_code = board_code
 
 
+PORT_ENV = "APIXAGON_PORT"  # the default port (as AMPY_PORT for ampy): a board
+# pyserial cannot list, such as the simulator's pseudo-terminal
+
+
 def candidate_ports():
-    """Serial ports that look like our board first, then the other USB ones."""
-    ours, other = [], []
+    """Serial ports to try: $APIXAGON_PORT, then those that look like our
+    board (RP2040 USB IDs), then the other USB ones."""
+    env = os.environ.get(PORT_ENV)
+    ours, other = ([env] if env else []), []
     for p in list_ports.comports():
+        if p.device in ours:
+            continue
         if (p.vid, p.pid) in RP2040_IDS:
             ours.append(p.device)
         elif p.vid is not None:
@@ -215,8 +224,9 @@ def _chunk(rest, off):
 
 
 def connect(port=None, timeout=3.0):
-    """A Link to the board on port, or to the first port whose device
-    answers HELLO as an APIXAGON board."""
+    """A Link to the board on port (else $APIXAGON_PORT), or to the first
+    port whose device answers HELLO as an APIXAGON board."""
+    port = port or os.environ.get(PORT_ENV)
     if port:
         link = Link(port, timeout)
         link.hello()
@@ -229,4 +239,6 @@ def connect(port=None, timeout=3.0):
             return link
         except BoardError:
             continue
-    raise BoardError("no APIXAGON board found on USB (give --port)", EXIT_NO_BOARD)
+    raise BoardError(
+        "no APIXAGON board found on USB (give --port or set %s)" % PORT_ENV, EXIT_NO_BOARD
+    )

@@ -48,7 +48,13 @@ def _store(args):
 
 
 def pull(state, args):
+    """Download what is new on the board into the database. Idempotent (a
+    log stored whole is not fetched again) and resumable (chunks are stored
+    as they come, a later pull asks only for the bytes after them). A log
+    that does not verify is reported and left on the board, unmarked, so
+    it is never deleted; the others are still pulled (exit 1 at the end)."""
     store = _store(args)
+    bad = {}  # name -> why it was not stored
     with L.connect(args.port) as link:
         board = link.info.get("id", "?")
         logs = link.logs()
@@ -71,32 +77,43 @@ def pull(state, args):
         for name, size, _, have in todo:
             for off in range(len(have), size, CHUNK):
                 reqs.append((name, off, min(CHUNK, size - off)))
-        # Batches of chunks across files, stored as they come: an
-        # interrupted pull goes on from there next time (resumable).
-        for i in range(0, len(reqs), BATCH):
-            batch = reqs[i : i + BATCH]
-            got = link.fetch_many(batch, progress=bar)
-            touched = []
-            for name, off, n in batch:
-                data[name] += got[(name, off)]
-                if name not in touched:
-                    touched.append(name)
-            for name in touched:
-                try:
-                    store.put(board, name, data[name])
-                except ValueError as e:
-                    bar.end()
-                    raise CommandError("%s (nothing more of it stored)" % e, EXIT_FAILED)
+        try:
+            # Batches of chunks across files, stored as they come: an
+            # interrupted pull goes on from there next time (resumable).
+            for i in range(0, len(reqs), BATCH):
+                batch = reqs[i : i + BATCH]
+                got = link.fetch_many(batch, progress=bar)
+                touched = []
+                for name, off, n in batch:
+                    data[name] += got[(name, off)]
+                    if name not in touched:
+                        touched.append(name)
+                for name in touched:
+                    if name in bad:
+                        continue
+                    try:
+                        store.put(board, name, data[name])
+                    except ValueError as e:
+                        bad[name] = str(e)
+        finally:
+            bar.end()
         for name, size, bstate, have in todo:
-            if store.get(board, name)[2] and bstate != "pulled":
+            row = store.get(board, name)
+            if name not in bad and row and row[2] and len(row[1]) == size and bstate != "pulled":
                 mark.append(name)
         link.request_many("PULLED", mark)  # the board may now delete them
-        bar.end()
-    new = len(todo)
+    new = len(todo) - len(bad)
     state.out.write(
         "%d log%s pulled from %s, %d up to date\n"
-        % (new, "" if new == 1 else "s", board, len(logs) - new)
+        % (new, "" if new == 1 else "s", board, len(logs) - len(todo))
     )
+    if bad:
+        for name in sorted(bad):
+            sys.stderr.write("apixagon: %s: not stored, kept on the board\n" % bad[name])
+        raise CommandError(
+            "%d log%s did not verify (see above)" % (len(bad), "" if len(bad) == 1 else "s"),
+            EXIT_FAILED,
+        )
     return 0
 
 
@@ -278,4 +295,6 @@ def replay(state, args):
         state.out.write(draw(game) + "\n")
         if args.delay:
             time.sleep(args.delay)
+    if lines.result:
+        state.out.write("\nresult: %s\n" % lines.result)
     return 0

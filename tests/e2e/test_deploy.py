@@ -105,7 +105,7 @@ def _sha256(path):
 def test_deploy_installs_new_version_and_checks_it(board, fws, tmp_path):
     boots = board.boots
     p = subprocess.run(
-        [BIN, "deploy", "--port", board.port, "--firmware", fws.new],
+        [BIN, "deploy", "--port", board.port, "--firmware", fws.new, "--progress"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -113,6 +113,9 @@ def test_deploy_installs_new_version_and_checks_it(board, fws, tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     n = len(fws.build.files)
     assert "verified: %d files match their sha256" % n in p.stdout
+    # The bar on stderr, file by file, ending full on its own line.
+    assert "copying [" in p.stderr and "] %3d/%d " % (n, n) in p.stderr
+    assert "#" * 30 in p.stderr and p.stderr.endswith("\n")
     assert "deployed fw %s -> %s: %d copied, 0 removed" % (fws.old, NEW, n) in p.stdout
     assert hello(board)["fw"] == NEW
     assert board.boots == boots + 1  # restarted once, after the copy

@@ -1,0 +1,198 @@
+"""`apixagon logs pull` against the simulated board (the firmware in the
+MicroPython unix port on a pseudo-terminal, pyserial, a real SQLite file):
+resumable after an interruption, incremental inside a log still in play,
+a log that does not verify kept on the board, progress bars."""
+
+import io
+import os
+import pty
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from apixagon_host import cli, logs
+from apixagon_host import link as L
+from apixagon_host.link import BoardError
+from e2ekit import RECORD, connect, play_record
+
+BIN = os.path.join(os.path.dirname(sys.executable), "apixagon")
+
+
+def run_cli(*argv):
+    out = io.StringIO()
+    rc = cli.main(list(argv), cli.State(out=out))
+    return rc, out.getvalue()
+
+
+def fill(board, n):
+    """n finished matches on the board: one played, the rest its copies."""
+    with connect(board) as link:
+        play_record(link, RECORD)
+        link.logs()  # what is queued is on flash now
+    d = os.path.join(board.flash, "logs")
+    for i in range(2, n + 1):
+        shutil.copy(os.path.join(d, "0001.alog"), os.path.join(d, "%04d.alog" % i))
+    return d
+
+
+def stored(db):
+    with sqlite3.connect(db) as c:
+        return dict(c.execute("SELECT name, data FROM logs").fetchall())
+
+
+def board_file(board, name):
+    with open(os.path.join(board.flash, "logs", name), "rb") as f:
+        return f.read()
+
+
+class Counting:
+    """Counts the bytes asked for with GET; raises KeyboardInterrupt (a
+    user's Ctrl-C) at the start of fetch_many call number `stop_at`."""
+
+    def __init__(self, monkeypatch, stop_at=None):
+        self.asked = 0
+        self.calls = 0
+        real = L.Link.fetch_many
+
+        def fetch_many(link, reqs, *a, **k):
+            self.calls += 1
+            if self.calls == stop_at:
+                raise KeyboardInterrupt
+            self.asked += sum(n for _, _, n in reqs)
+            return real(link, reqs, *a, **k)
+
+        monkeypatch.setattr(L.Link, "fetch_many", fetch_many)
+
+
+def test_an_interrupted_pull_goes_on_where_it_stopped(board, tmp_path, monkeypatch):
+    fill(board, 10)
+    db = str(tmp_path / "m.sqlite")
+    monkeypatch.setattr(logs, "BATCH", 4)  # a commit every 4 chunks (4 logs)
+    c = Counting(monkeypatch, stop_at=3)
+    rc, _ = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 130  # interrupted, as by Ctrl-C
+    first = stored(db)
+    assert sorted(first) == ["%04d.alog" % i for i in range(1, 9)]  # two batches kept
+    with connect(board) as link:
+        assert {s for _, _, s in link.logs()} == {"done"}  # none marked: not finished
+    size = len(board_file(board, "0001.alog"))
+    c = Counting(monkeypatch)
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "2 logs pulled" in out and "8 up to date" in out
+    assert c.asked == 2 * size  # only what the first pull had not stored
+    every = stored(db)
+    assert len(every) == 10
+    for name, data in every.items():
+        assert data == board_file(board, name)
+    with connect(board) as link:
+        assert {s for _, _, s in link.logs()} == {"pulled"}
+    c = Counting(monkeypatch)
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "0 logs pulled" in out and c.asked == 0
+
+
+def test_a_match_in_play_is_pulled_in_parts(board, tmp_path, monkeypatch):
+    db = str(tmp_path / "m.sqlite")
+    with connect(board) as link:
+        play_record(link, RECORD, upto=10)
+        assert link.logs()[0][2] == "play"
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "1 log pulled" in out
+    part = stored(db)["0001.alog"]
+    rc, out = run_cli("logs", "list", "--db", db)
+    assert "in play" in out
+    with connect(board) as link:
+        assert link.logs()[0][2] == "play"  # not marked while in play
+        assert link.request("HAND", "press", "confirm", "long") == "ok"  # abandoned
+        link.logs()
+    whole = board_file(board, "0001.alog")
+    assert whole.startswith(part) and len(whole) > len(part)
+    c = Counting(monkeypatch)
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "1 log pulled" in out
+    assert c.asked == len(whole) - len(part)  # the tail only
+    assert stored(db)["0001.alog"] == whole
+    rc, out = run_cli("logs", "list", "--db", db)
+    assert "done" in out and "abandoned" in out
+    with connect(board) as link:
+        assert link.logs()[0][2] == "pulled"
+
+
+def test_a_log_that_does_not_verify_is_kept_on_the_board(board, tmp_path, capsys):
+    d = fill(board, 3)
+    path = os.path.join(d, "0002.alog")
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    data[40] ^= 0x20  # one letter of a record changed on the board's flash
+    with open(path, "wb") as f:
+        f.write(data)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "2 logs pulled" in out
+    assert "0002.alog: corrupt record at byte" in err and "kept on the board" in err
+    assert "1 log did not verify" in err
+    assert sorted(stored(db)) == ["0001.alog", "0003.alog"]
+    with connect(board) as link:
+        states = {n: s for n, _, s in link.logs()}
+        assert states == {"0001.alog": "pulled", "0002.alog": "done", "0003.alog": "pulled"}
+        with pytest.raises(BoardError, match="not allowed now"):
+            link.request("DEL", "0002.alog")  # never deleted: it was not downloaded
+    assert board_file(board, "0002.alog") == bytes(data)
+    rc, _ = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 1  # still reported, still not stored, still kept
+    assert sorted(stored(db)) == ["0001.alog", "0003.alog"]
+
+
+def _pull_stderr(board, db, extra=(), tty=False):
+    """The console script's stderr, written to a pipe or a real terminal."""
+    argv = [BIN, "logs", "pull", "-p", board.port, "--db", db] + list(extra)
+    if not tty:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        return p.stderr
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        got = bytearray()
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the program closed the terminal
+                break
+            if not chunk:
+                break
+            got += chunk
+        assert p.wait(60) == 0, got
+    finally:
+        os.close(master)
+    return got.decode()
+
+
+def test_progress_bar_on_a_terminal_or_when_asked(board, tmp_path):
+    d = fill(board, 6)
+    size = 6 * len(board_file(board, "0001.alog"))
+    err = _pull_stderr(board, str(tmp_path / "a.sqlite"), tty=True)
+    assert "\rpulling" in err and "100%" in err and "#" * 30 in err
+    assert "%.1f KB" % (size / 1024) in err
+    assert err.endswith("\n")  # the bar's line ends: the shell prompt starts clean
+    for name in os.listdir(d):
+        if name.endswith(".pulled"):
+            os.remove(os.path.join(d, name))
+    assert _pull_stderr(board, str(tmp_path / "b.sqlite")) == ""  # a pipe: no bar
+    err = _pull_stderr(board, str(tmp_path / "c.sqlite"), ["--progress"])
+    assert "100%" in err
+
+
+def test_no_board_is_exit_3_and_bad_arguments_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv(L.PORT_ENV, raising=False)
+    db = str(tmp_path / "m.sqlite")
+    rc, _ = run_cli("logs", "pull", "-p", str(tmp_path / "no-such-port"), "--db", db)
+    assert rc == 3 and "cannot open" in capsys.readouterr().err
+    rc, _ = run_cli("logs", "pull", "--db", db, "--bogus")
+    assert rc == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
+    assert stored(db) == {}  # the database exists, nothing in it
