@@ -5,6 +5,18 @@ from smartboard import proto
 
 def test_crc16_is_ccitt_false():
     assert proto.crc16(b"123456789") == 0x29B1  # the standard check value
+    assert proto.crc16_table(b"123456789") == 0x29B1
+
+
+def test_the_fast_crc_is_the_table_crc():
+    # CPython takes binascii.crc_hqx, the board the table: the same numbers
+    # for every length, start value and prefix.
+    data = bytearray((i * 37 + 11) & 255 for i in range(300))
+    for n in (0, 1, 2, 7, 64, 299, 300):
+        for start in (0xFFFF, 0, 0x1D0F):
+            assert proto.crc16(data, start, n) == proto.crc16_table(data, start, n)
+            assert proto.crc16(memoryview(data)[:n], start) == proto.crc16_table(data, start, n)
+        assert proto.crc16(bytes(data[:n])) == proto.crc16_table(bytes(data[:n]))
 
 
 def test_frame_round_trip_and_only_printable_bytes():
