@@ -196,3 +196,19 @@ def test_no_board_is_exit_3_and_bad_arguments_exit_2(tmp_path, capsys, monkeypat
     rc, _ = run_cli("logs", "pull", "--db", db, "--bogus")
     assert rc == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
     assert stored(db) == {}  # the database exists, nothing in it
+
+
+def test_the_database_lives_in_the_user_data_dir(board, tmp_path, monkeypatch):
+    # XDG_DATA_HOME (or ~/.local/share) on Linux, %APPDATA% on Windows;
+    # APIXAGON_DATA overrides both.
+    monkeypatch.delenv("APIXAGON_DATA", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    with connect(board) as link:
+        play_record(link, RECORD, upto=3)
+    assert run_cli("logs", "pull", "-p", board.port)[0] == 0
+    db = tmp_path / "xdg" / "apixagon" / "matches.sqlite"
+    assert sorted(stored(str(db))) == ["0001.alog"]
+    monkeypatch.setenv("APIXAGON_DATA", str(tmp_path / "mine"))
+    rc, out = run_cli("logs", "list")
+    assert rc == 0 and "no matches stored yet" in out
+    assert (tmp_path / "mine" / "matches.sqlite").exists()
