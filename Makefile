@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench run lint fmt mpy clean
+.PHONY: all test test-fast bench run console lint fmt mpy clean
 
 all: test
 
@@ -26,11 +26,20 @@ bench: $(STAMP)
 	$(PY) tools/bench_board.py
 	$(PY) tools/bench_link.py
 
-# The simulated board: the firmware (.mpy) under the MicroPython unix port
-# with a 96 wK heap, the 61 LEDs on the terminal, typed hands (help).
+# The simulated board and its companion in one terminal: the firmware
+# (.mpy) in the MicroPython unix port on a pseudo-terminal (its USB serial),
+# flash in build/flash (kept: matches and settings survive a run), and
+# `apixagon monitor` on it: the 61 LEDs and the cards drawn live, typed
+# hands and pull/list/status/render (help); matches pulled go to
+# build/matches.sqlite. quit, Ctrl-C or Ctrl-D ends both.
 # PROFILE=B for reed sensors and the action pad.
 PROFILE ?= A
 run: $(STAMP)
+	@$(PY) tools/devboard.py --companion --profile $(PROFILE)
+
+# The firmware's own terminal console (no serial link): the board loop
+# under MicroPython with a 96 wK heap, typed hands, the LEDs as a hexagon.
+console: $(STAMP)
 	@$(PY) tools/build_mpy.py build/mpy >/dev/null
 	$(VENV)/bin/micropython -X heapsize=96wK tools/simboard.py build/mpy --profile $(PROFILE)
 

@@ -5,10 +5,15 @@ logs). When the firmware process ends — REBOOT, an mpremote soft reset, a
 simulated power cut — it is started again, as a board would boot.
 
     python tools/devboard.py [--profile A|B] [--flash DIR]   # prints the port
+    python tools/devboard.py --companion [--db FILE]         # `make run`
 
-Used by `make run`, the end-to-end tests and the link benchmark."""
+With --companion the live view and companion (`apixagon monitor`) runs on
+this terminal against the board until quit, Ctrl-C or Ctrl-D; the board
+process goes with it. Used by `make run`, the end-to-end tests and the
+link benchmark."""
 
 import argparse
+import ctypes
 import os
 import pty
 import shutil
@@ -56,6 +61,7 @@ class DevBoard:
         tty.setraw(self.slave)  # pyserial opens it raw anyway; no echo before
         self.port = os.ttyname(self.slave)
         self._thread = None
+        self._lock = threading.Lock()  # no boot once stop() began
         self.stderr = []
 
     def _spawn(self):
@@ -68,6 +74,11 @@ class DevBoard:
             stderr=subprocess.PIPE,
             cwd=self.flash,
             env=env,
+            # Its own session: a Ctrl-C on the terminal is for the PC's
+            # programs, not the board. And it dies with the thread that
+            # started it, should this process be killed outright.
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
         )
         self.boots += 1
 
@@ -86,10 +97,11 @@ class DevBoard:
                 self.stderr.append(err.decode(errors="replace"))
             while self._hold and not self._stop:
                 time.sleep(0.02)
-            if self._stop:
-                break
             time.sleep(0.05)  # the board boots again
-            self._spawn()
+            with self._lock:
+                if self._stop:
+                    break
+                self._spawn()
 
     def power_cut(self, hold=False):
         """SIGKILL the firmware, wherever it is. It boots again at once, or
@@ -110,11 +122,15 @@ class DevBoard:
         return self.boots >= n
 
     def stop(self):
-        self._stop = True
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
+        with self._lock:
+            self._stop = True
+            p = self.proc
+        if p is not None and p.poll() is None:
+            p.kill()
         if self._thread is not None:
             self._thread.join(5)
+        if p is not None:
+            p.wait(5)  # reaped: no zombie, no stray micropython
         for fd in (self.master, self.slave):
             try:
                 os.close(fd)
@@ -128,14 +144,55 @@ class DevBoard:
         self.stop()
 
 
+def _libc_prctl():
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _libc_prctl()  # looked up here: the child after fork only calls it
+
+
+def _die_with_parent():
+    # Linux: SIGKILL this child when the thread that started it ends
+    # (PR_SET_PDEATHSIG = 1), so a killed PC side never leaves a board
+    # running.
+    if _PRCTL is not None:
+        _PRCTL(1, 9)
+
+
+def companion(board, db, plain=False):
+    """`apixagon monitor` on this terminal against the board: the exit code."""
+    from apixagon_host import cli
+
+    argv = ["monitor", "--port", board.port, "--db", db] + (["--plain"] if plain else [])
+    return cli.main(argv)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--profile", choices=("A", "B"), default="A")
     ap.add_argument("--flash", default=os.path.join(ROOT, "build", "flash"))
+    ap.add_argument("--companion", action="store_true", help="the live view on this terminal")
+    ap.add_argument(
+        "--db",
+        default=os.path.join(ROOT, "build", "matches.sqlite"),
+        help="where the companion's pull stores matches",
+    )
+    ap.add_argument("--plain", action="store_true", help="companion: one line per event")
     a = ap.parse_args(argv)
     os.makedirs(a.flash, exist_ok=True)
-    install(a.flash)
+    install(a.flash)  # the firmware anew; logs/ and settings stay (a board's flash)
+
+    def leave(signum, frame):  # a closed terminal or a kill: the board goes too
+        raise SystemExit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, leave)
     with DevBoard(a.flash, a.profile) as b:
+        if a.companion:
+            return companion(b, a.db, a.plain)
         print("simulated board on %s (flash: %s); Ctrl-C stops it" % (b.port, a.flash), flush=True)
         try:
             while True:

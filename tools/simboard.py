@@ -1,4 +1,4 @@
-# `make run`: the board firmware under the MicroPython unix port, on the
+# `make console`: the board firmware under the MicroPython unix port, on the
 # simulated board (smartboard.sim.console). Run by micropython:
 #   micropython -X heapsize=96wK tools/simboard.py LIBDIR [--profile A|B] [--plain]
 # LIBDIR holds the firmware compiled to .mpy (make mpy), as on the board.

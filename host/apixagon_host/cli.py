@@ -4,7 +4,7 @@ error type that becomes the exit code (the mpremote shape)."""
 import argparse
 import sys
 
-from . import check, logs, play
+from . import check, logs, monitor, play
 from .errors import EXIT_USAGE, CommandError
 
 
@@ -73,13 +73,6 @@ def _replay_args(p):
     _db(p)
 
 
-def _monitor_args(p):
-    _port(p)
-    p.add_argument(
-        "--seconds", type=float, default=0, help="stop after this long (default: Ctrl-C)"
-    )
-
-
 def _deploy_args(p):
     try:
         from . import deploy
@@ -102,7 +95,11 @@ COMMANDS = {
     "status": (logs.status, _port, "the board's identity, match and storage"),
     "logs": (_run_logs, _logs_args, "match logs: pull, list, show, export, render"),
     "replay": (logs.replay, _replay_args, "step through a stored match on the terminal"),
-    "monitor": (logs.monitor, _monitor_args, "live view of a board: moves, LEDs, messages"),
+    "monitor": (
+        monitor,
+        monitor.add_args,
+        "live view of a board (and the simulator's companion): cards, LEDs, moves",
+    ),
     "deploy": (_run_deploy, _deploy_args, "install the firmware on a board (all files)"),
     "update": (_run_deploy, _deploy_args, "update the firmware on a board (changed files)"),
 }

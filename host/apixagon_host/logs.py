@@ -1,5 +1,5 @@
 """`apixagon logs pull|list|show|export|render` and `apixagon status`,
-`ports`, `monitor`: the board's matches on the PC."""
+`ports`: the board's matches on the PC (`monitor` is monitor.py)."""
 
 import os
 import sys
@@ -215,47 +215,6 @@ def ports(state, args):
         state.out.write("no APIXAGON board found on USB\n")
         return L.EXIT_NO_BOARD
     return 0
-
-
-def monitor(state, args):
-    """Live view: the board's events and LED layer until Ctrl-C (or
-    --seconds)."""
-    from smartboard import view
-
-    def on_event(text):
-        kind, _, rest = text.partition(" ")
-        if kind == "leds":
-            layer = bytes.fromhex(rest)
-            state.out.write("leds  %s\n" % _led_line(layer, view))
-        else:
-            state.out.write("%-5s %s\n" % (kind, rest))
-        state.out.flush()
-
-    with L.connect(args.port) as link:
-        link.on_event = on_event
-        link.request("WATCH", 1)
-        end = time.monotonic() + args.seconds if args.seconds else None
-        try:
-            while end is None or time.monotonic() < end:
-                link.read_frame(time.monotonic() + 0.2)
-        finally:
-            link.on_event = None
-            try:
-                link.request("WATCH", 0)
-            except CommandError:
-                pass
-    return 0
-
-
-def _led_line(layer, view):
-    # One character per cell: "." dark, else the palette index as a letter;
-    # blinking cells in lower case.
-    out = []
-    for v in layer:
-        c = v & 0x3F
-        ch = "." if c == view.OFF else chr(ord("A") + c)
-        out.append(ch.lower() if v & (view.SLOW | view.FAST) else ch)
-    return "".join(out)
 
 
 def render(state, args):

@@ -1,0 +1,88 @@
+"""Drawing a board's state for `apixagon monitor`: the hexagon with each
+cell in its LED colour and the card on it, the status line, the one-line
+forms of the plain log. Pure functions of what the board sent (CELLS and
+LED layer bytes, STATUS fields). The palette, the card names and the cell
+painting are the firmware's own (smartboard.view, smartboard.sim.console):
+the live view shows what `make console` shows, never a copy of it."""
+
+from apixagon.geometry import NCELLS, ROW_START, ROWS, cell_name
+from smartboard import view
+from smartboard.sim.console import _LEGEND, Console, card_text
+
+# The console's cell painter (board palette -> ANSI colours); it needs no
+# simulated board for that, only whether to colour.
+_COLOUR = Console(None, colour=True)
+_MONO = Console(None, colour=False)
+_BLINK = "\x1b[5m"  # SGR 5: blinks where the terminal can; "*" marks it anyway
+_RESET = "\x1b[0m"
+
+
+def paint(v, text, colour=True):
+    """One cell (or legend entry) in the colour of LED layer value v."""
+    cell = (_COLOUR if colour else _MONO)._cell(v, text)
+    if colour and v & 0x3F and v & (view.SLOW | view.FAST):
+        cell = _BLINK + cell + _RESET
+    return cell
+
+
+def hexagon(layer, cells, letters, colour=True):
+    """The board as 9 text rows, row I on top as the console draws it: a
+    cell shows its card (B12, Gbk, ' ? ' for one the board cannot name) or
+    its own name when empty, '*' when its LED blinks."""
+    lines = []
+    for i in range(8, -1, -1):
+        row = []
+        for x in range(ROW_START[i], ROW_START[i + 1]):
+            v = layer[x]
+            text = card_text(cells[x], letters) if cells[x] else cell_name(x).lower() + " "
+            mark = "*" if v & (view.SLOW | view.FAST) else " "
+            row.append(paint(v, text + mark, colour))
+        lines.append("%s %s%s" % (ROWS[i], "   " * abs(4 - i), " ".join(row)))
+    return lines
+
+
+def legend(colour=True):
+    """What each LED colour means (the console's legend)."""
+    return "LEDs: " + " ".join(paint(v, name, colour) for v, name in _LEGEND) + "  (* blinks)"
+
+
+def status_line(status):
+    """The match as STATUS tells it (docs/protocol.md)."""
+    st = status
+    phase = st.get("phase", "?")
+    parts = ["[%s]" % phase, "mode %s" % st.get("mode", "?")]
+    winner = st.get("winner")
+    if winner:
+        parts.append("draw" if winner == "draw" else "%s wins" % winner)
+    elif phase == "play" and st.get("to_play"):
+        parts.append("to play: %s" % st["to_play"])
+    if "ply" in st:
+        parts.append("moves %s" % st["ply"])
+    if st.get("last"):
+        parts.append("last: %s" % st["last"].replace("_", " "))
+    if st.get("display"):
+        parts.append("display %s" % st["display"])
+    if st.get("low") == "1":
+        parts.append("STORAGE LOW: pull the matches")
+    return "  ".join(parts)
+
+
+def cells_text(cells, letters):
+    """The plain log's form of a cells event: the occupied cells with their
+    cards (E4=B12 E6=G05, ? for a card the board cannot name), or '-'."""
+    out = []
+    for x in range(NCELLS):
+        if cells[x]:
+            out.append("%s=%s" % (cell_name(x), card_text(cells[x], letters).strip()))
+    return " ".join(out) or "-"
+
+
+def led_text(layer):
+    """The plain log's form of a leds event: one character per cell, '.'
+    dark, else the palette index as a letter, lower case when blinking."""
+    out = []
+    for v in layer:
+        c = v & 0x3F
+        ch = "." if c == view.OFF else chr(ord("A") + c)
+        out.append(ch.lower() if v & (view.SLOW | view.FAST) else ch)
+    return "".join(out)

@@ -1,0 +1,482 @@
+"""`apixagon monitor`: the live view of a board.
+
+On a terminal: the hexagon with each cell in its LED colour and the card on
+it (blinking cells blink and carry '*'), a status line (phase, turn, last
+move, the board's messages), the recent events, and a prompt for typed
+commands (companion.py: the players' hands on the simulated board, pull,
+list, status, render). Redrawn when the board sends an event.
+
+Otherwise (stdout not a terminal, or --plain): one line per event, as the
+log it always was (`move`, `phase`, `say`, `leds`, `cells`), and commands
+read from stdin as lines.
+
+Either way the link survives the board: a heartbeat STATUS every few
+seconds sees a board that rebooted (`watch=0`: watch again) or that went
+away (reopen the port until it answers)."""
+
+import collections
+import os
+import select
+import signal
+import time
+
+from apixagon.geometry import NCELLS
+from smartboard import proto
+
+from . import link as L
+from .companion import Companion
+from .errors import CommandError
+from .liveview import cells_text, hexagon, led_text, status_line
+
+HEARTBEAT_S = 2.0  # a STATUS when the board has been quiet this long
+RETRY_S = 0.5  # between attempts to reach a board that went away
+REQUEST_S = 3.0  # a reply takes longer: the board is gone
+PANE = 200  # event and output lines kept for the terminal view
+
+
+def add_args(p):
+    p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
+    p.add_argument(
+        "--seconds", type=float, default=0, help="stop after this long (default: quit or Ctrl-C)"
+    )
+    p.add_argument("--plain", action="store_true", help="one line per event, even on a terminal")
+    p.add_argument("--db", help="SQLite file for pull/list/render (default: the user data dir)")
+
+
+class Session:
+    """The link to one board, kept up across reboots and unplugging, and
+    what the board last told about itself. notify(kind, text) hears the
+    board's events (move, phase, say, cells, leds) and the link's own news
+    (link: connected, lost, watching again; status: new STATUS fields)."""
+
+    def __init__(self, port, notify):
+        self.port = port
+        self.notify = notify
+        self.link = None
+        self.info = {}
+        self.status = {}
+        self.layer = None  # bytes(NCELLS) once the board sent them
+        self.cells = None
+        self.message = ""
+        self.stale = False  # a move or phase event: STATUS again
+        self.next_beat = 0.0
+        self.retry_at = 0.0
+        self._lost = False
+
+    @property
+    def connected(self):
+        return self.link is not None
+
+    @property
+    def letters(self):
+        return self.status.get("sides", "BG")
+
+    def connect(self, first=False, quiet=False):
+        """Open the port, HELLO, WATCH 1. False when the board does not
+        answer (raised instead on the first connection: exit code 3)."""
+        try:
+            link = L.connect(self.port, timeout=REQUEST_S)
+        except CommandError:
+            if first:
+                raise
+            return False
+        self.link = link
+        self.port = link.port
+        self.info = link.info
+        link.on_event = self._on_event
+        if not quiet:
+            i = self.info
+            self.notify(
+                "link",
+                "connected to %s %s on %s (fw %s, profile %s)"
+                % (i.get("board"), i.get("id"), self.port, i.get("fw"), i.get("profile")),
+            )
+        try:
+            self._watch()
+        except CommandError as e:
+            if self.link is not None:
+                self._drop(str(e))
+            return False
+        self._lost = False
+        return True
+
+    def _watch(self):
+        self.request("WATCH", 1)
+        self.refresh()
+
+    def refresh(self):
+        st = self.request("STATUS")
+        self.status = dict(w.split("=", 1) for w in st.split() if "=" in w)
+        self.stale = False
+        self.next_beat = time.monotonic() + HEARTBEAT_S
+        self.notify("status", "")
+
+    def request(self, *args):
+        """A request on the live link; CommandError if it failed (the link
+        is dropped, to be reopened, when the board stopped answering)."""
+        if self.link is None:
+            raise CommandError("not connected to the board (reconnecting)")
+        try:
+            return self.link.request(*args)
+        except L.BoardError as e:
+            if e.code == L.EXIT_NO_BOARD:
+                self._drop(str(e))
+            raise
+        except OSError as e:  # pyserial: the device went away (unplugged)
+            self._drop(str(e))
+            raise CommandError("lost the board: %s" % e)
+
+    def _drop(self, why):
+        if self.link is not None:
+            try:
+                self.link.close()
+            except OSError:
+                pass
+        self.link = None
+        self.retry_at = time.monotonic() + RETRY_S
+        if not self._lost:
+            self._lost = True
+            self.notify("link", "lost the board (%s): reconnecting" % why)
+
+    def _on_event(self, text):
+        kind, _, rest = text.partition(" ")
+        if kind in ("cells", "leds"):
+            data = proto.unhex(rest, NCELLS)
+            if data is None:
+                self.notify("link", "ignored a malformed %s event" % kind)
+                return
+            # WATCH 1 sends the whole state again after each reconnect:
+            # only a change is news.
+            if data == (self.cells if kind == "cells" else self.layer):
+                return
+            if kind == "cells":
+                self.cells = data
+            else:
+                self.layer = data
+        elif kind in ("move", "phase"):
+            self.stale = True
+            self.message = ""  # what the board said before is history now
+        elif kind == "say":
+            self.message = rest
+        self.notify(kind, rest)
+
+    def fileno(self):
+        return self.link.ser.fileno() if self.link is not None else None
+
+    def pump(self):
+        """Take the frames that arrived (events go to notify)."""
+        try:
+            while self.link is not None:
+                f = self.link.read_frame(time.monotonic() + 0.01)
+                if f is None:
+                    break
+                _, seq, ok, rest = f
+                if seq == 0 and ok and rest == "rebooting":
+                    self.notify("link", "the board is rebooting")
+                    self.next_beat = time.monotonic() + 0.5
+        except OSError as e:
+            self._drop(str(e))
+
+    def tick(self):
+        """Reconnect, heartbeat, STATUS after a move: between inputs."""
+        now = time.monotonic()
+        if self.link is None:
+            if now >= self.retry_at:
+                self.retry_at = now + RETRY_S
+                self.connect()
+            return
+        if not (self.stale or now >= self.next_beat):
+            return
+        try:
+            self.refresh()
+            if self.status.get("watch") == "0":
+                # the board restarted (or another program said WATCH 0)
+                self._watch()
+                self.notify("link", "the board restarted: watching again")
+        except CommandError:
+            pass  # dropped if the board is gone; tick() reconnects
+
+    class _Paused:
+        def __init__(self, session):
+            self.s = session
+
+        def __enter__(self):
+            s = self.s
+            if s.link is not None:
+                s.link.close()
+                s.link = None
+            return s
+
+        def __exit__(self, *exc):
+            s = self.s
+            if not s.connect(quiet=True):
+                s._drop("it did not answer after the command")
+
+    def paused(self):
+        """Close the port for a command that opens it itself; reopen and
+        watch again after it."""
+        return Session._Paused(self)
+
+    def close(self):
+        if self.link is not None:
+            try:
+                self.link.on_event = None
+                self.link.request("WATCH", 0)
+            except (CommandError, OSError):
+                pass
+            self.link.close()
+            self.link = None
+
+
+def _fileno(stream):
+    try:
+        return stream.fileno()
+    except (AttributeError, ValueError, OSError):
+        return None  # a test's StringIO, pytest's captured stdin
+
+
+def _isatty(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class PlainView:
+    """The line log: one line per event, commands as lines on stdin."""
+
+    def __init__(self, out, inp):
+        self.out = out
+        self.fd = _fileno(inp)
+        self.tty_in = self.fd is not None and os.isatty(self.fd)
+        self._buf = b""
+        self.session = None
+
+    def notify(self, kind, text):
+        if kind == "status":
+            return
+        if kind == "leds":
+            text = led_text(self.session.layer)
+        elif kind == "cells":
+            text = cells_text(self.session.cells, self.session.letters)
+        self.show(["%-5s %s" % (kind, text)])
+
+    def show(self, lines):
+        for line in lines:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def start(self):
+        pass
+
+    def stop(self):
+        pass
+
+    def redraw(self):
+        pass
+
+    def read(self):
+        """Typed lines (None at the end of a terminal's input: quit)."""
+        data = os.read(self.fd, 4096)
+        if not data:
+            if self.tty_in:
+                return None
+            self.fd = None  # a pipe or file ran out: watch on, read no more
+            data = b"\n" if self._buf else b""
+        self._buf += data
+        *lines, self._buf = self._buf.split(b"\n")
+        return [x.decode("ascii", "replace").strip() for x in lines]
+
+
+class ScreenView:
+    """The terminal view: the board redrawn in place, events and command
+    output below it, a prompt with its own line editing (the terminal's
+    echo, line mode and signal keys are off while it runs: Ctrl-C and
+    Ctrl-D are keys that quit)."""
+
+    def __init__(self, out, inp):
+        self.out = out
+        self.fd = _fileno(inp)
+        self.session = None
+        self.pane = collections.deque(maxlen=PANE)
+        self.line = ""
+        self.history = []
+        self._hist_at = 0
+        self._esc = b""
+        self._saved = None
+        self.dirty = True
+
+    def notify(self, kind, text):
+        if kind in ("move", "phase", "say", "link"):
+            self.pane.append("%-5s %s" % (kind, text))
+        self.dirty = True
+
+    def show(self, lines):
+        self.pane.extend(lines)
+        self.dirty = True
+
+    def start(self):
+        import termios
+
+        if self.fd is not None and os.isatty(self.fd):
+            self._saved = termios.tcgetattr(self.fd)
+            mode = termios.tcgetattr(self.fd)
+            mode[3] &= ~(termios.ECHO | termios.ICANON | termios.ISIG | termios.IEXTEN)
+            mode[6][termios.VMIN] = 1
+            mode[6][termios.VTIME] = 0
+            termios.tcsetattr(self.fd, termios.TCSANOW, mode)
+        self.out.write("\x1b[?1049h\x1b[2J")  # the alternate screen, as full-screen tools do
+
+    def stop(self):
+        import termios
+
+        self.out.write("\x1b[?1049l")
+        self.out.flush()
+        if self._saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+            self._saved = None
+
+    def redraw(self):
+        if not self.dirty:
+            return
+        self.dirty = False
+        s = self.session
+        cols, rows = _size(self.out)
+        i = s.info
+        head = "APIXAGON live view  %s %s  fw %s  profile %s  %s%s" % (
+            i.get("board", "?"),
+            i.get("id", "?"),
+            i.get("fw", "?"),
+            i.get("profile", "?"),
+            s.port or "",
+            "" if s.connected else "  (not connected: reconnecting)",
+        )
+        top = [head[:cols], ""]
+        top += hexagon(s.layer or bytes(NCELLS), s.cells or bytes(NCELLS), s.letters)
+        top += ["", status_line(s.status)[:cols]]
+        top.append(("board: " + s.message)[:cols] if s.message else "")
+        top.append("-" * min(cols, 72))
+        room = max(rows - len(top) - 1, 1)
+        pane = list(self.pane)[-room:]
+        body = top + [x[:cols] for x in pane] + [""] * (room - len(pane))
+        frame = "\x1b[H" + "".join(line + "\x1b[K\n" for line in body)
+        self.out.write(frame + self._prompt())
+        self.out.flush()
+
+    def _prompt(self):
+        return "\r\x1b[K> " + self.line
+
+    def read(self):
+        """Keys typed; the finished lines (None: quit)."""
+        data = os.read(self.fd, 1024)
+        if not data:
+            return None  # the terminal went away
+        done = []
+        for b in data:
+            if self._esc:  # an escape sequence: arrows browse the history
+                self._esc += bytes((b,))
+                if len(self._esc) >= 3 or (len(self._esc) == 2 and b != ord("[")):
+                    self._browse(self._esc)
+                    self._esc = b""
+                continue
+            if b == 27:
+                self._esc = b"\x1b"
+            elif b in (3, 4) and (b == 3 or not self.line):
+                return None  # Ctrl-C, or Ctrl-D on an empty line
+            elif b in (13, 10):
+                done.append(self.line)
+                if self.line.strip():
+                    self.history.append(self.line)
+                self._hist_at = len(self.history)
+                self.pane.append("> " + self.line)
+                self.line = ""
+                self.dirty = True
+            elif b in (8, 127):
+                self.line = self.line[:-1]
+            elif b == 21:  # Ctrl-U
+                self.line = ""
+            elif 32 <= b < 127:
+                self.line += chr(b)
+        if not self.dirty:
+            self.out.write(self._prompt())
+            self.out.flush()
+        return done
+
+    def _browse(self, seq):
+        if seq == b"\x1b[A" and self._hist_at > 0:
+            self._hist_at -= 1
+            self.line = self.history[self._hist_at]
+        elif seq == b"\x1b[B" and self._hist_at < len(self.history):
+            self._hist_at += 1
+            self.line = self.history[self._hist_at] if self._hist_at < len(self.history) else ""
+
+
+def _size(out):
+    try:
+        cols, rows = os.get_terminal_size(out.fileno())
+    except (AttributeError, ValueError, OSError):
+        cols, rows = 0, 0
+    return cols or 80, rows or 24
+
+
+def run(state, args):
+    plain = args.plain or not _isatty(state.out)
+    ui = (PlainView if plain else ScreenView)(state.out, state.inp)
+    session = Session(args.port, ui.notify)
+    ui.session = session
+    session.connect(first=True)  # no board at all: exit 3, as the other commands
+    companion = Companion(session, getattr(args, "db", None))
+    end = time.monotonic() + args.seconds if args.seconds else None
+    restore = _quit_on_signals()
+    ui.start()
+    try:
+        while end is None or time.monotonic() < end:
+            ui.redraw()
+            fds = [fd for fd in (ui.fd, session.fileno()) if fd is not None]
+            wait = 0.2 if end is None else max(0.0, min(0.2, end - time.monotonic()))
+            ready = select.select(fds, [], [], wait)[0] if fds else time.sleep(wait) or []
+            if session.fileno() in ready:
+                session.pump()
+            if ui.fd is not None and ui.fd in ready:
+                lines = ui.read()
+                if lines is None:
+                    break
+                if not _run_lines(companion, ui, lines):
+                    break
+            session.tick()
+    except KeyboardInterrupt:
+        pass  # Ctrl-C is how a plain log is stopped: not an error
+    finally:
+        ui.stop()
+        restore()
+        session.close()
+    return 0
+
+
+def _run_lines(companion, ui, lines):
+    for line in lines:
+        go_on, out = companion.command(line)
+        ui.show(out)
+        if not go_on:
+            return False
+    return True
+
+
+def _quit_on_signals():
+    # A closed terminal (SIGHUP) or a kill (SIGTERM) ends the view through
+    # the same finally as quit: the terminal modes come back.
+    def leave(signum, frame):
+        raise SystemExit(0)
+
+    old = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            old[sig] = signal.signal(sig, leave)
+        except (ValueError, OSError):  # not the main thread
+            pass
+
+    def restore():
+        for sig, h in old.items():
+            signal.signal(sig, h)
+
+    return restore

@@ -1,0 +1,168 @@
+"""`apixagon monitor` with real parts: the firmware (.mpy) in the
+MicroPython unix port on a pseudo-terminal, the installed console script,
+and for the terminal view a real pty (python's pty module) on the other
+side. Every wait has a generous deadline; none is a timing assertion."""
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from ptykit import Terminal, processes_in
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+APIXAGON = os.path.join(os.path.dirname(sys.executable), "apixagon")
+
+
+class PlainMonitor:
+    """`apixagon monitor --plain` with commands on a pipe, its lines read
+    by a thread (a line waited for never blocks past its deadline)."""
+
+    def __init__(self, port, db):
+        self.p = subprocess.Popen(
+            [APIXAGON, "monitor", "--port", port, "--plain", "--db", db],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines = queue.Queue()
+        self.log = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.p.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def expect(self, prefix, timeout=30):
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError("no %r line; got:\n%s" % (prefix, "\n".join(self.log)))
+            self.log.append(line)
+            if line.startswith(prefix):  # a str, or a tuple of them
+                return line
+
+    def close(self):
+        if self.p.poll() is None:
+            self.p.kill()
+        self.p.wait(10)
+
+
+def test_plain_log_prints_moves_leds_and_cells_and_survives_a_reboot(board, tmp_path):
+    m = PlainMonitor(board.port, str(tmp_path / "m.sqlite"))
+    try:
+        m.expect("link  connected to APIXAGON_simulator sim-A")
+        assert m.expect("cells ") == "cells -"
+        assert len(m.expect("leds  ").split()[1]) == 61  # a character per cell
+        m.send("confirm")
+        m.expect("phase start")
+        m.send("put E4 B12")
+        assert m.expect("move ").split()[2:] == ["B", "12", "E4"]
+        assert m.expect("cells ") == "cells E4=B12"
+        m.send("fly E4")
+        m.expect("error: unknown command 'fly'")
+        m.send("confirm long")  # abandoned: nothing to resume after the cut
+        m.expect("phase abandoned")
+        board.power_cut()  # SIGKILL; it boots again, knowing no watcher
+        assert board.wait_boot(2)
+        # Seen by the heartbeat: STATUS says watch=0 (watch again), or a
+        # request sent while it was down never got its answer (reconnect).
+        m.expect(("link  the board restarted: watching again", "link  connected to"))
+        m.send("confirm")
+        m.expect("phase start")
+        m.send("put E6 B5")
+        assert m.expect("move ").split()[2:] == ["B", "5", "E6"]
+        assert m.expect("cells ") == "cells E6=B05"  # the cut took E4's card
+        m.send("quit")
+        assert m.p.wait(30) == 0
+    finally:
+        m.close()
+
+
+@pytest.fixture
+def term():
+    opened = []
+
+    def start(argv, **kw):
+        t = Terminal(argv, **kw)
+        opened.append(t)
+        return t
+
+    yield start
+    for t in opened:
+        t.close()
+
+
+def test_companion_on_a_terminal_draws_the_card_and_the_move(board, term, tmp_path):
+    t = term([APIXAGON, "monitor", "--port", board.port, "--db", str(tmp_path / "m.sqlite")])
+    t.wait_for(r"APIXAGON live view  APIXAGON_simulator sim-A")
+    t.wait_for(r"\[setup\]")
+    t.type("confirm\r")
+    t.wait_for(r"phase start")
+    t.type("put E4 B12\r")
+    t.wait_for(r"E e1 .* B12 ")  # row E: the card drawn on its cell
+    t.wait_for(r"move  \d+ B 12 E4")
+    t.wait_for(r"last: B 12 E4")
+    t.type("put E6 B99\r")  # no such card: a message, nothing sent
+    t.wait_for(r"error: no card 'B99'")
+    t.type("lift\r")
+    t.wait_for(r"error: usage: lift CELL")
+    t.type("help\r")
+    t.wait_for(r"put CELL CARD")
+    t.type("status\r")  # the CLI's own status, the live link paused meanwhile
+    t.wait_for(r"last +B_12_E4")
+    t.type("put E6 G5\r")  # and the live link is back
+    t.wait_for(r"move  \d+ G 5 E6")
+    t.type("quit\r")
+    assert t.wait_exit() == 0
+
+
+def test_companion_pull_then_list(board, term, tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    t = term([APIXAGON, "monitor", "--port", board.port, "--db", db])
+    t.wait_for(r"\[setup\]")
+    for keys in ("confirm\r", "put E4 B12\r", "put E6 G5\r"):
+        t.type(keys)
+    t.wait_for(r"move  \d+ G 5 E6")
+    t.type("pull\r")
+    t.wait_for(r"1 log pulled from sim-A")
+    t.type("list\r")
+    t.wait_for(r"1  sim-A +0001.alog")
+    t.type("\x04")  # Ctrl-D on an empty line leaves
+    assert t.wait_exit() == 0
+    assert os.path.exists(db)
+
+
+@pytest.mark.parametrize("keys", ["quit\r", "\x03", "\x04"], ids=["quit", "ctrl-c", "ctrl-d"])
+def test_make_run_entry_ends_cleanly_and_leaves_no_board_behind(term, tmp_path, keys):
+    # What `make run` runs: tools/devboard.py --companion (the board on a
+    # pty, the companion on this terminal).
+    flash = tmp_path / "flash"
+    db = tmp_path / "matches.sqlite"
+    t = term(
+        [sys.executable, os.path.join(ROOT, "tools", "devboard.py"), "--companion"]
+        + ["--flash", str(flash), "--db", str(db)],
+        cwd=ROOT,
+    )
+    t.wait_for(r"APIXAGON live view  APIXAGON_simulator sim-A", timeout=60)
+    t.wait_for(r"\[setup\]")
+    assert processes_in(flash), "the simulated board runs in its flash directory"
+    t.type("put E4 B12\r")
+    t.wait_for(r"B12")
+    t.type(keys)
+    assert t.wait_exit() == 0
+    end = time.monotonic() + 10
+    while processes_in(flash) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert processes_in(flash) == []
+    assert os.path.isdir(flash / "logs") or os.path.isdir(flash / "lib")  # flash kept
