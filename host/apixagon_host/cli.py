@@ -51,9 +51,11 @@ def _logs_args(p):
             a.add_argument("--format", choices=("apx", "json"), default="apx")
             a.add_argument("--output", "-o", help="file to write ('-': standard output)")
     a = sub.add_parser("render", help="draw a position as SVG or PNG")
-    a.add_argument("id", type=int)
+    a.add_argument("id", type=int, help="match id (apixagon logs list)")
     a.add_argument("--ply", type=int, default=None, help="after this many moves (default: all)")
-    a.add_argument("--output", "-o", help="file.svg or file.png")
+    a.add_argument("--output", "-o", help="FILE.svg or FILE.png (default: match-ID-PLY.svg)")
+    a.add_argument("--size", type=int, help="width in pixels (default: 864, the natural size)")
+    a.add_argument("--no-coords", action="store_true", help="no row letters, numbers, cell names")
     _db(a)
 
 

@@ -218,24 +218,38 @@ def ports(state, args):
 
 
 def render(state, args):
+    """Draw a stored match after --ply moves as SVG or PNG (the extension
+    of --output says which). Checks the arguments before any work and
+    writes the file whole or not at all."""
+    out = args.output
+    ext = os.path.splitext(out)[1].lower() if out else ".svg"
+    if ext not in (".svg", ".png"):
+        raise CommandError("--output must end in .svg or .png: %s" % out, EXIT_USAGE)
+    if args.size is not None and not 64 <= args.size <= 8192:
+        raise CommandError("--size must be 64..8192 pixels, not %d" % args.size, EXIT_USAGE)
+    from . import outfile
+    from . import render as R
+
     board, name, lines, verdict = _load(args)
     game = game_at(lines, args.ply)
-    try:
-        from . import render as R
-    except ImportError:
-        raise CommandError("rendering is not part of this build yet", EXIT_FAILED)
-
-    title = "%s %s, move %d" % (board, name, game.nlog)
-    svg = R.render_svg(game, title=title)
-    out = args.output or "match-%d-%d.svg" % (args.id, game.nlog)
-    ext = os.path.splitext(out)[1].lower()
+    ply = len(lines.moves) if args.ply is None else args.ply
+    title = "%s \u00b7 %s \u00b7 move %d of %d" % (board, name, ply, len(lines.moves))
+    svg = R.render_svg(game, title=title, size=args.size, coordinates=not args.no_coords)
+    out = out or "match-%d-%d.svg" % (args.id, ply)
     if ext == ".png":
-        R.svg_to_png(svg, out)
-    elif ext == ".svg":
-        with open(out, "w") as f:
-            f.write(svg)
+        try:
+            data = R.svg_to_png(svg)
+        except R.PngUnavailable as e:
+            raise CommandError(
+                "PNG output needs CairoSVG and the cairo library (%s): "
+                "pip install 'apixagon[png]' (or pip install cairosvg) and the system's "
+                "cairo (e.g. apt install libcairo2); SVG output (-o FILE.svg) works "
+                "without them. Nothing written." % e,
+                EXIT_FAILED,
+            )
     else:
-        raise CommandError("--output must end in .svg or .png", EXIT_USAGE)
+        data = svg.encode("utf-8")
+    outfile.write_atomic(out, data)
     state.out.write("wrote %s\n" % out)
     return 0
 
