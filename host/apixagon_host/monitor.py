@@ -106,10 +106,14 @@ class Session:
 
     def refresh(self):
         st = self.request("STATUS")
-        self.status = dict(w.split("=", 1) for w in st.split() if "=" in w)
+        st = dict(w.split("=", 1) for w in st.split() if "=" in w)
         self.stale = False
         self.next_beat = time.monotonic() + HEARTBEAT_S
-        self.notify("status", "")
+        # the clock and free bytes move on their own: not worth a redraw
+        news = _shown(st) != _shown(self.status)
+        self.status = st
+        if news:
+            self.notify("status", "")
 
     def request(self, *args):
         """A request on the live link; CommandError if it failed (the link
@@ -228,6 +232,10 @@ class Session:
             self.link = None
 
 
+def _shown(status):
+    return {k: v for k, v in status.items() if k not in ("clock", "free")}
+
+
 def _fileno(stream):
     try:
         return stream.fileno()
@@ -304,6 +312,7 @@ class ScreenView:
         self._hist_at = 0
         self._esc = b""
         self._saved = None
+        self._winch = None
         self.dirty = True
 
     def notify(self, kind, text):
@@ -318,6 +327,13 @@ class ScreenView:
     def start(self):
         import termios
 
+        def resized(signum, frame):
+            self.dirty = True  # the next pass of the loop draws to the new size
+
+        try:
+            self._winch = signal.signal(signal.SIGWINCH, resized)
+        except ValueError:  # not the main thread: no resize signal then
+            self._winch = None
         if self.fd is not None and os.isatty(self.fd):
             self._saved = termios.tcgetattr(self.fd)
             mode = termios.tcgetattr(self.fd)
@@ -330,6 +346,8 @@ class ScreenView:
     def stop(self):
         import termios
 
+        if self._winch is not None:
+            signal.signal(signal.SIGWINCH, self._winch)
         self.out.write("\x1b[?1049l")
         self.out.flush()
         if self._saved is not None:

@@ -50,23 +50,30 @@ class Terminal:
         self.raw += data
         return True
 
-    def wait_for(self, pattern, timeout=30):
-        """The text after the last match, once pattern (a regex) shows up."""
+    def wait_for(self, pattern, timeout=30, anywhere=False):
+        """The match once pattern (a regex) shows up after the last match
+        (anywhere: in all that was drawn, for things drawn above the
+        last match on the same screen)."""
         end = time.monotonic() + timeout
         while True:
-            m = re.search(pattern, self.text[self.seen :])
+            m = self._find(pattern, anywhere)
             if m:
-                self.seen += m.end()
                 return m
             left = end - time.monotonic()
             if left <= 0 or not self._read(min(left, 0.2)):
-                m = re.search(pattern, self.text[self.seen :])
+                m = self._find(pattern, anywhere)
                 if m:
-                    self.seen += m.end()
                     return m
                 raise AssertionError(
                     "%r did not show up; the screen said:\n%s" % (pattern, self.text[-3000:])
                 )
+
+    def _find(self, pattern, anywhere):
+        start = 0 if anywhere else self.seen
+        m = re.search(pattern, self.text[start:])
+        if m and not anywhere:
+            self.seen += m.end()
+        return m
 
     def type(self, keys):
         os.write(self.fd, keys.encode() if isinstance(keys, str) else keys)

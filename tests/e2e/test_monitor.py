@@ -112,7 +112,7 @@ def test_companion_on_a_terminal_draws_the_card_and_the_move(board, term, tmp_pa
     t.type("put E4 B12\r")
     t.wait_for(r"E e1 .* B12 ")  # row E: the card drawn on its cell
     t.wait_for(r"move  \d+ B 12 E4")
-    t.wait_for(r"last: B 12 E4")
+    t.wait_for(r"last: B 12 E4", anywhere=True)  # the status line, above the events
     t.type("put E6 B99\r")  # no such card: a message, nothing sent
     t.wait_for(r"error: no card 'B99'")
     t.type("lift\r")

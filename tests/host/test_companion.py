@@ -111,7 +111,10 @@ def test_list_runs_the_cli_on_the_database(tmp_path):
 
 
 def test_render_says_when_it_is_not_in_the_build(monkeypatch, tmp_path):
+    import apixagon_host
+
     monkeypatch.setitem(sys.modules, "apixagon_host.render", None)  # import fails
+    monkeypatch.delattr(apixagon_host, "render", raising=False)  # imported earlier
     s = FakeSession()
     _, out = Companion(s, db=str(tmp_path / "m.sqlite")).command("render 1")
     assert out[0].startswith("error: render is not available in this build")
@@ -126,7 +129,10 @@ def test_render_runs_the_cli_logs_render_when_it_is_there(monkeypatch, tmp_path)
         return 0
 
     monkeypatch.setattr(cli.logs, "render", fake_render)
+    import apixagon_host
+
     monkeypatch.setitem(sys.modules, "apixagon_host.render", type(sys)("render"))
+    monkeypatch.setattr(apixagon_host, "render", sys.modules["apixagon_host.render"], raising=False)
     db = str(tmp_path / "m.sqlite")
     _, out = Companion(FakeSession(), db=db).command("render 3")
     assert seen == [(3, str(tmp_path / "match-3.svg"), db)]
