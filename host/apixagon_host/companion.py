@@ -38,6 +38,13 @@ class Companion:
     def __init__(self, session, db=None):
         self.session = session
         self.db = db
+        if db:
+            # The companion's own database is there from the start: `list`
+            # before the first pull says it is empty, not that it is missing
+            # (the read commands refuse a --db that does not exist).
+            from .store import Store
+
+            Store(db).close()
 
     def command(self, line):
         words = line.split()
@@ -48,7 +55,7 @@ class Companion:
             if w in ("quit", "exit", "q"):
                 return False, []
             if w == "help":
-                return True, HELP.splitlines() + [legend()]
+                return True, HELP.splitlines() + legend()
             if w in ("put", "lift", "tap") or w in BUTTONS:
                 return True, self._hand(w, words)
             if w == "pull":

@@ -41,9 +41,15 @@ def hexagon(layer, cells, letters, colour=True):
     return lines
 
 
-def legend(colour=True):
-    """What each LED colour means (the console's legend)."""
-    return "LEDs: " + " ".join(paint(v, name, colour) for v, name in _LEGEND) + "  (* blinks)"
+def legend(colour=True, per_line=5):
+    """What each LED colour means (the console's legend), a few entries a
+    line so that no line runs past a terminal's width."""
+    items = [paint(v, name, colour) for v, name in _LEGEND]
+    lines = []
+    for i in range(0, len(items), per_line):
+        lines.append(("LEDs: " if not i else "      ") + " ".join(items[i : i + per_line]))
+    lines[-1] += "  (* blinks)"
+    return lines
 
 
 def status_line(status):

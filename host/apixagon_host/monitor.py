@@ -376,7 +376,10 @@ class ScreenView:
         top.append("-" * min(cols, 72))
         room = max(rows - len(top) - 1, 1)
         pane = list(self.pane)[-room:]
-        body = top + [x[:cols] for x in pane] + [""] * (room - len(pane))
+        # (a line in colour is laid out to fit: cutting it could cut an
+        # escape sequence in two)
+        pane = [x if "\x1b" in x else x[:cols] for x in pane]
+        body = top + pane + [""] * (room - len(pane))
         frame = "\x1b[H" + "".join(line + "\x1b[K\n" for line in body)
         self.out.write(frame + self._prompt())
         self.out.flush()
