@@ -83,14 +83,11 @@ class Session:
         self.link = link
         self.port = link.port
         self.info = link.info
-        link.on_event = self._on_event
-        if not quiet:
-            i = self.info
-            self.notify(
-                "link",
-                "connected to %s %s on %s (fw %s, profile %s)"
-                % (i.get("board"), i.get("id"), self.port, i.get("fw"), i.get("profile")),
-            )
+        # The whole state WATCH 1 brings is told after "connected", and
+        # "connected" only once the board watches: a user (or a script)
+        # who reads it can go on.
+        early = []
+        link.on_event = early.append
         try:
             self._watch()
         except CommandError as e:
@@ -98,6 +95,16 @@ class Session:
                 self._drop(str(e))
             return False
         self._lost = False
+        if not quiet:
+            i = self.info
+            self.notify(
+                "link",
+                "connected to %s %s on %s (fw %s, profile %s)"
+                % (i.get("board"), i.get("id"), self.port, i.get("fw"), i.get("profile")),
+            )
+        link.on_event = self._on_event
+        for text in early:
+            self._on_event(text)
         return True
 
     def _watch(self):
@@ -180,6 +187,10 @@ class Session:
                     self.next_beat = time.monotonic() + 0.5
         except OSError as e:
             self._drop(str(e))
+        if self.link is not None:
+            # handled as they came: the link's lists would grow all day
+            del self.link.events[:]
+            del self.link.noise[:]
 
     def tick(self):
         """Reconnect, heartbeat, STATUS after a move: between inputs."""

@@ -58,6 +58,18 @@ class PlainMonitor:
         self.p.wait(10)
 
 
+def wait_logged(board, data, timeout=30):
+    path = os.path.join(board.flash, "logs", "0001.alog")
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                if data in f.read():
+                    return
+        time.sleep(0.05)
+    raise AssertionError("%r never reached %s" % (data, path))
+
+
 def test_plain_log_prints_moves_leds_and_cells_and_survives_a_reboot(board, tmp_path):
     m = PlainMonitor(board.port, str(tmp_path / "m.sqlite"))
     try:
@@ -73,6 +85,9 @@ def test_plain_log_prints_moves_leds_and_cells_and_survives_a_reboot(board, tmp_
         m.expect("error: unknown command 'fly'")
         m.send("confirm long")  # abandoned: nothing to resume after the cut
         m.expect("phase abandoned")
+        m.send("fly")  # answered once the HAND before it was: the link is idle
+        m.expect("error: unknown command 'fly'")
+        wait_logged(board, b"abandoned")  # on flash (a quiet tick writes it)
         board.power_cut()  # SIGKILL; it boots again, knowing no watcher
         assert board.wait_boot(2)
         # Seen by the heartbeat: STATUS says watch=0 (watch again), or a
