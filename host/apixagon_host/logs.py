@@ -2,6 +2,7 @@
 `ports`: the board's matches on the PC (`monitor` is monitor.py)."""
 
 import os
+import sqlite3
 import sys
 import time
 
@@ -43,8 +44,18 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def _store(args):
-    return Store(args.db) if getattr(args, "db", None) else Store()
+def _store(args, create=False):
+    """The match database; only `logs pull` makes a new one."""
+    path = getattr(args, "db", None)
+    try:
+        return Store(path, create)
+    except FileNotFoundError:
+        raise CommandError(
+            "no match database at %s (apixagon logs pull --db %s makes one)" % (path, path),
+            EXIT_USAGE,
+        )
+    except sqlite3.DatabaseError as e:
+        raise CommandError("%s is not a match database: %s" % (path, e), EXIT_USAGE)
 
 
 def pull(state, args):
@@ -53,7 +64,7 @@ def pull(state, args):
     as they come, a later pull asks only for the bytes after them). A log
     that does not verify is reported and left on the board, unmarked, so
     it is never deleted; the others are still pulled (exit 1 at the end)."""
-    store = _store(args)
+    store = _store(args, create=True)
     bad = {}  # name -> why it was not stored
     with L.connect(args.port) as link:
         board = link.info.get("id", "?")
@@ -126,10 +137,10 @@ def list_(state, args):
     state.out.write(
         "%4s  %-14s %-10s %5s  %-8s %s\n" % ("id", "board", "log", "moves", "state", "result")
     )
-    for mid, board, name, records, complete, result, at, size in rows:
+    for mid, board, name, moves, complete, result, at, size in rows:
         state.out.write(
             "%4d  %-14s %-10s %5d  %-8s %s\n"
-            % (mid, board, name, records, "done" if complete else "in play", result or "")
+            % (mid, board, name, moves, "done" if complete else "in play", result or "")
         )
     return 0
 

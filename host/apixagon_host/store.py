@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS logs (
     complete INTEGER NOT NULL,
     result TEXT,
     pulled_at TEXT NOT NULL,
+    moves INTEGER,
     UNIQUE (board, name)
 );
 """
@@ -40,16 +41,39 @@ def data_dir():
 
 
 class Store:
-    def __init__(self, path=None):
+    def __init__(self, path=None, create=True):
+        """The database at path (default: the user's). create=False for
+        the commands that only read: a mistyped --db is an error then,
+        never a new empty file (FileNotFoundError)."""
         if path is None:
             d = data_dir()
             os.makedirs(d, exist_ok=True)
             path = os.path.join(d, "matches.sqlite")
+        elif not create and not os.path.isfile(path):
+            raise FileNotFoundError(path)
         self.path = path
         self.db = sqlite3.connect(path)
         self.db.execute("PRAGMA journal_mode=WAL")  # a commit per batch stays cheap
         self.db.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints, never torn
         self.db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self):
+        # Databases made before the moves column: add it, count from the
+        # stored bytes (the one reader), so `logs list` is right for them.
+        cols = [r[1] for r in self.db.execute("PRAGMA table_info(logs)")]
+        if "moves" not in cols:
+            with self.db:
+                self.db.execute("ALTER TABLE logs ADD COLUMN moves INTEGER")
+        todo = self.db.execute("SELECT id, data FROM logs WHERE moves IS NULL").fetchall()
+        if todo:
+            with self.db:
+                for mid, data in todo:
+                    lines = matchlog.Lines()
+                    matchlog.read_log(data, lines)
+                    self.db.execute(
+                        "UPDATE logs SET moves = ? WHERE id = ?", (len(lines.moves), mid)
+                    )
 
     def close(self):
         self.db.close()
@@ -72,18 +96,19 @@ class Store:
         now = time.strftime("%Y-%m-%d %H:%M:%S")
         with self.db:
             self.db.execute(
-                "INSERT INTO logs (board, name, data, records, complete, result, pulled_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO logs (board, name, data, records, complete, result, pulled_at, moves)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (board, name) DO UPDATE SET data = excluded.data,"
                 " records = excluded.records, complete = excluded.complete,"
-                " result = excluded.result, pulled_at = excluded.pulled_at",
-                (board, name, data, count, complete, lines.result, now),
+                " result = excluded.result, pulled_at = excluded.pulled_at,"
+                " moves = excluded.moves",
+                (board, name, data, count, complete, lines.result, now, len(lines.moves)),
             )
         return count, complete
 
     def list(self):
         return self.db.execute(
-            "SELECT id, board, name, records, complete, result, pulled_at, length(data)"
+            "SELECT id, board, name, moves, complete, result, pulled_at, length(data)"
             " FROM logs ORDER BY board, name"
         ).fetchall()
 

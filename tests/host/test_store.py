@@ -1,0 +1,90 @@
+"""The local match database (a real SQLite file): what `logs list` counts,
+databases made by older versions, and a mistyped --db."""
+
+import io
+import os
+import sqlite3
+
+from apixagon_host import cli
+from apixagon_host.store import Store
+from smartboard import matchlog
+
+RECORD = [
+    "mode queens-gambit",
+    "start black",
+    "B 12 E4",
+    "G 3 A1",
+    "B 13 I9",
+]
+
+
+def log_bytes(lines, end=None):
+    out = bytearray()
+    prev = matchlog.SEED
+    for text in lines:
+        kind = matchlog.HEADER if text[0] in "ms[" else matchlog.MOVE
+        rec, prev = matchlog.encode(prev, kind, text.encode())
+        out += rec
+    if end:
+        rec, prev = matchlog.encode(prev, matchlog.END, end.encode())
+        out += rec
+    return bytes(out)
+
+
+def run_cli(*argv):
+    out = io.StringIO()
+    return cli.main(list(argv), cli.State(out=out)), out.getvalue()
+
+
+def test_list_counts_moves_not_records(tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    s = Store(db)
+    s.put("sim-A", "0001.alog", log_bytes(RECORD, "abandoned"))
+    s.close()
+    rc, out = run_cli("logs", "list", "--db", db)
+    assert rc == 0
+    row = out.splitlines()[1].split()
+    assert row[:6] == ["1", "sim-A", "0001.alog", "3", "done", "abandoned"]
+
+
+def test_a_database_from_before_the_moves_column_is_brought_up_to_date(tmp_path):
+    db = str(tmp_path / "old.sqlite")
+    with sqlite3.connect(db) as c:  # the schema as the first release made it
+        c.execute(
+            "CREATE TABLE logs (id INTEGER PRIMARY KEY, board TEXT NOT NULL, name TEXT NOT NULL,"
+            " data BLOB NOT NULL, records INTEGER NOT NULL, complete INTEGER NOT NULL,"
+            " result TEXT, pulled_at TEXT NOT NULL, UNIQUE (board, name))"
+        )
+        c.execute(
+            "INSERT INTO logs (board, name, data, records, complete, result, pulled_at)"
+            " VALUES ('sim-A', '0001.alog', ?, 5, 0, NULL, '2026-11-01 10:00:00')",
+            (log_bytes(RECORD),),
+        )
+    c.close()
+    rc, out = run_cli("logs", "list", "--db", db)
+    assert rc == 0 and out.splitlines()[1].split()[3:5] == ["3", "in"]
+    rc, out = run_cli("logs", "export", "1", "--db", db)
+    assert rc == 0 and "B 13 I9" in out  # the stored bytes untouched
+
+
+def test_a_mistyped_db_is_an_error_and_makes_no_file(tmp_path, capsys):
+    missing = str(tmp_path / "typo.sqlite")
+    for argv in (
+        ("logs", "list"),
+        ("logs", "show", "1"),
+        ("logs", "export", "1"),
+        ("logs", "render", "1", "-o", str(tmp_path / "x.svg")),
+        ("replay", "1"),
+    ):
+        rc, out = run_cli(*(argv + ("--db", missing)))
+        assert rc == 2, argv
+        assert "no match database at %s" % missing in capsys.readouterr().err
+        assert not os.path.exists(missing) and not os.path.exists(str(tmp_path / "x.svg"))
+
+
+def test_a_file_that_is_not_a_database_is_an_error_and_stays_as_it_was(tmp_path, capsys):
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"my notes, not a database\n" * 200)
+    rc, _ = run_cli("logs", "list", "--db", str(path))
+    assert rc == 2 and "is not a match database" in capsys.readouterr().err
+    assert path.read_bytes() == b"my notes, not a database\n" * 200
