@@ -22,12 +22,19 @@
 #          reserve deck the keeper lifted (§4)   long CONFIRM: abandon
 #   OVER   CONFIRM: back to SETUP
 #   any    long MODE: brightness
+#
+# Match-log storage (issue 4, smartboard.matchlog): below 64 KB free the
+# board says so (a message, and row I blinking yellow in set-up and at the
+# start of a match until the first card); on a full flash (writes failing)
+# the match goes on, its moves wait in the game, the sign stays on through
+# the match and the board says when the log is saved again. It never
+# deletes a log: the host pulls and deletes them (docs/protocol.md).
 from apixagon.codes import BEEKEEPER, OK, PLACE, RAIN_MOVE, REASONS, SMOKER
 from apixagon.compat import const
 from apixagon.game import Game
 from apixagon.geometry import NB, NCELLS, NONE
 
-from . import buttons, referee, scan, uids
+from . import buttons, referee, scan, tag, uids
 from . import settings as S
 from .view import View, matches
 
@@ -35,6 +42,11 @@ SETUP = const(0)
 PLAY = const(1)
 OVER = const(2)
 RESUME = const(3)  # after a power cut: the cards must match the log first
+
+# self.storage
+STORE_OK = const(0)
+STORE_LOW = const(1)  # below matchlog.LOW_BYTES free
+STORE_FULL = const(2)  # the last log write failed: moves wait in memory
 
 _TEEN = const(6)
 _SILENT = (1, 2, 3, 4)  # modes with the code of silence (§4, §5)
@@ -77,6 +89,9 @@ class Board:
         self._pad_at = -_PAD_MS
         self._hot = bytearray(hw.layout.nchannels)
         self.now = 0
+        self.storage = STORE_OK
+        self._space_seen = -1  # log.space when the storage was last judged
+        self.want = None  # RESUME: the state each cell must sense
         hw.painter.brightness = S.BRIGHTNESS[settings.get(S.BRIGHT)]
         self._show_setup()
 
@@ -113,10 +128,13 @@ class Board:
         # A quiet tick (no card just moved): at most one flash write, the
         # settings or one match-log record (issue 3/4: flash writes stall
         # the CPU, so they never share a tick with a card).
+        log = self.log
         if self.settings.due(now):
             self.settings.save()
-        elif self.log is not None and self.log.pending():
-            self.log.flush()
+        elif log is not None and log.pending(now):
+            log.flush(now)
+        if log is not None and log.space != self._space_seen:
+            self._check_storage(self._space_seen < 0)
         return True
 
     # ---- inputs -------------------------------------------------------------
@@ -212,6 +230,7 @@ class Board:
         self.declaring = 0
         self._nlog = 0
         self._event("start")
+        self._check_storage(True)
         self._refresh()
         return True
 
@@ -222,18 +241,21 @@ class Board:
         play continues where it stopped."""
         from apixagon import record
 
-        g, verdicts = record.check(lines, Game)
-        for lineno, r in verdicts:
-            if r != OK:
-                self._say("log unreadable at line %d: new match" % lineno)
-                return False
+        c = _replayer()
+        record.read(lines, c)
+        if c.verdicts:
+            if log is not None:
+                log.release()  # left as it is on flash
+            self._say("log unreadable at line %d: new match" % c.verdicts[0][0])
+            return False
+        g = c.game
         self.ref = referee.Referee(g, self.hw.paired)
         if log is not None:
             log.adopt(g)
         self.want = bytearray(NCELLS)
         for x in range(NCELLS):
             o = g.board[x]
-            self.want[x] = 1 + referee._code_of(o) if o else 0
+            self.want[x] = referee._code_of(o) if o else 0  # already 1 + tag code
         self.phase = RESUME
         self._say("resuming: put the cards back as they were")
         self._check_resume()
@@ -247,8 +269,25 @@ class Board:
                 self.view.resume(want, self.sensed, paired)
                 return
         ref = self.ref
-        for x in range(NCELLS):
-            ref.phys[x] = want[x]  # profile B: identities from the log
+        if paired:
+            # Profile B: identities from the log. A side's second Rain gets
+            # the other Rain's tag, or the referee would see one card on
+            # two cells (and wait for ever).
+            rains = 0
+            for x in range(NCELLS):
+                w = want[x]
+                if w and tag.kind_of(w - 1) == tag.RAIN:
+                    bit = 1 << tag.side_of(w - 1)
+                    if rains & bit:
+                        w += 1  # tag.code(side, RAIN, 1)
+                    rains |= bit
+                ref.phys[x] = w
+        else:
+            # Profile A: the cards themselves (either Rain of a side matches
+            # the log's, view.matches).
+            for x in range(NCELLS):
+                ref.phys[x] = self.sensed[x]
+        self.want = None
         self.phase = PLAY
         self._nlog = ref.game.nlog
         self._event("resumed")
@@ -258,6 +297,7 @@ class Board:
         self.ref = None
         self.phase = SETUP
         self.refused = False
+        self._check_storage(True)
         self._show_setup()
 
     def _confirm(self):
@@ -291,6 +331,10 @@ class Board:
             self.phase = phase
             self._event("over" if phase == OVER else "resumed")
         kind, side = self.declaration()
+        # The storage sign: all through the match on a full flash; when
+        # storage is low, from the start until the first move.
+        st = self.storage
+        self.view.warn = st == STORE_FULL or (st == STORE_LOW and not g.nlog)
         self.view.play(ref, self.settings.get(S.DISPLAY), kind, side)
         self._prioritise()
 
@@ -353,10 +397,44 @@ class Board:
             self._say("deck learned: %d cards" % uids.DECK)
         self._show_setup()
 
+    def _check_storage(self, announce=False):
+        """Judge the match-log storage (on boot, at set-up, at a match's
+        start, and when a write fails, succeeds again or a log is deleted)
+        and tell the players: a message (the serial link forwards it as a
+        `say` event) and the sign on the LEDs."""
+        log = self.log
+        if log is None:
+            return
+        if self._space_seen < 0 and log.damaged is not None:
+            # left as it is: the host shows where it breaks (logs pull)
+            self._say("log %s does not verify: kept, not resumed" % log.damaged)
+        self._space_seen = log.space
+        old = self.storage
+        if log.failing:
+            st = STORE_FULL
+        else:
+            st = STORE_LOW if log.low() else STORE_OK
+        self.storage = st
+        if st == STORE_FULL:
+            if old != STORE_FULL:
+                self._say("storage full: moves kept in memory; download the match logs")
+        elif old == STORE_FULL:
+            self._say("storage: the match log is saved again")
+        if st == STORE_LOW and (announce or old == STORE_OK):
+            self._say(
+                "storage low: %d KB free; download the match logs" % (log.free_bytes() // 1024)
+            )
+        if st != old:
+            if self.phase == SETUP:
+                self._show_setup()
+            elif self.phase != RESUME:
+                self._refresh()
+
     def _show_setup(self):
         if self.learning:
             self.view.learning(self.hw.uids.count)
             return
+        self.view.warn = self.storage != STORE_OK
         s = self.settings
         players = s.get(S.PLAYERS) if s.get(S.GAME_MODE) == _TEEN else 0
         self.view.setup(
@@ -377,6 +455,25 @@ class Board:
     def _event(self, what):
         if self.listener is not None:
             self.listener.on_event(self, what)
+
+
+def _replayer():
+    # A record.Checker keeping only the lines that fail: a boot after a
+    # power cut replays a whole match in a heap that a verdict per line (a
+    # tuple each) would only crowd. Made here: the board imports the record
+    # module only when it resumes.
+    from apixagon import record
+
+    class Replay(record.Checker):
+        def move(self, lineno, letter, seat, kind, card, cells):
+            if self.game is None:
+                self._start_game()
+            if not self.verdicts:
+                r = record.apply_move(self.game, letter, seat, kind, card, cells)
+                if r != OK:
+                    self.verdicts.append((lineno, r))
+
+    return Replay(Game)
 
 
 def _reason(r):

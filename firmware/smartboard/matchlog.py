@@ -3,7 +3,8 @@
 # before, so that
 #   - a power cut at any byte loses at most the record being written: the
 #     reader stops at the first incomplete record, and the writer cuts such
-#     a torn tail off before it appends again;
+#     a torn tail off (rewritten, then renamed over: littlefs commits a
+#     rename whole) before it appends again;
 #   - an edited log is detected: a record whose link does not follow from
 #     the previous one breaks the chain.
 # The same reader runs on the host (apixagon_host.logs) — one format, one
@@ -16,6 +17,15 @@
 #        E  the match is over (payload: the result line)
 #   link = sha256(previous link + type + payload)[:4], the first previous
 #          link being b"APX1"; crc16 (smartboard.proto) covers all before it.
+#
+# The writer follows the game instead of queueing records: each quiet loop
+# tick it writes the one record that brings the flash closer to the game
+# (a U per move taken back since, then the moves, then the E). So nothing
+# waits in a queue of its own: while the flash is full the moves wait in
+# the game itself, in no extra memory, and are written when space comes
+# back (a take-back made and undone meanwhile is then logged as its net
+# effect). A log file appears whole with its header (written to a .tmp
+# file, then renamed), so a log never lacks its mode line.
 import hashlib
 import os
 
@@ -33,7 +43,10 @@ END = const(69)  # "E"
 SUFFIX = ".alog"
 PULLED = ".pulled"  # marker: the host stored this match (PULLED command)
 LOW_BYTES = const(65536)  # below this much free flash the board warns
-_QUEUE = const(8)  # records waiting for a quiet tick
+TMP = ".tmp"  # a file being written whole, renamed over its name when done
+_NCRC = const(256)  # moves whose identity the writer keeps (a match has ~100)
+_RETRY_MS = const(2000)  # a failing flash is tried again this often
+_PULLED_RAM = const(16)  # PULLED names kept in memory while the flash is full
 
 # read_log() verdicts
 OK_LOG = const(0)
@@ -121,83 +134,211 @@ class Lines:
         elif kind == UNDO:
             if self.moves:
                 self.moves.pop()
+            # after an E: the winning card was taken back, the match goes on
+            self.result = None
         elif kind == END:
             self.result = text
 
     def lines(self):
-        return self.header + self.moves
+        """The record's lines, header first (a generator: no new list)."""
+        for x in self.header:
+            yield x
+        for x in self.moves:
+            yield x
 
 
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
+class Positions:
+    """read_log visitor for the board's resume: where each header line and
+    each move still standing lies in the log's bytes, 4 bytes a line, and
+    the lines themselves made one at a time when lines() is read (a boot
+    replays a whole match: a list of strings would crowd a small heap).
+    data: the bytes read_log walks."""
+
+    def __init__(self, data):
+        self.data = data
+        self.at = bytearray(4 * 96)  # (offset, length) as 2 + 2 bytes per line
+        self.n = 0  # lines standing
+        self.header = 0  # of which header lines
+        self.result = None
+        self._pos = 0  # where the next record starts
+
+    def __call__(self, kind, payload):
+        i = self._pos
+        self._pos = i + len(payload) + 9
+        if kind == HEADER or kind == MOVE:
+            if 4 * self.n >= len(self.at):
+                self.at.extend(bytearray(len(self.at)))
+            a = self.at
+            j = 4 * self.n
+            i += 3  # the payload
+            a[j] = i >> 8
+            a[j + 1] = i & 255
+            a[j + 2] = len(payload) >> 8
+            a[j + 3] = len(payload) & 255
+            self.n += 1
+            if kind == HEADER:
+                self.header += 1
+        elif kind == UNDO:
+            if self.n > self.header:
+                self.n -= 1
+            self.result = None  # after an E: the winning card taken back
+        elif kind == END:
+            self.result = payload.decode()
+
+    def moves(self):
+        return self.n - self.header
+
+    def lines(self):
+        """The record's lines, header first (a generator)."""
+        a = self.at
+        for j in range(0, 4 * self.n, 4):
+            i = a[j] << 8 | a[j + 1]
+            yield bytes(memoryview(self.data)[i : i + (a[j + 2] << 8 | a[j + 3])]).decode()
 
 
-def _read(path):
-    with open(path, "rb") as f:
-        return f.read()
+def _is_header(line):
+    return line[0] == "[" or line[:4] in ("mode", "play", "opti", "star")
+
+
+def _write(path, mode, data):
+    with open(path, mode) as f:
+        n = f.write(data)
+    if n is not None and n != len(data):
+        raise OSError(28)  # ENOSPC: a short write, the flash is full
+
+
+class Flash:
+    """The board's filesystem as the match logs use it: MicroPython's os
+    over littlefs on the board, the PC's files under the unix port. Its
+    simulated twin (smartboard.sim.flash.SimFlash) cuts the power inside a
+    write and reports a chosen free space."""
+
+    def listdir(self, d):
+        return os.listdir(d)
+
+    def mkdir(self, d):
+        os.mkdir(d)
+
+    def read(self, path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    def size(self, path):
+        return os.stat(path)[6]
+
+    def exists(self, path):
+        try:
+            os.stat(path)
+            return True
+        except OSError:
+            return False
+
+    def append(self, path, data):
+        _write(path, "ab", data)
+
+    def write(self, path, data):
+        _write(path, "wb", data)
+
+    def rename(self, src, dst):
+        os.rename(src, dst)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def free(self, d):
+        st = os.statvfs(d)  # AttributeError where a port has none
+        return st[0] * st[4]  # f_bsize * f_bavail
 
 
 class MatchLog:
     """The board's writer: a listener of smartboard.board.Board events.
 
-    Records are queued when a move happens and written one per quiet loop
-    tick (flush()): a flash write stalls the CPU, so it never lands in the
-    tick that just saw a card (issue 3/4: scanning and LEDs never stall)."""
+    A move only marks the log due; the records are written one per quiet
+    loop tick (flush()): a flash write stalls the CPU, so it never lands in
+    the tick that just saw a card (issue 3/4: scanning and LEDs never stall).
+    fs: the filesystem (Flash(), or a simulated twin)."""
 
-    def __init__(self, root="logs", tags=()):
+    def __init__(self, root="logs", tags=(), fs=None):
         self.root = root
         self.tags = tags  # extra [Tag "value"] lines for every match
+        self.fs = fs if fs is not None else Flash()
         try:
-            os.mkdir(root)
+            self.fs.mkdir(root)
         except OSError:
             pass  # already there
-        self.path = None  # the match being logged
-        self.link = SEED
-        self.crcs = bytearray(2 * 256)  # crc16 of each logged move text
-        self.n = 0  # moves logged (net of take-backs)
-        self.queue = []
-        self.over = False
-        self.errors = 0
+        self.game = None  # the match being logged (the one written to)
+        self.path = None  # its file, once made
+        self.made = False  # the file exists, header and all
+        self.link = SEED  # the last link on flash
+        self.size = 0  # bytes of good records on flash: the next one goes there
+        self.crcs = bytearray(2 * _NCRC)  # identity of each move on flash
+        self.wn = 0  # moves on flash (net of take-backs)
+        self.over = False  # the log on flash ends with its E record
+        self.end_text = None  # "abandoned": the E to write when caught up
+        self.due = False  # the game may be ahead of the flash
+        self.suspect = False  # a write failed: a torn tail may follow size
+        self.failing = False  # the last write failed (the flash is full)
+        self.hold = None  # ms: no new attempt before (a failing flash)
+        self.next = None  # a newer match waiting for this one to be written
+        self.next_end = None
+        self.dropped = 0  # matches that never got a log (flash full, see begin)
+        self.errors = 0  # failed writes
+        self.damaged = None  # name of a newest log that does not verify
+        self.space = 0  # bumped when the free space may have changed
+        self._pulled = []  # PULLED while the marker could not be written
 
     # ---- files --------------------------------------------------------------
     def names(self):
         """The log files, oldest first."""
-        out = [f for f in os.listdir(self.root) if f.endswith(SUFFIX)]
+        out = [f for f in self.fs.listdir(self.root) if f.endswith(SUFFIX)]
         out.sort()
         return out
 
     def file(self, name):
         return "%s/%s" % (self.root, name)
 
+    def _marker(self, name):
+        return self.file(name[: -len(SUFFIX)] + PULLED)
+
     def is_pulled(self, name):
-        return _exists(self.file(name[: -len(SUFFIX)] + PULLED))
+        return name in self._pulled or self.fs.exists(self._marker(name))
 
     def mark_pulled(self, name):
-        with open(self.file(name[: -len(SUFFIX)] + PULLED), "w") as f:
-            f.write("1")
+        try:
+            self.fs.write(self._marker(name), b"1")
+        except OSError:
+            # A full flash: kept in memory, so that DEL can free space (the
+            # host has the match); after a reboot the host pulls it again.
+            if name not in self._pulled:
+                if len(self._pulled) >= _PULLED_RAM:
+                    raise
+                self._pulled.append(name)
 
     def current(self):
         return self.path[len(self.root) + 1 :] if self.path else None
 
     def delete(self, name):
-        os.remove(self.file(name))
+        """Delete a log the host has stored (link.py checks that it has)."""
+        self.fs.remove(self.file(name))
         try:
-            os.remove(self.file(name[: -len(SUFFIX)] + PULLED))
+            self.fs.remove(self._marker(name))
         except OSError:
-            pass
+            pass  # pulled in memory only
+        if name in self._pulled:
+            self._pulled.remove(name)
+        self.hold = None  # space came back: try the waiting records at once
+        self.space += 1
 
     def free_bytes(self):
         try:
-            st = os.statvfs(self.root)
-            return st[0] * st[4]
+            return self.fs.free(self.root)
         except (OSError, AttributeError):
             return -1
 
     def low(self):
+        """Warn the players: little space left, or writes failing."""
+        if self.failing:
+            return True
         f = self.free_bytes()
         return 0 <= f < LOW_BYTES
 
@@ -210,130 +351,275 @@ class MatchLog:
                 pass
         return "%04d%s" % (last + 1, SUFFIX)
 
-    # ---- writing ------------------------------------------------------------
+    def _drop(self, path):
+        try:
+            self.fs.remove(path)
+        except OSError:
+            pass
+
+    # ---- following the game ---------------------------------------------------
     def begin(self, game):
-        self.path = self.file(self._next_name())
+        """A match starts. Its file is made on the next quiet tick. If the
+        match before is not all on flash yet (the flash is full), the new
+        one waits for it: at most one waits, a newer one takes its place
+        (that one is never logged: bounded memory, and the board warns)."""
+        if self.game is not None and self.game is not game and (self.due or self.failing):
+            if self.next is not None:
+                self.dropped += 1
+            self.next = game
+            self.next_end = None
+            return
+        self._start(game)
+
+    def _start(self, game):
+        self.game = game
+        self.path = None
+        self.made = False
         self.link = SEED
-        self.n = 0
+        self.size = 0
+        self.wn = 0
         self.over = False
-        self.queue = []
-        for line in record.lines(game, self.tags):
-            if line[0] == "[" or line[:4] in ("mode", "play", "opti", "star"):
-                self._put(HEADER, line)
-            else:
-                break
-        self.sync(game)
+        self.end_text = None
+        self.suspect = False
+        self.due = True
 
     def sync(self, game):
-        """Queue the records that bring the log to game's history: a move
-        per new history entry, a take-back (U) per entry that is gone."""
-        i = 0
-        for kind, payload, ply in game.history():
-            text = record.move_text(game, kind, payload, ply)
-            c = crc16(text.encode())
-            if i < self.n and self.crcs[2 * i] == c >> 8 and self.crcs[2 * i + 1] == c & 255:
-                i += 1
-                continue
-            while self.n > i:
-                self._put(UNDO, "")
-                self.n -= 1
-            self._put(MOVE, text)
-            if 2 * i + 1 < len(self.crcs):
-                self.crcs[2 * i] = c >> 8
-                self.crcs[2 * i + 1] = c & 255
-            i += 1
-            self.n = i
-        while self.n > i:
-            self._put(UNDO, "")
-            self.n -= 1
+        """The game changed (a move, a take-back, the end)."""
+        if game is self.game:
+            self.due = True
 
-    def end(self, game):
-        self.sync(game)
-        self._put(END, record.result(game)[3])
-        self.over = True
-
-    def _put(self, kind, text):
-        self.queue.append((kind, text.encode()))
-
-    def pending(self):
-        return len(self.queue)
-
-    def flush(self):
-        """Write one queued record (called on a quiet tick)."""
-        if not self.queue or self.path is None:
+    def pending(self, now=None):
+        """Is a record due (and, after a failed write, is it time to try)?"""
+        if not self.due:
             return False
-        kind, payload = self.queue.pop(0)
-        rec, link = encode(self.link, kind, payload)
+        return self.hold is None or now is None or now - self.hold >= 0
+
+    def flush(self, now=None):
+        """Write one record (called on a quiet tick). True when one was
+        written; False when nothing was due or the flash refused it (the
+        records then wait in the game: see failing)."""
+        if not self.due:
+            return False
+        if self.game is None:
+            self.due = False
+            return False
         try:
-            with open(self.path, "ab") as f:
-                f.write(rec)
+            wrote = self._write_next()
         except OSError:
-            self.errors += 1  # flash full: the warning is in STATUS
-            self.queue.insert(0, (kind, payload))
+            self.errors += 1
+            self.suspect = True  # a torn tail may be there: cut it first
+            if not self.failing:
+                self.failing = True
+                self.space += 1
+            self.hold = None if now is None else now + _RETRY_MS
             return False
-        self.link = link
-        return True
+        self.hold = None
+        if self.failing:
+            self.failing = False
+            self.space += 1
+        if wrote:
+            return True
+        if self.next is not None:  # this match is all on flash: the next one
+            g, e = self.next, self.next_end
+            self.next = None
+            self.next_end = None
+            self._start(g)
+            self.end_text = e
+            return True
+        self.due = False
+        return False
 
     def flush_all(self):
         while self.flush():
             pass
 
+    def _write_next(self):
+        g = self.game
+        if not self.made:
+            self._create(g)
+            return True
+        if self.suspect:
+            self._repair()
+        d, n, text, c = self._diff(g)
+        if d >= 0:  # a move on flash is no longer the game's: take it back
+            self._append(UNDO, b"")
+            self.wn -= 1
+            self.over = False  # an E before it: the match goes on (issue 3)
+            return True
+        if text is not None:
+            self._append(MOVE, text)
+            i = self.wn
+            if i < _NCRC:
+                self.crcs[2 * i] = c >> 8
+                self.crcs[2 * i + 1] = c & 255
+            self.wn = i + 1
+            if self.wn == n and self.next is None and self.end_text is None and not g.over():
+                self.due = False  # caught up: no need to look again
+            return True
+        if self.over:
+            return False
+        if self.end_text is not None:
+            text = self.end_text
+        elif g.over():
+            text = record.result(g)[3]
+        else:
+            return False
+        self._append(END, text.encode())
+        self.over = True
+        return True
+
+    def _diff(self, g):
+        """(d, n, text, crc): d the first move on flash that the game no
+        longer has (-1: none), n the game's moves, text the next move to
+        write (None: none). A move is known by a CRC of its history entry
+        (kind, ply, payload), so no text is formatted for the moves already
+        on flash."""
+        wn = self.wn
+        crcs = self.crcs
+        i = 0
+        text = None
+        c = 0
+        for kind, payload, ply in g.history():
+            if i < wn:
+                if i < _NCRC:
+                    k = crc16(payload, 0xFFFF ^ (kind << 8 | (ply & 255)))
+                    if crcs[2 * i] != k >> 8 or crcs[2 * i + 1] != k & 255:
+                        return i, 0, None, 0
+            elif i == wn:
+                text = record.move_text(g, kind, payload, ply).encode()
+                c = crc16(payload, 0xFFFF ^ (kind << 8 | (ply & 255)))
+            i += 1
+        if i < wn:
+            return i, i, None, 0
+        return -1, i, text, c
+
+    def _create(self, g):
+        # The header records in one file, renamed into place when whole: a
+        # cut leaves a stray .tmp (removed at boot), never a log without
+        # its mode line.
+        buf = bytearray()
+        link = SEED
+        for line in record.lines(g, self.tags):
+            if not _is_header(line):
+                break
+            rec, link = encode(link, HEADER, line.encode())
+            buf.extend(rec)
+        path = self.file(self._next_name())
+        tmp = path + TMP
+        try:
+            self.fs.write(tmp, buf)
+            self.fs.rename(tmp, path)
+        except OSError:
+            self._drop(tmp)
+            raise
+        self.path = path
+        self.made = True
+        self.link = link
+        self.size = len(buf)
+        self.suspect = False
+
+    def _append(self, kind, payload):
+        rec, link = encode(self.link, kind, payload)
+        self.fs.append(self.path, rec)
+        self.link = link
+        self.size += len(rec)
+
+    def _repair(self, data=None):
+        # A failed write may have left part of a record after the good
+        # ones: rewrite the good part and rename it over (littlefs commits
+        # a rename whole; a cut before it leaves the old file as it was).
+        # data: the file's bytes if already read (one copy in the heap).
+        fs = self.fs
+        if data is not None or fs.size(self.path) != self.size:
+            if data is None:
+                data = fs.read(self.path)
+            tmp = self.path + TMP
+            try:
+                fs.write(tmp, memoryview(data)[: self.size])
+                fs.rename(tmp, self.path)
+            except OSError:
+                self._drop(tmp)
+                raise
+        self.suspect = False
+
     # ---- board events ------------------------------------------------------
     def on_event(self, board, what):
         g = board.ref.game if board.ref is not None else None
+        if g is None:
+            return
         if what == "start":
             self.begin(g)
-        elif self.path is None or g is None:
-            return
-        elif what == "move":
-            self.sync(g)
-        elif what == "over":
-            self.end(g)
         elif what == "abandoned":
-            self._put(END, "abandoned")
-            self.over = True
-        elif what == "resumed" and self.over:
-            # the winning card taken back: the match goes on (issue 3)
-            self._put(UNDO, "")
-            self.n -= 1
-            self.over = False
+            if g is self.game:
+                self.end_text = "abandoned"
+                self.due = True
+            elif g is self.next:
+                self.next_end = "abandoned"
+        elif what == "move" or what == "over" or what == "resumed":
+            # "resumed" in play: the winning card taken back (issue 3), or
+            # play going on after a power cut
+            self.sync(g)
 
     # ---- after a power cut --------------------------------------------------
     def unfinished(self):
-        """(name, Lines) of the newest log without an END record, or None.
-        A torn tail is cut off first (rewritten, then renamed over)."""
+        """(name, Positions) of the newest log without an END record, or None.
+        A torn tail is cut off first; a log that does not verify (CORRUPT,
+        BROKEN) is left exactly as it is and named in .damaged."""
+        fs = self.fs
+        for f in fs.listdir(self.root):
+            if f.endswith(TMP):
+                self._drop(self.file(f))  # a cut mid-rewrite: not a log
         names = self.names()
         if not names:
             return None
         name = names[-1]
         path = self.file(name)
-        data = _read(path)
-        lines = Lines()
+        data = fs.read(path)
+        lines = Positions(data)
         verdict, good, count, link = read_log(data, lines)
+        if verdict == CORRUPT or verdict == BROKEN:
+            self.damaged = name
+            return None
         if lines.result is not None or count == 0:
             return None
-        if good < len(data):
-            tmp = path + ".tmp"
-            with open(tmp, "wb") as f:
-                f.write(data[:good])
-            os.rename(tmp, path)
+        self.game = None
         self.path = path
+        self.made = True
         self.link = link
+        self.size = good
         self.over = False
-        self.queue = []
+        self.suspect = good < len(data)
+        if self.suspect:
+            try:
+                self._repair(data)
+            except OSError:
+                # a full flash: cut before the next record is written
+                self.errors += 1
+                self.failing = True
         return name, lines
 
     def adopt(self, game):
         """After resume: the moves replayed into game are the ones logged."""
-        self.n = 0
+        self.game = game
+        self.end_text = None
+        self.next = None
+        crcs = self.crcs
         i = 0
         for kind, payload, ply in game.history():
-            c = crc16(record.move_text(game, kind, payload, ply).encode())
-            if 2 * i + 1 < len(self.crcs):
-                self.crcs[2 * i] = c >> 8
-                self.crcs[2 * i + 1] = c & 255
+            if i < _NCRC:
+                k = crc16(payload, 0xFFFF ^ (kind << 8 | (ply & 255)))
+                crcs[2 * i] = k >> 8
+                crcs[2 * i + 1] = k & 255
             i += 1
-        self.n = i
+        self.wn = i
+        self.due = True  # an E may be missing (the cut came before it)
+
+    def release(self):
+        """The unfinished log could not be replayed: log nothing into it."""
+        self.game = None
+        self.path = None
+        self.made = False
+        self.due = False
 
 
 def game_of(lines, game_factory):

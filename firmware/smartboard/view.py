@@ -44,6 +44,7 @@ RESERVED = const(15)
 CLEAR = const(16)  # set-up: a card still on the board
 SETTING = const(17)  # set-up: indicator cells
 SEAT = const(18)  # 18..20 seats A1..A3, 21..23 seats B1..B3
+STORAGE = const(24)  # match-log storage low or full (row I, slow blink)
 
 SLOW = const(0x40)  # blinks at 1 Hz: look here
 FAST = const(0x80)  # blinks at 4 Hz: an error, act now
@@ -74,9 +75,10 @@ PALETTE = bytes(
         255, 150, 0,
         255, 70, 0,
         255, 230, 40,
+        255, 255, 0,
     )
 )  # fmt: skip
-NCOLOURS = const(24)
+NCOLOURS = const(25)
 
 # referee.err value -> palette entry
 _ERR = bytes((OFF, ERR_RED | FAST, ERR_AMBER | FAST, ERR_UNKNOWN | FAST, ERR_TAP | FAST, RESERVED))
@@ -97,6 +99,9 @@ def _corners():
 
 
 CORNERS = _corners()
+# The storage sign: row I, the edge of the board away from the Royal Cell
+# (hardware/README.md). In play its end cells stay the turn corners.
+SIGN_FIRST = const(56)  # ROW_START[8]: I5..I9
 
 
 def turn_colour(game):
@@ -118,6 +123,7 @@ class View:
         self.blinking = False
         self._phase = -1
         self.frames = 0
+        self.warn = False  # the storage sign (set by the board)
 
     # ---- layers (on a change) ---------------------------------------------
     def setup(self, states, gmode, start, stp, players, refused=False):
@@ -136,6 +142,9 @@ class View:
         L[ROYAL] = SIDE0 + start
         if stp:
             L[0] = LEGAL
+        if self.warn:
+            for x in range(SIGN_FIRST, NCELLS):
+                L[x] = STORAGE | SLOW
         for x in range(NCELLS):
             if states[x]:
                 L[x] = (ERR_RED | FAST) if refused else (CLEAR | SLOW)
@@ -197,6 +206,10 @@ class View:
                 for x in range(NCELLS):
                     if not b[x]:
                         L[x] = c
+            if self.warn:
+                for x in range(SIGN_FIRST, NCELLS):
+                    if not b[x]:
+                        L[x] = STORAGE | SLOW
             # Drawn over the hints: whose turn it is stays visible in
             # every mode.
             turn = turn_colour(g)
@@ -305,10 +318,19 @@ class View:
 
 
 def matches(want, got, occupancy=False):
-    """Does a cell sense what it should (profile B: occupancy only)?"""
+    """Does a cell sense what it should (profile B: occupancy only)? want
+    and got: 0 or 1 + tag code. A side's two Rain cards are one card to
+    the game (§3.2; a game board byte has no Rain index), so either will do
+    where the log has a Rain, as for the referee."""
     if occupancy:
         return (want != 0) == (got != 0)
-    return want == got
+    if want == got:
+        return True
+    if not want or not got:
+        return False
+    w = want - 1
+    g = got - 1
+    return tag.kind_of(w) == tag.RAIN and tag.kind_of(g) == tag.RAIN and w >> 7 == g >> 7
 
 
 def colour_of(v):
@@ -322,4 +344,5 @@ def err_entry(e):
 
 
 assert len(PALETTE) == 3 * NCOLOURS
+assert SIGN_FIRST == ROW_START[8] and NCELLS - SIGN_FIRST == 5
 assert len(_ERR) == referee.RESERVE + 1

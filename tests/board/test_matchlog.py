@@ -112,7 +112,7 @@ def test_a_torn_tail_is_cut_before_the_match_goes_on():
         f.write(b"\xa5M\x07A 3 ")  # the power went mid-record
     log2 = L.MatchLog(log.root)
     name, lines = log2.unfinished()
-    assert len(lines.moves) == 2 and name == "0001.alog"
+    assert lines.moves() == 2 and name == "0001.alog"
     g = Game(BEEHIVE, 1, 0, False)
     for m in game_moves()[:2]:
         record.apply_move(g, *m)

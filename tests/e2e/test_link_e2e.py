@@ -151,7 +151,8 @@ def test_power_cut_mid_match_loses_no_complete_record_and_resumes(board):
 
         for x in range(NCELLS):
             if g.board[x]:
-                link.request("HAND", "put", cell_name(x), _code_of(g.board[x]))
+                # HAND put takes the tag code; _code_of gives 1 + it (a scan state)
+                link.request("HAND", "put", cell_name(x), _code_of(g.board[x]) - 1)
         assert link.status()["phase"] == "play"
 
 

@@ -38,6 +38,8 @@ class Player(record.Visitor):
         self.started = False
         self.rains = bytearray(2)
         self.lines = 0
+        self.skipped = 0  # lines already on the board (a resumed match)
+        self.skip = 0
         self.latency = []  # placements: ms from the card put down to the move
 
     # ---- headers --------------------------------------------------------
@@ -79,12 +81,25 @@ class Player(record.Visitor):
 
     # ---- moves ------------------------------------------------------------
     def move(self, lineno, letter, seat, kind, card, cells):
-        if not self.started:
-            self._begin()
         rig = self.rig
+        if not self.started:
+            if rig.board.phase == PLAY:
+                # A match resumed after a power cut: its moves so far are on
+                # the board already; play goes on after them.
+                self.started = True
+                for _ in rig.board.ref.game.history():
+                    self.skipped += 1
+                self.skip = self.skipped
+            else:
+                self._begin()
         g = rig.board.ref.game
         letters = record.side_letters(g)
         side = 0 if letter == "J" else letters.index(letter)
+        if self.skip:
+            self.skip -= 1
+            if kind == RAIN_MOVE:
+                self.rains[side] += 1  # the next Rain is the other card
+            return
         before = g.nlog
         paired = rig.profile == "B"
         if kind == PLACE or kind == RAIN_MOVE:

@@ -1,0 +1,197 @@
+# The simulated twin of the board's flash filesystem, as the match logs
+# use it (smartboard.matchlog.Flash: the same methods). Files live in
+# memory, so a test can look at every byte, and two faults can be injected:
+#
+#   cut_at   the power goes after this many units of the write stream: a
+#            unit is a byte written (append or write) or one metadata
+#            operation (rename, remove, mkdir). The bytes before the cut
+#            land, the rest of that write does not, and PowerCut is raised
+#            out of the firmware's loop; from then on every access raises
+#            PowerCut until power_on() (the board is dead). A real SIGKILL
+#            on Linux never tears a small write() to a file: only this
+#            shows a torn record written by the firmware itself.
+#   capacity the flash size: free() reports what is left, and a write that
+#            does not fit writes what fits and raises OSError(ENOSPC), as a
+#            full filesystem may (set_free() picks the free space).
+#
+# A rename is atomic (littlefs commits it in one metadata write): it is
+# either done or not at the cut. Like a flash, the storage is blocks of a
+# fixed size taken from a pool made up front: tests boot the firmware many
+# times in one small MicroPython heap, and file data that grew in the holes
+# the last boot left would soon split it into pieces too small to use.
+BLOCK = 128
+ENOSPC = 28
+ENOENT = 2
+EEXIST = 17
+
+
+class PowerCut(Exception):
+    """The power went: raised out of whatever the firmware was doing."""
+
+
+class SimFlash:
+    def __init__(self, capacity=1 << 20, blocks=40):
+        self.files = {}  # path -> [block, ...] (bytearray(BLOCK) each)
+        self.lens = {}  # path -> bytes in it
+        self.dirs = []
+        self.capacity = capacity
+        self.units = 0  # the write stream so far (bytes + metadata operations)
+        self.cut_at = -1  # units before the power goes; -1: never
+        self.off = False
+        self._pool = [bytearray(BLOCK) for _ in range(blocks)]
+        for d in (self.files, self.lens):  # their tables made now, not mid-test
+            for i in range(8):
+                d[i] = 0
+            for i in range(8):
+                del d[i]
+
+    # ---- faults ---------------------------------------------------------
+    def cut_after(self, n):
+        """Cut the power n units of the write stream from now."""
+        self.cut_at = self.units + n
+
+    def power_on(self):
+        self.off = False
+        self.cut_at = -1
+
+    def used(self):
+        n = 0
+        for path in self.lens:
+            n += self.lens[path]
+        return n
+
+    def set_free(self, n):
+        self.capacity = self.used() + n
+
+    def _alive(self):
+        if self.off:
+            raise PowerCut()
+
+    def _unit(self):
+        # a metadata operation: one unit, done whole or not at all
+        self._alive()
+        if 0 <= self.cut_at <= self.units:
+            self.off = True
+            raise PowerCut()
+        self.units += 1
+
+    def _free_blocks(self, path):
+        for b in self.files.pop(path, ()):
+            self._pool.append(b)
+        self.lens.pop(path, None)
+
+    def _store(self, path, data, append):
+        self._alive()
+        d = path[: path.rfind("/")] if "/" in path else ""
+        if d and d not in self.dirs:
+            raise OSError(ENOENT)
+        if not append:
+            self._free_blocks(path)
+        at = self.lens.get(path, 0)
+        room = self.capacity - self.used()
+        n = len(data)
+        full = n > room
+        if full:
+            n = room if room > 0 else 0
+        cut = False
+        if self.cut_at >= 0 and self.units + n > self.cut_at:
+            n = self.cut_at - self.units if self.cut_at > self.units else 0
+            cut = True
+        blocks = self.files.get(path)
+        if blocks is None:
+            blocks = []
+            self.files[path] = blocks
+        i = 0
+        while i < n:
+            j = at + i
+            if j // BLOCK >= len(blocks):
+                blocks.append(self._pool.pop() if self._pool else bytearray(BLOCK))
+            o = j % BLOCK
+            k = BLOCK - o if n - i > BLOCK - o else n - i
+            blocks[j // BLOCK][o : o + k] = memoryview(data)[i : i + k]
+            i += k
+        self.lens[path] = at + n
+        self.units += n
+        if cut:
+            self.off = True
+            raise PowerCut()
+        if full:
+            raise OSError(ENOSPC)
+
+    # ---- the interface (smartboard.matchlog.Flash) ----------------------------
+    def listdir(self, d):
+        self._alive()
+        if d not in self.dirs:
+            raise OSError(ENOENT)
+        pre = d + "/"
+        return [p[len(pre) :] for p in self.files if p.startswith(pre)]
+
+    def mkdir(self, d):
+        if d in self.dirs:
+            self._alive()
+            raise OSError(EEXIST)
+        self._unit()
+        self.dirs.append(d)
+
+    def read(self, path):
+        self._alive()
+        if path not in self.files:
+            raise OSError(ENOENT)
+        return self.contents(path)
+
+    def contents(self, path):
+        """A file's bytes in one piece (for tests: no power needed)."""
+        n = self.lens[path]
+        out = bytearray(n)
+        i = 0
+        for b in self.files[path]:
+            k = BLOCK if n - i > BLOCK else n - i
+            out[i : i + k] = memoryview(b)[:k]
+            i += k
+        return out
+
+    def chunks(self, path):
+        """A file's bytes block by block, as memoryviews (no copy)."""
+        n = self.lens[path]
+        i = 0
+        for b in self.files[path]:
+            k = BLOCK if n - i > BLOCK else n - i
+            yield memoryview(b)[:k]
+            i += k
+
+    def size(self, path):
+        self._alive()
+        if path not in self.files:
+            raise OSError(ENOENT)
+        return self.lens[path]
+
+    def exists(self, path):
+        self._alive()
+        return path in self.files
+
+    def append(self, path, data):
+        self._store(path, data, True)
+
+    def write(self, path, data):
+        self._store(path, data, False)
+
+    def rename(self, src, dst):
+        self._alive()
+        if src not in self.files:
+            raise OSError(ENOENT)
+        self._unit()
+        if dst != src:
+            self._free_blocks(dst)
+            self.files[dst] = self.files.pop(src)
+            self.lens[dst] = self.lens.pop(src)
+
+    def remove(self, path):
+        self._alive()
+        if path not in self.files:
+            raise OSError(ENOENT)
+        self._unit()
+        self._free_blocks(path)
+
+    def free(self, d):
+        self._alive()
+        return self.capacity - self.used()
