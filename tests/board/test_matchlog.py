@@ -122,3 +122,30 @@ def test_a_torn_tail_is_cut_before_the_match_goes_on():
     log2.flush_all()
     # 3 headers + 3 moves (the Board tag, mode, start)
     assert L.read_log(data_of(log2))[:3] == (L.OK_LOG, len(data_of(log2)), 6)
+
+
+def test_the_winning_card_taken_back_reopens_the_match():
+    # E then U: the match goes on (issue 3), so a power cut after it must
+    # resume it, on the board (Positions) as on the host (Lines).
+    from smartboard.sim.flash import SimFlash
+
+    data = bytearray()
+    link = L.SEED
+    for kind, text in (
+        (L.HEADER, "mode queens-gambit"),
+        (L.MOVE, "B 0 D4"),
+        (L.MOVE, "G 0 D5"),
+        (L.END, "black wins (two sequences of 4)"),
+        (L.UNDO, ""),
+    ):
+        rec, link = L.encode(link, kind, text.encode())
+        data.extend(rec)
+    lines = L.Lines()
+    assert L.read_log(data, lines)[0] == L.OK_LOG
+    assert lines.result is None and lines.moves == ["B 0 D4"]
+    flash = SimFlash()
+    flash.mkdir("logs")
+    flash.write("logs/0001.alog", data)
+    name, found = L.MatchLog("logs", (), flash).unfinished()
+    assert name == "0001.alog" and found.moves() == 1 and found.result is None
+    assert list(found.lines()) == ["mode queens-gambit", "B 0 D4"]
