@@ -333,7 +333,7 @@ class Link:
 
     def cmd_pulled(self, args):
         name = args[0]
-        if not _safe(name) or name not in self.log.names():
+        if not _safe(name) or not self.log.has(name):
             return proto.E_NOT_FOUND
         if name == self.log.current() and not self.log.over:
             return proto.E_STATE  # a match in play is pulled again later
@@ -343,7 +343,7 @@ class Link:
     def cmd_del(self, args):
         name = args[0]
         log = self.log
-        if not _safe(name) or name not in log.names():
+        if not _safe(name) or not log.has(name):
             return proto.E_NOT_FOUND
         if name == log.current() and not log.over:
             return proto.E_STATE

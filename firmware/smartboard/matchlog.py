@@ -297,6 +297,11 @@ class MatchLog:
     def file(self, name):
         return "%s/%s" % (self.root, name)
 
+    def has(self, name):
+        """Whether the log exists: one stat, not a listing (the host marks
+        a whole archive pulled, a request per log)."""
+        return self.fs.exists(self.file(name))
+
     def _marker(self, name):
         return self.file(name[: -len(SUFFIX)] + PULLED)
 

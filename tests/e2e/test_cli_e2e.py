@@ -70,3 +70,24 @@ def test_an_oversized_frame_gets_one_error_and_nothing_else(board):
         assert frames == [("=", 0, False, "%d frame too long" % proto.E_LONG)]
         assert link.noise == [] and link.events == []
         assert link.status()["phase"] == "setup"  # and it still answers
+
+
+def test_pulled_and_del_refuse_a_log_that_is_not_there(board):
+    import os
+
+    with connect(board) as link:
+        play_record(link, RECORD, upto=2)
+        link.request("HAND", "press", "confirm", "long")
+        link.logs()  # the abandonment on flash
+        before = sorted(os.listdir(board.flash)), sorted(os.listdir(board.flash + "/logs"))
+        for verb in ("PULLED", "DEL"):
+            for name in ("0099.alog", "../settings.bin", "logs/0001.alog", "0001.pulled"):
+                try:
+                    link.request(verb, name)
+                except L.BoardError as e:
+                    assert e.board_code in (proto.E_NOT_FOUND, proto.E_ARGS), (verb, name)
+                else:
+                    raise AssertionError("%s %s answered OK" % (verb, name))
+        assert [n for n, _, _ in link.logs()] == ["0001.alog"]
+        assert link.logs()[0][2] == "done"  # nothing marked
+    assert (sorted(os.listdir(board.flash)), sorted(os.listdir(board.flash + "/logs"))) == before
