@@ -1061,6 +1061,19 @@ class Game:
                     ply += 1
             p += 6 + plen + 2 * n
 
+    def nmoves(self):
+        """How many moves (record lines: placements, specials, reserves,
+        declarations) the undo log holds: what a board reports as its move
+        count. nlog is the log's size in bytes, not a count. Walks the log
+        without allocating; for status, not the hot path."""
+        log = self.log
+        p = 0
+        n = 0
+        while p < self.nlog:
+            p += 6 + log[p + 1] + 2 * log[p + 2]
+            n += 1
+        return n
+
     def last_move(self):
         """(kind, payload) of the last move, or (0, b'')."""
         p = self.nlog

@@ -129,7 +129,7 @@ class Link:
             for kind, payload, ply in g.history():
                 last = (kind, payload, ply)
             if last is not None:
-                self._send(proto.event("move", "%d %s" % (g.nlog, record.move_text(g, *last))))
+                self._send(proto.event("move", "%d %s" % (g.nmoves(), record.move_text(g, *last))))
             else:
                 self._send(proto.event("move", "0"))
         else:
@@ -243,7 +243,7 @@ class Link:
             letters = record.side_letters(g)
             parts.append("ply=%d" % g.ply())
             parts.append("turn=%d" % g.side_to_play())
-            parts.append("moves=%d" % g.nlog)
+            parts.append("moves=%d" % g.nmoves())
             parts.append("mode=" + MODES[g.mode])
             # for a live view: whose turn in the record's letters (a seat
             # in team games), the last move as its record line, the winner

@@ -289,3 +289,16 @@ def test_fuzzed_records_never_raise():
                 assert (i + 1) in seen, line
         record.result(c.game)
         gc.collect()
+
+
+def test_nmoves_counts_record_lines_through_undo():
+    # The board's STATUS moves= and move events: a count of the history's
+    # entries, not the undo log's size in bytes (nlog).
+    g = Game()
+    assert g.nmoves() == 0
+    lines = ["mode queens-gambit", "start black", "B 12 E4", "G 3 A1", "B 13 I9"]
+    g, verdicts = record.check(lines, Game)
+    assert [r for _, r in verdicts] == [OK, OK, OK]
+    assert g.nmoves() == 3 == len(list(g.history())) and g.nlog > 3
+    g.undo()
+    assert g.nmoves() == 2 == len(list(g.history()))
