@@ -242,7 +242,10 @@ class Board:
         from apixagon import record
 
         c = _replayer()
-        record.read(lines, c)
+        try:
+            record.read(lines, c)
+        except ValueError:  # not text (an edit that kept the chain whole)
+            c.verdicts.append((0, 0))
         if c.verdicts:
             if log is not None:
                 log.release()  # left as it is on flash
@@ -407,7 +410,7 @@ class Board:
             return
         if self._space_seen < 0 and log.damaged is not None:
             # left as it is: the host shows where it breaks (logs pull)
-            self._say("log %s does not verify: kept, not resumed" % log.damaged)
+            self._say("log %s damaged or unreadable: kept as it is, not resumed" % log.damaged)
         self._space_seen = log.space
         old = self.storage
         if log.failing:

@@ -183,7 +183,7 @@ class Positions:
                 self.n -= 1
             self.result = None  # after an E: the winning card taken back
         elif kind == END:
-            self.result = payload.decode()
+            self.result = payload  # bytes: only whether there is one matters
 
     def moves(self):
         return self.n - self.header
@@ -569,17 +569,25 @@ class MatchLog:
     def unfinished(self):
         """(name, Positions) of the newest log without an END record, or None.
         A torn tail is cut off first; a log that does not verify (CORRUPT,
-        BROKEN) is left exactly as it is and named in .damaged."""
+        BROKEN) or cannot be read is left exactly as it is and named in
+        .damaged (the start-up code calls this before the loop: an error
+        here must not stop the board)."""
         fs = self.fs
-        for f in fs.listdir(self.root):
-            if f.endswith(TMP):
-                self._drop(self.file(f))  # a cut mid-rewrite: not a log
-        names = self.names()
-        if not names:
+        name = None
+        try:
+            for f in fs.listdir(self.root):
+                if f.endswith(TMP):
+                    self._drop(self.file(f))  # a cut mid-rewrite: not a log
+            names = self.names()
+            if not names:
+                return None
+            name = names[-1]
+            path = self.file(name)
+            data = fs.read(path)
+        except OSError:
+            self.errors += 1
+            self.damaged = name or self.root
             return None
-        name = names[-1]
-        path = self.file(name)
-        data = fs.read(path)
         lines = Positions(data)
         verdict, good, count, link = read_log(data, lines)
         if verdict == CORRUPT or verdict == BROKEN:

@@ -4,136 +4,16 @@
 # match goes on, its moves wait in the game (no queue of their own), the
 # board warns, never crashes and never deletes a log; when space comes back
 # (the host pulled and deleted a log) the moves are written and the log
-# verifies. Also the bad states at boot: a damaged newest log is left as it
-# is, a log that does not replay is not resumed. The flash is the simulated
-# twin (smartboard.sim.flash), which reports a chosen free space.
+# verifies. The flash is the simulated twin (smartboard.sim.flash), which
+# reports a chosen free space (helpers: storekit.py).
 from apixagon import record
-from apixagon.geometry import NCELLS, ROW_START, cell_name, parse_cell
-from boardkit import rig
-from logkit import ROOT, TAGS, collect, digest, record_lines
+from apixagon.geometry import parse_cell
+from logkit import ROOT, collect, digest
 from smartboard import board as B
-from smartboard import buttons, link, proto, view
+from smartboard import buttons, view
 from smartboard import matchlog as L
-from smartboard.sim import replay
 from smartboard.sim.flash import SimFlash
-
-ROW_I = ROW_START[8]
-
-
-class Port:
-    """The serial link's port: nothing comes in, replies are kept."""
-
-    def __init__(self):
-        self.out = []
-
-    def read_byte(self):
-        return -1
-
-    def write(self, data):
-        self.out.append(data)
-
-
-class Says:
-    """A board listener keeping what the board says."""
-
-    def __init__(self):
-        self.texts = []
-
-    def on_event(self, board, what):
-        self.texts.append(what)
-
-    def said(self, start):
-        for t in self.texts:
-            if t.startswith(start):
-                return True
-        return False
-
-
-class Board:
-    """A simulated board wired as the start-up code does (serial_main)."""
-
-    def __init__(self, name, flash, fresh=True):
-        self.r = rig(name, "A", fresh=fresh)
-        self.flash = flash
-        self.log = L.MatchLog(ROOT, TAGS, flash)
-        self.port = Port()
-        self.link = link.Link(self.port, self.r.board, self.log)
-        self.says = Says()
-        b = self.r.board
-        b.listener = link.Fanout((self.log, self.link, self.says))
-        b.log = self.log
-        found = self.log.unfinished()
-        if found is not None:
-            b.resume(found[1].lines(), self.log)
-        self.r.settle(200)
-
-    def ask(self, text):
-        """One request through the link: (ok, reply text)."""
-        del self.port.out[:]
-        self.link.handle("@1 " + text)
-        line = self.port.out[-1][:-1]
-        kind, seq, ok, rest = proto.parse_reply(proto.body(line))
-        return ok, rest
-
-    def status(self):
-        ok, text = self.ask("STATUS")
-        assert ok, text
-        out = {}
-        for w in text.split():
-            if "=" in w:
-                k, v = w.split("=", 1)
-                out[k] = v
-        return out
-
-    def play(self, moves):
-        replay.play(self.r, record_lines(moves))
-        self.r.settle(300)
-
-    def clear(self):
-        """The players take every card off the board (for a new match)."""
-        r = self.r
-        for x in range(NCELLS):
-            if r.cells.cells[r.layout.sensor[x]]:
-                r.lift(cell_name(x))
-        r.settle()
-
-    def abandon(self):
-        self.r.press(buttons.CONFIRM, True)
-        self.clear()
-
-    def sign(self):
-        """The cells of row I that show the storage sign."""
-        n = 0
-        for x in range(ROW_I, NCELLS):
-            if self.r.board.view.layer[x] == view.STORAGE | view.SLOW:
-                n += 1
-        return n
-
-    def sign_room(self):
-        """Row I's cells the sign may take in play: free, not a corner."""
-        n = 0
-        b = self.r.board.ref.game.board
-        for x in range(ROW_I + 1, NCELLS - 1):
-            if not b[x]:
-                n += 1
-        return n
-
-
-def verified(flash, name):
-    """(moves, result) of a log that must verify whole."""
-    data = flash.contents(ROOT + "/" + name)
-    lines = L.Lines()
-    v, good, count, _ = L.read_log(data, lines)
-    assert v == L.OK_LOG and good == len(data), L.verdict_name(v)
-    return lines.moves, lines.result
-
-
-def record_moves(n):
-    out = []
-    for line in record_lines(n):
-        if len(line) > 1 and line[1] in " 123" and line[0] in "AB":
-            out.append(line)
-    return out
+from storekit import ROW_I, Board, record_moves, verified
 
 
 def finished_log(name):
@@ -280,46 +160,6 @@ def test_a_power_cut_while_the_flash_is_full_resumes_from_what_is_on_it():
     b = bd.r.board
     assert b.phase == B.RESUME and b.ref.game.nlog  # the 3 logged moves
     assert verified(flash, "0001.alog")[0] == record_moves(3)  # torn tail cut
-
-
-def test_a_damaged_newest_log_is_left_as_it_is_and_not_resumed():
-    flash = SimFlash()
-    bd = Board("store-bad", flash)
-    bd.play(3)
-    bd.log.flush_all()
-    path = ROOT + "/0001.alog"
-    block = flash.files[path][0]
-    block[30] ^= 0x20  # a flipped bit in the second header record
-    damaged = flash.contents(path)
-    assert L.read_log(damaged)[0] == L.CORRUPT
-    bd = Board("store-bad", flash, fresh=False)
-    b = bd.r.board
-    assert b.phase == B.SETUP and bd.log.damaged == "0001.alog"
-    assert bd.says.said("log 0001.alog does not verify: kept, not resumed")
-    assert flash.contents(path) == damaged
-    bd.play(1)  # a new match: a new log beside it
-    bd.log.flush_all()
-    assert bd.log.names() == ["0001.alog", "0002.alog"]
-    assert flash.contents(path) == damaged
-
-
-def test_a_log_that_does_not_replay_is_not_resumed_and_can_be_deleted():
-    flash = SimFlash()
-    flash.mkdir(ROOT)
-    rec = bytearray()
-    link = L.SEED
-    for kind, text in ((L.HEADER, "mode queens-gambit"), (L.MOVE, "B 0 E5")):
-        r, link = L.encode(link, kind, text.encode())  # the Royal Cell, first
-        rec.extend(r)
-    flash.write(ROOT + "/0001.alog", rec)
-    before = flash.contents(ROOT + "/0001.alog")
-    bd = Board("store-illegal", flash)
-    assert bd.r.board.phase == B.SETUP
-    assert bd.says.said("log unreadable at line 2: new match")
-    assert bd.log.current() is None and bd.log.game is None
-    assert flash.contents(ROOT + "/0001.alog") == before
-    assert bd.ask("PULLED 0001.alog") == (True, "0001.alog")
-    assert bd.ask("DEL 0001.alog") == (True, "0001.alog")
 
 
 def test_the_storage_sign_is_in_the_palette():
