@@ -304,7 +304,7 @@ class Link:
         out = []
         for k in range(start, min(len(names), start + _LOGS_PER_REPLY)):
             n = names[k]
-            size = _size(log.file(n))
+            size = log.size_of(n)
             state = "play" if n == cur and not log.over else "done"
             if log.is_pulled(n):
                 state = "pulled"
@@ -320,14 +320,9 @@ class Link:
         if off < 0 or n <= 0 or n > proto.MAX_CHUNK:
             return proto.E_ARGS
         try:
-            f = open(self.log.file(name), "rb")
+            data = self.log.fs.read_at(self.log.file(name), off, n)
         except OSError:
             return proto.E_NOT_FOUND
-        try:
-            f.seek(off)
-            data = f.read(n)
-        finally:
-            f.close()
         b64 = binascii.b2a_base64(data).decode().strip() if data else "-"
         return "%d %d %04X %s" % (off, len(data), proto.crc16(data), b64)
 
@@ -392,15 +387,6 @@ def _setup_letters(mode, players):
     if mode in (SILENT_SWARM, BEEHIVE, TWO_VS_ONE, THREE_VS_TWO):
         return "AB"
     return "AB" if mode == TEEN and (players or 4) > 2 else "BG"
-
-
-def _size(path):
-    import os
-
-    try:
-        return os.stat(path)[6]
-    except OSError:
-        return -1
 
 
 def _safe(name):

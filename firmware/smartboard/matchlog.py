@@ -226,6 +226,13 @@ class Flash:
     def size(self, path):
         return os.stat(path)[6]
 
+    def read_at(self, path, offset, n):
+        """Up to n bytes from offset (b"" past the end): a GET chunk,
+        without reading the whole log into a small heap."""
+        with open(path, "rb") as f:
+            f.seek(offset)
+            return f.read(n)
+
     def exists(self, path):
         try:
             os.stat(path)
@@ -296,6 +303,13 @@ class MatchLog:
 
     def file(self, name):
         return "%s/%s" % (self.root, name)
+
+    def size_of(self, name):
+        """A log's size in bytes, -1 if it is gone."""
+        try:
+            return self.fs.size(self.file(name))
+        except OSError:
+            return -1
 
     def has(self, name):
         """Whether the log exists: one stat, not a listing (the host marks

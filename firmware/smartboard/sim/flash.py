@@ -165,6 +165,25 @@ class SimFlash:
             raise OSError(ENOENT)
         return self.lens[path]
 
+    def read_at(self, path, offset, n):
+        self._alive()
+        if path not in self.files:
+            raise OSError(ENOENT)
+        end = self.lens[path]
+        if offset >= end:
+            return b""
+        if offset + n > end:
+            n = end - offset
+        out = bytearray(n)
+        i = 0
+        while i < n:
+            j = offset + i
+            o = j % BLOCK
+            k = BLOCK - o if n - i > BLOCK - o else n - i
+            out[i : i + k] = memoryview(self.files[path][j // BLOCK])[o : o + k]
+            i += k
+        return bytes(out)
+
     def exists(self, path):
         self._alive()
         return path in self.files

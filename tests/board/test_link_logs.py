@@ -1,0 +1,42 @@
+# LOGS and GET read the match logs through the flash interface
+# (smartboard.matchlog.Flash, here its twin SimFlash): sizes as listed,
+# chunks byte for byte across the twin's 128-byte blocks, the end of a
+# file, a log that is not there. Plain functions: also run under the
+# MicroPython unix port at 96 wK.
+import binascii
+
+from logkit import ROOT
+from smartboard import proto
+from smartboard.sim.flash import SimFlash
+from storekit import Board
+
+
+def _get(bd, name, off, n):
+    ok, rest = bd.ask("GET %s %d %d" % (name, off, n))
+    if not ok:
+        return int(rest.split()[0])
+    o, k, crc, b64 = rest.split()
+    data = b"" if b64 == "-" else binascii.a2b_base64(b64)
+    assert int(o) == off and int(k) == len(data) and int(crc, 16) == proto.crc16(data)
+    return data
+
+
+def test_logs_and_get_go_through_the_flash_interface():
+    flash = SimFlash()
+    bd = Board("link-logs", flash)
+    bd.play(8)
+    bd.abandon()
+    ok, text = bd.ask("LOGS")
+    assert ok, text
+    name, size, state = text.split()[0].split(":")
+    whole = flash.contents(ROOT + "/" + name)
+    assert int(size) == len(whole) > 200 and state == "done"
+    got = bytearray()
+    for off in range(0, len(whole), 100):  # chunks that straddle blocks
+        got += _get(bd, name, off, 100)
+    assert got == whole
+    assert _get(bd, name, 127, 2) == whole[127:129]
+    assert _get(bd, name, len(whole) - 3, 50) == whole[-3:]  # what is left
+    assert _get(bd, name, len(whole), 10) == b""  # the end: "-"
+    assert _get(bd, "0099.alog", 0, 10) == proto.E_NOT_FOUND
+    assert _get(bd, name, 0, proto.MAX_CHUNK + 1) == proto.E_ARGS
