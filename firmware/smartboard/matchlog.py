@@ -44,6 +44,10 @@ SUFFIX = ".alog"
 PULLED = ".pulled"  # marker: the host stored this match (PULLED command)
 LOW_BYTES = const(65536)  # below this much free flash the board warns
 TMP = ".tmp"  # a file being written whole, renamed over its name when done
+# The highest log number deleted: a number is never given twice, or the
+# host, which knows a match by board and name, would take a new match for
+# the one it stored under that name (and append to it or replace it).
+HIGH = "LAST"
 _NCRC = const(256)  # moves whose identity the writer keeps (a match has ~100)
 _RETRY_MS = const(2000)  # a failing flash is tried again this often
 _PULLED_RAM = const(16)  # PULLED names kept in memory while the flash is full
@@ -207,6 +211,14 @@ def _write(path, mode, data):
         raise OSError(28)  # ENOSPC: a short write, the flash is full
 
 
+def _number(name):
+    """The number of a log's name ("0007.alog" -> 7), 0 if it has none."""
+    try:
+        return int(name[: -len(SUFFIX)])
+    except ValueError:
+        return 0
+
+
 class Flash:
     """The board's filesystem as the match logs use it: MicroPython's os
     over littlefs on the board, the PC's files under the unix port. Its
@@ -337,7 +349,19 @@ class MatchLog:
         return self.path[len(self.root) + 1 :] if self.path else None
 
     def delete(self, name):
-        """Delete a log the host has stored (link.py checks that it has)."""
+        """Delete a log the host has stored (link.py checks that it has).
+        Deleting the newest log keeps its number first (HIGH, written
+        whole): a cut between the two leaves the log and a number never
+        used again, never a number free for another match. Older logs need
+        no write (on a full flash they are what frees space)."""
+        n = _number(name)
+        newest = 0
+        for f in self.names():
+            newest = max(newest, _number(f))
+        if n >= newest and n > self._high():
+            tmp = self.file(HIGH + TMP)
+            self.fs.write(tmp, ("%d" % n).encode())
+            self.fs.rename(tmp, self.file(HIGH))
         self.fs.remove(self.file(name))
         try:
             self.fs.remove(self._marker(name))
@@ -361,13 +385,16 @@ class MatchLog:
         f = self.free_bytes()
         return 0 <= f < LOW_BYTES
 
+    def _high(self):
+        try:
+            return int(bytes(self.fs.read(self.file(HIGH))))
+        except (OSError, ValueError):
+            return 0  # none deleted yet (or unreadable: the names still count)
+
     def _next_name(self):
-        last = 0
+        last = self._high()
         for f in self.names():
-            try:
-                last = max(last, int(f[: -len(SUFFIX)]))
-            except ValueError:
-                pass
+            last = max(last, _number(f))
         return "%04d%s" % (last + 1, SUFFIX)
 
     def _drop(self, path):
