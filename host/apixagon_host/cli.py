@@ -42,6 +42,11 @@ def _logs_args(p):
     _port(a)
     _db(a)
     a.add_argument("--progress", action="store_true", help="progress bar even when not a tty")
+    a.add_argument(
+        "--delete",
+        action="store_true",
+        help="then delete from the board every match stored whole (frees its flash)",
+    )
     _db(sub.add_parser("list", help="the stored matches"))
     for name, text in (("show", "print a stored match"), ("export", "write a match as .apx/JSON")):
         a = sub.add_parser(name, help=text)

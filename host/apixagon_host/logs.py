@@ -58,12 +58,21 @@ def _store(args, create=False):
         raise CommandError("%s is not a match database: %s" % (path, e), EXIT_USAGE)
 
 
+OVERLAP = 8  # stored bytes asked for again: the last record's link and CRC
+
+
 def pull(state, args):
     """Download what is new on the board into the database. Idempotent (a
     log stored whole is not fetched again) and resumable (chunks are stored
     as they come, a later pull asks only for the bytes after them). A log
     that does not verify is reported and left on the board, unmarked, so
-    it is never deleted; the others are still pulled (exit 1 at the end)."""
+    it is never deleted; the others are still pulled (exit 1 at the end).
+    A stored log is only ever extended by bytes that continue it: the
+    fetch starts OVERLAP bytes back and those must match (the hash chain
+    makes its last record's link stand for all before it). A board whose
+    flash was wiped numbers its matches from 0001 again: the match stored
+    under that name is then kept as NAME~1 and the board's is stored anew.
+    --delete: each log stored whole is deleted from the board."""
     store = _store(args, create=True)
     bad = {}  # name -> why it was not stored
     with L.connect(args.port) as link:
@@ -73,50 +82,42 @@ def pull(state, args):
         mark = []  # complete and stored, the board not told yet
         for name, size, bstate in logs:
             row = store.get(board, name)
-            have = len(row[1]) if row else 0
-            if row and row[2] and have == size:
+            have = row[1] if row else b""
+            if row and row[2] and len(have) == size:
                 if bstate != "pulled":
                     mark.append(name)
                 continue
-            if have > size:
-                have = 0  # the board's file is not the one we have: again
-            todo.append((name, size, bstate, row[1] if row and have else b""))
-        total = sum(size - len(have) for _, size, _, have in todo)
-        bar = Progress(total, "pulling", getattr(args, "progress", False))
-        data = {name: bytearray(have) for name, _, _, have in todo}
-        reqs = []
-        for name, size, _, have in todo:
-            for off in range(len(have), size, CHUNK):
-                reqs.append((name, off, min(CHUNK, size - off)))
-        try:
-            # Batches of chunks across files, stored as they come: an
-            # interrupted pull goes on from there next time (resumable).
-            for i in range(0, len(reqs), BATCH):
-                batch = reqs[i : i + BATCH]
-                got = link.fetch_many(batch, progress=bar)
-                touched = []
-                for name, off, n in batch:
-                    data[name] += got[(name, off)]
-                    if name not in touched:
-                        touched.append(name)
-                for name in touched:
-                    if name in bad:
-                        continue
-                    try:
-                        store.put(board, name, data[name])
-                    except ValueError as e:
-                        bad[name] = str(e)
-        finally:
-            bar.end()
+            if size < len(have):
+                _retire(state, store, board, name)  # shorter: another match
+                have = b""
+            todo.append((name, size, bstate, have))
+        bar = Progress(
+            sum(size - _start(have) for _, size, _, have in todo),
+            "pulling",
+            getattr(args, "progress", False),
+        )
+        foreign = _fetch(link, store, board, todo, bar, bad)
+        for name, size, bstate, have in todo:
+            if name in foreign and name not in bad:
+                _retire(state, store, board, name)
+                _fetch(link, store, board, [(name, size, bstate, b"")], bar, bad)
+        bar.end()
         for name, size, bstate, have in todo:
             row = store.get(board, name)
             if name not in bad and row and row[2] and len(row[1]) == size and bstate != "pulled":
                 mark.append(name)
         link.request_many("PULLED", mark)  # the board may now delete them
+        deleted = _delete(link, store, board) if getattr(args, "delete", False) else None
     new = len(todo) - len(bad)
     state.out.write(
-        "%d log%s pulled from %s, %d up to date\n"
-        % (new, "" if new == 1 else "s", board, len(logs) - len(todo))
+        "%d log%s pulled from %s, %d up to date%s\n"
+        % (
+            new,
+            "" if new == 1 else "s",
+            board,
+            len(logs) - len(todo),
+            "" if deleted is None else ", %d deleted from the board" % deleted,
+        )
     )
     if bad:
         for name in sorted(bad):
@@ -126,6 +127,63 @@ def pull(state, args):
             EXIT_FAILED,
         )
     return 0
+
+
+def _start(have):
+    return len(have) - OVERLAP if len(have) > OVERLAP else 0
+
+
+def _fetch(link, store, board, todo, bar, bad):
+    """Fetch and store the logs of todo in batches of chunks across files,
+    stored as they come (an interrupted pull goes on from there). The set
+    of names whose board bytes do not continue what was stored."""
+    data = {name: bytearray(have[: _start(have)]) for name, _, _, have in todo}
+    kept = {name: have for name, _, _, have in todo}
+    reqs = []
+    for name, size, _, have in todo:
+        for off in range(_start(have), size, CHUNK):
+            reqs.append((name, off, min(CHUNK, size - off)))
+    foreign = set()
+    for i in range(0, len(reqs), BATCH):
+        batch = reqs[i : i + BATCH]
+        got = link.fetch_many(batch, progress=bar)
+        touched = []
+        for name, off, n in batch:
+            data[name] += got[(name, off)]
+            if name not in touched:
+                touched.append(name)
+        for name in touched:
+            have = kept[name]
+            if name in bad or name in foreign:
+                continue
+            if len(data[name]) >= len(have) and data[name][: len(have)] != have:
+                foreign.add(name)  # not a continuation: nothing of it stored
+                continue
+            try:
+                store.put(board, name, data[name])
+            except ValueError as e:
+                bad[name] = str(e)
+    return foreign
+
+
+def _retire(state, store, board, name):
+    kept = store.retire(board, name)
+    state.out.write(
+        "%s on the board is another match than the one stored under that name "
+        "(the board's flash was wiped?): the stored one is kept as %s\n" % (name, kept)
+    )
+
+
+def _delete(link, store, board):
+    """DEL every log on the board that is stored whole (the board refuses
+    a log in play or not marked pulled: those stay)."""
+    n = 0
+    for name, size, bstate in link.logs():
+        row = store.get(board, name)
+        if bstate == "pulled" and row and row[2] and len(row[1]) == size:
+            link.request("DEL", name)
+            n += 1
+    return n
 
 
 def list_(state, args):

@@ -106,6 +106,19 @@ class Store:
             )
         return count, complete
 
+    def retire(self, board, name):
+        """Keep a stored log under NAME~k (the first k free): the board now
+        has another match under its name. Its id does not change."""
+        k = 1
+        while self.get(board, "%s~%d" % (name, k)) is not None:
+            k += 1
+        kept = "%s~%d" % (name, k)
+        with self.db:
+            self.db.execute(
+                "UPDATE logs SET name = ? WHERE board = ? AND name = ?", (kept, board, name)
+            )
+        return kept
+
     def list(self):
         return self.db.execute(
             "SELECT id, board, name, moves, complete, result, pulled_at, length(data)"

@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+from apixagon.geometry import NCELLS, cell_name
 from apixagon_host import cli, logs
 from apixagon_host import link as L
 from apixagon_host.link import BoardError
@@ -112,7 +113,8 @@ def test_a_match_in_play_is_pulled_in_parts(board, tmp_path, monkeypatch):
     c = Counting(monkeypatch)
     rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
     assert rc == 0 and "1 log pulled" in out
-    assert c.asked == len(whole) - len(part)  # the tail only
+    # the tail only, from the stored log's last link and CRC (which must match)
+    assert c.asked == len(whole) - len(part) + logs.OVERLAP
     assert stored(db)["0001.alog"] == whole
     rc, out = run_cli("logs", "list", "--db", db)
     assert "done" in out and "abandoned" in out
@@ -212,3 +214,89 @@ def test_the_database_lives_in_the_user_data_dir(board, tmp_path, monkeypatch):
     rc, out = run_cli("logs", "list")
     assert rc == 0 and "no matches stored yet" in out
     assert (tmp_path / "mine" / "matches.sqlite").exists()
+
+
+def _wipe(board):
+    """The board's flash wiped (a factory reset): its numbers start again."""
+    d = os.path.join(board.flash, "logs")
+    for name in os.listdir(d):
+        os.remove(os.path.join(d, name))
+
+
+def _names(db):
+    with sqlite3.connect(db) as c:
+        return [r[0] for r in c.execute("SELECT name FROM logs ORDER BY id")]
+
+
+QUEENS_GAMBIT = """mode queens-gambit
+start black
+B 12 E4
+G 3 A1
+B 13 I9
+G 4 A5
+B 14 E9
+G 5 I5
+B 15 A3
+G 6 C7
+"""
+
+
+def _clear(link):
+    """The players take every card off the board (CELLS says where)."""
+    cells = link.request("CELLS")
+    for x in range(NCELLS):
+        if cells[2 * x : 2 * x + 2] != "00":
+            link.request("HAND", "lift", cell_name(x))
+
+
+@pytest.mark.parametrize("first,second", [(8, 3), (3, 8)])
+def test_a_wiped_board_never_overwrites_a_stored_match(board, tmp_path, first, second):
+    # (8, 3): the board's new 0001 is shorter than the stored one; (3, 8):
+    # longer, and the stored one was pulled in play: told by the overlap
+    # (the board's bytes do not continue the stored ones).
+    db = str(tmp_path / "m.sqlite")
+    other = tmp_path / "other.apx"
+    other.write_text(QUEENS_GAMBIT)
+    with connect(board) as link:
+        play_record(link, RECORD, upto=first)
+        if first > second:
+            link.request("HAND", "press", "confirm", "long")  # abandoned
+        link.logs()
+    assert run_cli("logs", "pull", "-p", board.port, "--db", db)[0] == 0
+    old = stored(db)["0001.alog"]
+    board.power_cut(hold=True)
+    _wipe(board)
+    board.power_on()
+    assert board.wait_boot(2)
+    with connect(board) as link:
+        assert link.status()["phase"] == "setup"
+        _clear(link)
+        play_record(link, str(other), upto=second)  # another match altogether
+        link.request("HAND", "press", "confirm", "long")
+        link.logs()
+    new = board_file(board, "0001.alog")
+    assert new != old and not new.startswith(old[: len(old) - logs.OVERLAP])
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0, out
+    assert "0001.alog on the board is another match" in out and "kept as 0001.alog~1" in out
+    assert _names(db) == ["0001.alog~1", "0001.alog"]  # the old one keeps its id
+    got = stored(db)
+    assert got["0001.alog~1"] == old and got["0001.alog"] == new
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "0 logs pulled" in out and _names(db) == ["0001.alog~1", "0001.alog"]
+
+
+def test_pull_delete_frees_the_board_of_what_is_stored(board, tmp_path):
+    d = fill(board, 3)
+    with connect(board) as link:
+        link.request("HAND", "press", "confirm")  # the match is over: back to set-up
+        _clear(link)
+        play_record(link, RECORD, upto=2)  # a fourth match, in play
+        link.logs()
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db, "--delete")
+    assert rc == 0 and "4 logs pulled" in out and "3 deleted from the board" in out
+    assert sorted(n for n in os.listdir(d) if n.endswith(".alog")) == ["0004.alog"]
+    assert sorted(stored(db)) == ["0001.alog", "0002.alog", "0003.alog", "0004.alog"]
+    with connect(board) as link:
+        assert [(n, s) for n, _, s in link.logs()] == [("0004.alog", "play")]
