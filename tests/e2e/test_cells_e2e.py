@@ -80,12 +80,19 @@ def test_bad_arguments_get_the_error_reply_and_change_nothing(board):
             ("HAND", "tap", "x"),
             ("HAND", "press", "mode", "twice"),
             ("HAND", "wave"),
+            ("HAND", "lift"),  # no cell at all
+            ("HAND", "wait"),
+            ("HAND", "wait", 0),
+            ("HAND", "wait", 60001),
+            ("HAND", "wait", "soon"),
         ):
             with pytest.raises(BoardError, match="bad arguments") as e:
                 link.request(*req)
             assert e.value.board_code == proto.E_ARGS
         assert cells(link) == expected({"E4": B12})
         assert link.status()["watch"] == "0"
+        assert link.request("HAND", "wait", 500) == "ok"  # time goes by, nothing changes
+        assert cells(link) == expected({"E4": B12})
     assert board.boots == 1
 
 

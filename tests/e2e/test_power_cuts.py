@@ -346,10 +346,6 @@ def resume(link, logs, rnd, table, stats, stray):
 
 
 def wait(link, table):
-    """Let the board's scanners catch up (HAND settles the simulated
-    clock; lifting a cell that holds nothing changes nothing)."""
-    x = 0
-    while x in table.cards:
-        x += 1
-    for _ in range(2):
-        hand(link, "lift", cell_name(x))
+    """Let the board's scanners catch up: simulated time goes by with no
+    hand on the board (a full board has no empty cell to lift)."""
+    hand(link, "wait", 800)

@@ -43,6 +43,14 @@ class SimLink(link.Link):
             rig.lift(args[1])
         elif what == "tap":
             rig.tap(_card(args[1]))
+        elif what == "wait":
+            # Nobody touches the board: the scanners' time goes by (the
+            # console's `wait MS`); a test's way to let the board settle.
+            ms = int(args[1])
+            if not 0 < ms <= 60000:
+                raise ValueError(args[1])
+            rig.settle(ms)
+            return "ok"
         elif what == "press":
             if len(args) > 3 or len(args) == 3 and args[2] != "long":
                 raise ValueError(args[2])
