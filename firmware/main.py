@@ -131,7 +131,7 @@ def main():
         now = time.ticks_ms()
         b.tick(now)
         lk.poll(now)
-        lk.send_leds()
+        lk.send_changes()  # cells and leds events, when watching
 
 
 main()

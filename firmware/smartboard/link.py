@@ -144,9 +144,6 @@ class Link:
         self.send_cells()
         self._send_leds()
 
-    # firmware/main.py's name for it: the real board sends cells too.
-    send_leds = send_changes
-
     def _send_leds(self):
         # Each cell's LED layer value (palette index and blink flags,
         # smartboard.view): the host's live view paints it with the same
