@@ -9,7 +9,12 @@ JOBS    ?= auto
 
 all: test
 
+# CairoSVG (PNG pictures) needs the system's cairo library: installed from
+# Debian's packages where it is missing and apt-get can (root, as in CI).
 $(STAMP): requirements.txt pyproject.toml
+	@ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' \
+	  || (command -v apt-get >/dev/null && apt-get install -y -q libcairo2 >/dev/null) \
+	  || echo "warning: libcairo2 is missing: PNG pictures will not work (SVG will)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e .
