@@ -49,6 +49,18 @@ THREE_VS_TWO = const(4)
 JUNIOR = const(5)
 TEEN = const(6)
 MODES = ("queens-gambit", "silent-swarm", "beehive", "2v1", "3v2", "junior", "teen")
+_SEATS = ((1, 1), (2, 2), (3, 3), (2, 1), (3, 2), (1, 1), (1, 1))  # per mode, teen aside
+
+
+def seats_of(mode, players=0):
+    """Seats per team (§3-§7) of a match of this mode: (team A, team B).
+    teen takes `players 2|4|6` (default 4). Teams play when either has
+    more than one seat."""
+    if mode == TEEN:
+        n = (players or 4) // 2
+        return (n, n)
+    return _SEATS[mode]
+
 
 # Move kinds, as kept in the game's history.
 PLACE = const(1)

@@ -40,11 +40,11 @@ from .codes import (
     SMOKER,
     SPECIAL_USED,
     SPECIALS_LOCKED,
-    TEEN,
     THREE_VS_TWO,
     TWO_SEQUENCES,
     TWO_VS_ONE,
     UNKNOWN_CARD,
+    seats_of,
 )
 from .compat import const
 from .deck import COMMON, HAS, SYMS
@@ -80,12 +80,7 @@ _RESUSED = const(32)  # << side: reserve deck already built (§4: once per game)
 
 class Game:
     def __init__(self, mode=0, start=0, players=0, special_then_place=False):
-        # Seats per team (§3-§7). teen takes `players 2|4|6` (default 4).
-        if mode == TEEN:
-            n = (players or 4) // 2
-            seats = (n, n)
-        else:
-            seats = ((1, 1), (2, 2), (3, 3), (2, 1), (3, 2), (1, 1), (1, 1))[mode]
+        seats = seats_of(mode, players)  # §3-§7
         self.mode = mode
         self.start = start if mode != JUNIOR else 0
         self.seats = seats

@@ -22,6 +22,7 @@ from .codes import (
     TEEN,
     TWO_SEQUENCES,
     UNKNOWN_CARD,
+    seats_of,
 )
 from .geometry import NONE, cell_name, parse_cell
 
@@ -136,9 +137,20 @@ def side_names(game):
 
 
 def side_letters(game):
-    if game.mode == JUNIOR:
+    return _letters(game.mode, game.teams)
+
+
+def mode_letters(mode, players=0):
+    """The side letters of a match of this mode and player count before its
+    Game exists (a board in set-up): what side_letters will say."""
+    seats = seats_of(mode, players)
+    return _letters(mode, seats[0] > 1 or seats[1] > 1)
+
+
+def _letters(mode, teams):
+    if mode == JUNIOR:
         return "JJ"
-    return "AB" if game.teams else "BG"
+    return "AB" if teams else "BG"
 
 
 class Checker(Visitor):

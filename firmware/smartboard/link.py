@@ -7,15 +7,7 @@ import binascii
 import time
 
 from apixagon import record
-from apixagon.codes import (
-    BEEHIVE,
-    JUNIOR,
-    MODES,
-    SILENT_SWARM,
-    TEEN,
-    THREE_VS_TWO,
-    TWO_VS_ONE,
-)
+from apixagon.codes import MODES
 from apixagon.compat import const
 
 from . import matchlog, proto, referee, scan
@@ -125,11 +117,9 @@ class Link:
             return
         if what == "move":
             g = board.ref.game
-            last = None
-            for kind, payload, ply in g.history():
-                last = (kind, payload, ply)
+            last = _last_move_text(g)
             if last is not None:
-                self._send(proto.event("move", "%d %s" % (g.nmoves(), record.move_text(g, *last))))
+                self._send(proto.event("move", "%d %s" % (g.nmoves(), last)))
             else:
                 self._send(proto.event("move", "0"))
         else:
@@ -246,18 +236,16 @@ class Link:
             # in team games), the last move as its record line, the winner
             t = g.side_to_play()
             parts.append("to_play=%s%s" % (letters[t], g.seat_to_play() if g.teams else ""))
-            last = None
-            for kind, payload, ply in g.history():
-                last = (kind, payload, ply)
+            last = _last_move_text(g)
             if last is not None:
-                parts.append("last=" + record.move_text(g, *last).replace(" ", "_"))
+                parts.append("last=" + last.replace(" ", "_"))
             if g.over():
                 w = g.winner()
                 parts.append("winner=" + (letters[w] if w < 2 else "draw"))
         else:
             s = b.settings
             m = s.get(S.GAME_MODE)
-            letters = _setup_letters(m, s.get(S.PLAYERS))
+            letters = record.mode_letters(m, s.get(S.PLAYERS))
             parts.append("mode=" + MODES[m])
         parts.append("sides=" + letters)
         parts.append("watch=%d" % self.watching)
@@ -375,15 +363,13 @@ class Link:
         return "rebooting"
 
 
-def _setup_letters(mode, players):
-    # The side letters of the match the settings describe (what
-    # record.side_letters says once the Game exists; seats as in
-    # Game.__init__: the team modes and a teen match of 4 or 6).
-    if mode == JUNIOR:
-        return "JJ"
-    if mode in (SILENT_SWARM, BEEHIVE, TWO_VS_ONE, THREE_VS_TWO):
-        return "AB"
-    return "AB" if mode == TEEN and (players or 4) > 2 else "BG"
+def _last_move_text(g):
+    """The record line of the game's last move, or None before the first
+    (the history walked for its ply, which the line's seat needs)."""
+    last = None
+    for kind, payload, ply in g.history():
+        last = (kind, payload, ply)
+    return record.move_text(g, *last) if last is not None else None
 
 
 def _safe(name):

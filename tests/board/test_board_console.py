@@ -53,3 +53,25 @@ def test_typed_mistakes_change_nothing():
         assert c.command(line)
         assert out.text.startswith("error: ") and msg in out.text, (line, out.text)
     assert c.rig.now_us == before and c.rig.board.ref.game.ply() == 0
+
+
+def test_set_up_letters_follow_the_mode_and_players():
+    # Before a match the console names cards by the match the settings
+    # describe (record.mode_letters): teen with the default players (0,
+    # meaning 4) is a team game, teen of 2 is not.
+    from apixagon.codes import JUNIOR, QUEENS_GAMBIT, TEEN
+    from smartboard import settings as S
+
+    c, out = console("console-letters")
+    st = c.rig.board.settings
+    for mode, players, want in (
+        (QUEENS_GAMBIT, 0, "BG"),
+        (TEEN, 0, "AB"),
+        (TEEN, 2, "BG"),
+        (TEEN, 6, "AB"),
+        (JUNIOR, 0, "JJ"),
+    ):
+        st.set(S.GAME_MODE, mode, 0)
+        st.set(S.PLAYERS, players, 0)
+        assert c.letters() == want, (mode, players)
+        assert c.teams() == (want == "AB"), (mode, players)

@@ -5,7 +5,7 @@ import sys
 
 from apixagon.codes import MODES, REASONS
 from apixagon.geometry import NCELLS, NONE, ROW_START, ROWS, cell_name, parse_cell
-from apixagon.record import side_letters
+from apixagon.record import mode_letters, side_letters
 
 from .. import board as B
 from .. import buttons, tag, view
@@ -86,15 +86,14 @@ class Console:
         self.out = out or sys.stdout
 
     def teams(self):
-        ref = self.rig.board.ref
-        if ref is not None:
-            return ref.game.teams
-        m = self.rig.board.settings.get(S.GAME_MODE)
-        return m in (1, 2, 3, 4) or (m == 6 and self.rig.board.settings.get(S.PLAYERS) > 2)
+        return self.letters() == "AB"
 
     def letters(self):
         ref = self.rig.board.ref
-        return side_letters(ref.game) if ref is not None else ("AB" if self.teams() else "BG")
+        if ref is not None:
+            return side_letters(ref.game)
+        st = self.rig.board.settings  # set-up: the match the settings describe
+        return mode_letters(st.get(S.GAME_MODE), st.get(S.PLAYERS))
 
     def draw(self):
         b = self.rig.board
