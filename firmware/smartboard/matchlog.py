@@ -200,6 +200,13 @@ class Positions:
             yield bytes(memoryview(self.data)[i : i + (a[j + 2] << 8 | a[j + 3])]).decode()
 
 
+def _move_crc(kind, payload, ply):
+    """A move's identity on flash: a CRC of its history entry (kind, ply,
+    payload), so the moves already written are known without formatting
+    their text."""
+    return crc16(payload, 0xFFFF ^ (kind << 8 | (ply & 255)))
+
+
 def _is_header(line):
     return line[0] == "[" or line[:4] in ("mode", "play", "opti", "star")
 
@@ -355,10 +362,7 @@ class MatchLog:
         used again, never a number free for another match. Older logs need
         no write (on a full flash they are what frees space)."""
         n = _number(name)
-        newest = 0
-        for f in self.names():
-            newest = max(newest, _number(f))
-        if n >= newest and n > self._high():
+        if n >= self._newest() and n > self._high():
             tmp = self.file(HIGH + TMP)
             self.fs.write(tmp, ("%d" % n).encode())
             self.fs.rename(tmp, self.file(HIGH))
@@ -391,11 +395,15 @@ class MatchLog:
         except (OSError, ValueError):
             return 0  # none deleted yet (or unreadable: the names still count)
 
-    def _next_name(self):
-        last = self._high()
+    def _newest(self):
+        """The highest number among the logs on flash (0: none)."""
+        n = 0
         for f in self.names():
-            last = max(last, _number(f))
-        return "%04d%s" % (last + 1, SUFFIX)
+            n = max(n, _number(f))
+        return n
+
+    def _next_name(self):
+        return "%04d%s" % (max(self._high(), self._newest()) + 1, SUFFIX)
 
     def _drop(self, path):
         try:
@@ -494,11 +502,8 @@ class MatchLog:
             return True
         if text is not None:
             self._append(MOVE, text)
-            i = self.wn
-            if i < _NCRC:
-                self.crcs[2 * i] = c >> 8
-                self.crcs[2 * i + 1] = c & 255
-            self.wn = i + 1
+            self._keep(self.wn, c)
+            self.wn += 1
             if self.wn == n and self.next is None and self.end_text is None and not g.over():
                 self.due = False  # caught up: no need to look again
             return True
@@ -528,16 +533,22 @@ class MatchLog:
         for kind, payload, ply in g.history():
             if i < wn:
                 if i < _NCRC:
-                    k = crc16(payload, 0xFFFF ^ (kind << 8 | (ply & 255)))
+                    k = _move_crc(kind, payload, ply)
                     if crcs[2 * i] != k >> 8 or crcs[2 * i + 1] != k & 255:
                         return i, 0, None, 0
             elif i == wn:
                 text = record.move_text(g, kind, payload, ply).encode()
-                c = crc16(payload, 0xFFFF ^ (kind << 8 | (ply & 255)))
+                c = _move_crc(kind, payload, ply)
             i += 1
         if i < wn:
             return i, i, None, 0
         return -1, i, text, c
+
+    def _keep(self, i, c):
+        # the identity of the i-th move on flash (the first _NCRC are kept)
+        if i < _NCRC:
+            self.crcs[2 * i] = c >> 8
+            self.crcs[2 * i + 1] = c & 255
 
     def _create(self, g):
         # The header records in one file, renamed into place when whole: a
@@ -657,13 +668,9 @@ class MatchLog:
         self.game = game
         self.end_text = None
         self.next = None
-        crcs = self.crcs
         i = 0
         for kind, payload, ply in game.history():
-            if i < _NCRC:
-                k = crc16(payload, 0xFFFF ^ (kind << 8 | (ply & 255)))
-                crcs[2 * i] = k >> 8
-                crcs[2 * i + 1] = k & 255
+            self._keep(i, _move_crc(kind, payload, ply))
             i += 1
         self.wn = i
         self.due = True  # an E may be missing (the cut came before it)
@@ -674,8 +681,3 @@ class MatchLog:
         self.path = None
         self.made = False
         self.due = False
-
-
-def game_of(lines, game_factory):
-    """Replay .apx lines into a new game; (game, verdicts)."""
-    return record.check(lines, game_factory)
