@@ -34,7 +34,7 @@ from apixagon.compat import const
 from apixagon.game import Game
 from apixagon.geometry import NB, NCELLS, NONE
 
-from . import buttons, referee, scan, tag, uids
+from . import buttons, referee, scan, uids
 from . import settings as S
 from .view import View, matches
 
@@ -273,18 +273,12 @@ class Board:
                 return
         ref = self.ref
         if paired:
-            # Profile B: identities from the log. A side's second Rain gets
-            # the other Rain's tag, or the referee would see one card on
-            # two cells (and wait for ever).
-            rains = 0
+            # Profile B: identities from the log, named as the referee
+            # names a card put back (a side's second Rain the other Rain's
+            # tag, or it would see one card on two cells and wait for ever).
+            board = ref.game.board
             for x in range(NCELLS):
-                w = want[x]
-                if w and tag.kind_of(w - 1) == tag.RAIN:
-                    bit = 1 << tag.side_of(w - 1)
-                    if rains & bit:
-                        w += 1  # tag.code(side, RAIN, 1)
-                    rains |= bit
-                ref.phys[x] = w
+                ref.phys[x] = ref.code_on(x, board[x]) if board[x] else 0
         else:
             # Profile A: the cards themselves (either Rain of a side matches
             # the log's, view.matches).

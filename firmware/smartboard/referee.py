@@ -87,7 +87,7 @@ class Referee:
             return state  # EMPTY (a reed cannot read a tag)
         o = self.game.board[x]
         if o:
-            return self._code_on(x, o)  # put back where the game has a card
+            return self.code_on(x, o)  # put back where the game has a card
         if self.pending:
             state, self.pending = self.pending, 0
             return state
@@ -100,13 +100,13 @@ class Referee:
                     break
                 missing = y
         if missing != NONE:
-            return self._code_on(missing, g.board[missing])
+            return self.code_on(missing, g.board[missing])
         if self.carried:
             state, self.carried = self.carried, 0
             return state
         return UNPAIRED
 
-    def _code_on(self, x, o):
+    def code_on(self, x, o):
         """The identity of the card the game has on x. A side's two Rains
         are one kind in the game (RULES.md §1): the one not already down
         on another cell, or the board would see one card on two cells."""
@@ -332,7 +332,7 @@ class Referee:
         if self._reserve_lift(t, x):
             return False
         if self._last_placed() == x:
-            self.carried = self._code_on(x, g.board[x])  # a Rain: which of two
+            self.carried = self.code_on(x, g.board[x])  # a Rain: which of two
             g.undo()  # take-back
             self.moves -= 1
             self.changed += 1

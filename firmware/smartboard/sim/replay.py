@@ -87,8 +87,7 @@ class Player(record.Visitor):
                 # A match resumed after a power cut: its moves so far are on
                 # the board already; play goes on after them.
                 self.started = True
-                for _ in rig.board.ref.game.history():
-                    self.skipped += 1
+                self.skipped = rig.board.ref.game.nmoves()
                 self.skip = self.skipped
             else:
                 self._begin()
