@@ -141,12 +141,18 @@ class SimFlash:
 
     def contents(self, path):
         """A file's bytes in one piece (for tests: no power needed)."""
-        n = self.lens[path]
+        return self._copy(path, 0, self.lens[path])
+
+    def _copy(self, path, offset, n):
+        # bytes [offset, offset + n) of a file, gathered from its blocks
+        blocks = self.files[path]
         out = bytearray(n)
         i = 0
-        for b in self.files[path]:
-            k = BLOCK if n - i > BLOCK else n - i
-            out[i : i + k] = memoryview(b)[:k]
+        while i < n:
+            j = offset + i
+            o = j % BLOCK
+            k = BLOCK - o if n - i > BLOCK - o else n - i
+            out[i : i + k] = memoryview(blocks[j // BLOCK])[o : o + k]
             i += k
         return out
 
@@ -174,15 +180,7 @@ class SimFlash:
             return b""
         if offset + n > end:
             n = end - offset
-        out = bytearray(n)
-        i = 0
-        while i < n:
-            j = offset + i
-            o = j % BLOCK
-            k = BLOCK - o if n - i > BLOCK - o else n - i
-            out[i : i + k] = memoryview(self.files[path][j // BLOCK])[o : o + k]
-            i += k
-        return bytes(out)
+        return bytes(self._copy(path, offset, n))
 
     def exists(self, path):
         self._alive()
