@@ -83,7 +83,7 @@ def pull(state, args):
         for name, size, bstate in logs:
             row = store.get(board, name)
             have = row[1] if row else b""
-            if row and row[2] and len(have) == size:
+            if _stored_whole(row, size):
                 if bstate != "pulled":
                     mark.append(name)
                 continue
@@ -103,8 +103,9 @@ def pull(state, args):
                 _fetch(link, store, board, [(name, size, bstate, b"")], bar, bad)
         bar.end()
         for name, size, bstate, have in todo:
-            row = store.get(board, name)
-            if name not in bad and row and row[2] and len(row[1]) == size and bstate != "pulled":
+            if name in bad or bstate == "pulled":
+                continue
+            if _stored_whole(store.get(board, name), size):
                 mark.append(name)
         link.request_many("PULLED", mark)  # the board may now delete them
         deleted = _delete(link, store, board) if getattr(args, "delete", False) else None
@@ -127,6 +128,12 @@ def pull(state, args):
             EXIT_FAILED,
         )
     return 0
+
+
+def _stored_whole(row, size):
+    """A stored row (Store.get) holds the board's log of `size` bytes whole,
+    its match finished."""
+    return row is not None and row[2] and len(row[1]) == size
 
 
 def _start(have):
@@ -179,8 +186,7 @@ def _delete(link, store, board):
     a log in play or not marked pulled: those stay)."""
     n = 0
     for name, size, bstate in link.logs():
-        row = store.get(board, name)
-        if bstate == "pulled" and row and row[2] and len(row[1]) == size:
+        if bstate == "pulled" and _stored_whole(store.get(board, name), size):
             link.request("DEL", name)
             n += 1
     return n
