@@ -37,6 +37,7 @@ import serial
 
 from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
+from .progress import Progress
 
 PACKAGES = ("apixagon", "smartboard", "boards")  # compiled into lib/<name>/
 REQUIRED = ("apixagon", "smartboard")
@@ -470,26 +471,12 @@ def await_firmware(port, timeout):
 
 
 # ---- progress -------------------------------------------------------------------------
-class Progress:
-    """A file-by-file bar on stderr, only on a terminal (or forced)."""
-
-    def __init__(self, total, force=False):
-        self.total = max(total, 1)
-        self.done = 0
-        self.on = force or sys.stderr.isatty()
+class Files(Progress):
+    """The bar of a copy, file by file."""
 
     def file(self, name):
-        self.done += 1
-        if self.on:
-            n = 30 * self.done // self.total
-            sys.stderr.write(
-                "\rcopying [%-30s] %3d/%d %-40s" % ("#" * n, self.done, self.total, name[-40:])
-            )
-            sys.stderr.flush()
-
-    def end(self):
-        if self.on:
-            sys.stderr.write("\n")
+        if self.add(1):
+            self.draw("copying", "%3d/%d %-40s" % (self.done, self.total, name[-40:]))
 
 
 # ---- the command ---------------------------------------------------------------------
@@ -644,7 +631,7 @@ def _install(port, b, copy, move, out, progress, made):
     sdirs, sfiles = b.scope()
     cmds.append(["exec", _script(_HASH, dirs=sdirs, files=sfiles)])
 
-    bar = Progress(len(copy), progress)
+    bar = Files(len(copy), progress)
     local = {b.local(p): p for p in copy}
 
     def on_line(line):

@@ -11,37 +11,30 @@ from apixagon.game import Game
 
 from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
+from .progress import Progress
 from .store import Store, apx_lines, as_json
 
 CHUNK = 2048  # smartboard.proto.MAX_CHUNK
 BATCH = 32  # chunks between database commits (64 KB): a pull is resumable
 
 
-class Progress:
-    """A one-line progress bar on stderr (only on a terminal, or forced)."""
+class Bytes(Progress):
+    """The bar of a download: percent, KB and KB/s (link.fetch_many calls
+    it with each chunk's length)."""
 
     def __init__(self, total, label, force=False):
-        self.total = max(total, 1)
-        self.done = 0
+        Progress.__init__(self, total, force)
         self.label = label
-        self.on = force or sys.stderr.isatty()
-        self.t0 = time.monotonic()
 
     def __call__(self, n):
-        self.done += n
-        if self.on:
-            f = self.done / self.total
-            bar = "#" * int(30 * f)
+        if self.add(n):
             kb = self.done / 1024
-            rate = kb / max(time.monotonic() - self.t0, 1e-6)
-            sys.stderr.write(
-                "\r%-14s [%-30s] %3d%% %7.1f KB %6.0f KB/s" % (self.label, bar, 100 * f, kb, rate)
+            tail = "%3d%% %7.1f KB %6.0f KB/s" % (
+                100 * self.done // self.total,
+                kb,
+                kb / self.seconds(),
             )
-            sys.stderr.flush()
-
-    def end(self):
-        if self.on:
-            sys.stderr.write("\n")
+            self.draw("%-14s" % self.label, tail)
 
 
 def _store(args, create=False):
@@ -91,7 +84,7 @@ def pull(state, args):
                 _retire(state, store, board, name)  # shorter: another match
                 have = b""
             todo.append((name, size, bstate, have))
-        bar = Progress(
+        bar = Bytes(
             sum(size - _start(have) for _, size, _, have in todo),
             "pulling",
             getattr(args, "progress", False),
