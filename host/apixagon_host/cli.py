@@ -125,6 +125,12 @@ def build_parser():
     return parser
 
 
+def dispatch(state, args):
+    """Run the command parsed args name (CommandError on failure)."""
+    entry = COMMANDS[args.command][0]
+    return (entry if callable(entry) else entry.run)(state, args)
+
+
 def main(argv=None, state=None):
     state = state or State()
     parser = build_parser()
@@ -132,8 +138,7 @@ def main(argv=None, state=None):
         args = parser.parse_args(argv)
         if not args.command:
             raise CommandError(parser.format_help().strip(), EXIT_USAGE)
-        entry = COMMANDS[args.command][0]
-        return (entry if callable(entry) else entry.run)(state, args)
+        return dispatch(state, args)
     except CommandError as e:
         sys.stderr.write("apixagon: %s\n" % e)
         return e.code

@@ -134,8 +134,8 @@ class Companion:
         if not words[1].isdigit():
             raise CommandError("render takes a match id (see list), not %r" % words[1])
         try:
-            from . import render  # noqa: F401  (being written beside this)
-        except Exception as e:  # absent, or not importable yet
+            from . import render  # noqa: F401
+        except Exception as e:  # a partial install: the other commands still work
             raise CommandError("render is not available in this build (%s)" % e)
         out = "match-%s.svg" % words[1]
         if self.db:
@@ -149,13 +149,12 @@ class Companion:
         from . import cli
 
         args = cli.build_parser().parse_args(argv)
-        entry = cli.COMMANDS[args.command][0]
         out = io.StringIO()
         err = io.StringIO()  # a progress bar would draw over the live view
         with self.session.paused() if pause else contextlib.nullcontext():
             with contextlib.redirect_stderr(err):
                 try:
-                    (entry if callable(entry) else entry.run)(cli.State(out=out), args)
+                    cli.dispatch(cli.State(out=out), args)
                 except CommandError as e:
                     return out.getvalue().splitlines() + ["error: %s" % e]
         return out.getvalue().splitlines()

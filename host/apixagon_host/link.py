@@ -144,11 +144,11 @@ class Link:
         words = text.split()
         if not words or words[0] != "apixagon":
             raise BoardError("%s is not an APIXAGON board" % self.port, EXIT_NO_BOARD)
-        self.info = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+        self.info = fields(" ".join(words[1:]))
         return self.info
 
     def status(self):
-        return dict(w.split("=", 1) for w in self.request("STATUS").split() if "=" in w)
+        return fields(self.request("STATUS"))
 
     def logs(self):
         """[(name, size, state)] of the logs on the board."""
@@ -209,6 +209,11 @@ class Link:
         """The same request for each item, pipelined; the replies in order."""
         seqs = [self.send(verb, item) for item in items]
         return [self.wait(s) for s in seqs]
+
+
+def fields(text):
+    """{key: value} of a reply's key=value words (HELLO, STATUS)."""
+    return dict(w.split("=", 1) for w in text.split() if "=" in w)
 
 
 def _chunk(rest, off):

@@ -112,8 +112,7 @@ class Session:
         self.refresh()
 
     def refresh(self):
-        st = self.request("STATUS")
-        st = dict(w.split("=", 1) for w in st.split() if "=" in w)
+        st = L.fields(self.request("STATUS"))
         self.stale = False
         self.next_beat = time.monotonic() + HEARTBEAT_S
         # the clock and free bytes move on their own: not worth a redraw
