@@ -305,6 +305,19 @@ def result(game):
 
 
 # ---- writing -----------------------------------------------------------
+def last_move(game):
+    """(kind, payload, record line) of the game's last move, or (0, b"",
+    None) before the first: the history walked for the ply, which a seat
+    in the line needs (Game.last_move has no ply)."""
+    last = None
+    for last in game.history():
+        pass
+    if last is None:
+        return 0, b"", None
+    kind, payload, ply = last
+    return kind, payload, move_text(game, kind, payload, ply)
+
+
 def move_text(game, kind, payload, ply):
     """The record line for one history entry (see Game.history)."""
     letters = side_letters(game)

@@ -117,7 +117,7 @@ class Link:
             return
         if what == "move":
             g = board.ref.game
-            last = _last_move_text(g)
+            last = record.last_move(g)[2]
             if last is not None:
                 self._send(proto.event("move", "%d %s" % (g.nmoves(), last)))
             else:
@@ -236,7 +236,7 @@ class Link:
             # in team games), the last move as its record line, the winner
             t = g.side_to_play()
             parts.append("to_play=%s%s" % (letters[t], g.seat_to_play() if g.teams else ""))
-            last = _last_move_text(g)
+            last = record.last_move(g)[2]
             if last is not None:
                 parts.append("last=" + last.replace(" ", "_"))
             if g.over():
@@ -361,15 +361,6 @@ class Link:
             self.log.flush_all()
             self.reboot()
         return "rebooting"
-
-
-def _last_move_text(g):
-    """The record line of the game's last move, or None before the first
-    (the history walked for its ply, which the line's seat needs)."""
-    last = None
-    for kind, payload, ply in g.history():
-        last = (kind, payload, ply)
-    return record.move_text(g, *last) if last is not None else None
 
 
 def _safe(name):

@@ -42,17 +42,6 @@ def side_shown(game):
     return w if w in (0, 1) else None
 
 
-def last_move(game):
-    """(kind, payload, record line) of the last move, or (0, b'', None)."""
-    last = None
-    for last in game.history():
-        pass
-    if last is None:
-        return 0, b"", None
-    kind, payload, ply = last
-    return kind, payload, record.move_text(game, kind, payload, ply)
-
-
 def move_cells(kind, payload):
     """The cells a history entry names. Payloads (Game.history): the side
     first, then the cells; a Smoker adds the card it removed, a reserve

@@ -16,6 +16,7 @@ the lines of equal number run from lower right to upper left.
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from apixagon import record
 from apixagon.codes import BEEKEEPER, JUNIOR, PLACE, RAIN_MOVE, RESERVE, SMOKER
 from apixagon.deck import RAIN
 from apixagon.geometry import NCELLS, ROW_START, ROWS, ROYAL, cell_name
@@ -550,7 +551,7 @@ def render_svg(game, title=None, size=None, coordinates=True):
     for x, y, s in links:
         seal_syms.setdefault(x, set()).add(s)
         seal_syms.setdefault(y, set()).add(s)
-    kind, payload, last_text = P.last_move(game)
+    kind, payload, last_text = record.last_move(game)
     quiet = () if kind in (PLACE, RAIN_MOVE) else P.move_cells(kind, payload)
 
     svg.add('<rect width="100%%" height="100%%" fill="%s"/>' % PAPER)
