@@ -229,8 +229,9 @@ def export(state, args):
     else:
         text = "\n".join(apx_lines(board, name, lines)) + "\n"
     if args.output and args.output != "-":
-        with open(args.output, "w") as f:
-            f.write(text)
+        from . import outfile
+
+        outfile.write_atomic(args.output, text.encode())  # whole or not at all
         state.out.write("wrote %s\n" % args.output)
     else:
         state.out.write(text)

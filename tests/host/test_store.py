@@ -88,3 +88,17 @@ def test_a_file_that_is_not_a_database_is_an_error_and_stays_as_it_was(tmp_path,
     rc, _ = run_cli("logs", "list", "--db", str(path))
     assert rc == 2 and "is not a match database" in capsys.readouterr().err
     assert path.read_bytes() == b"my notes, not a database\n" * 200
+
+
+def test_export_to_a_file_is_written_whole_and_a_bad_path_is_a_usage_error(tmp_path, capsys):
+    db = str(tmp_path / "m.sqlite")
+    s = Store(db)
+    s.put("sim-A", "0001.alog", log_bytes(RECORD, "abandoned"))
+    s.close()
+    out = tmp_path / "m.apx"
+    rc, text = run_cli("logs", "export", "1", "--db", db, "-o", str(out))
+    assert rc == 0 and text == "wrote %s\n" % out
+    assert "B 13 I9" in out.read_text() and out.read_text().endswith("\n")
+    rc, _ = run_cli("logs", "export", "1", "--db", db, "-o", str(tmp_path / "no" / "m.apx"))
+    assert rc == 2 and "cannot write" in capsys.readouterr().err
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # nothing half-made
