@@ -439,6 +439,13 @@ def _repl_signs(noise):
     return None
 
 
+def reboot(port, timeout):
+    """Restart the board from its REPL and wait for the firmware's HELLO
+    (its identity), or CommandError."""
+    restart(port)
+    return await_firmware(port, timeout)
+
+
 def await_firmware(port, timeout):
     """The board's HELLO answer after a restart, as soon as it comes: an
     error early if the REPL shows up instead (the firmware failed to
@@ -569,12 +576,10 @@ def deploy(
                 "dry run: %d to copy, %d to remove, %d unchanged" % (len(copy), len(remove), same),
             )
             result["dry_run"] = True  # copied, removed: what would be
-            restart(port)
-            await_firmware(port, timeout)
+            reboot(port, timeout)
             return result
         if not copy and not remove:
-            restart(port)
-            info = await_firmware(port, timeout)
+            info = reboot(port, timeout)
             result["seconds"] = time.monotonic() - t0
             say(
                 out,
@@ -588,8 +593,7 @@ def deploy(
         made = []
         try:
             _install(port, b, copy, move, out, progress, made)
-            restart(port)
-            info = await_firmware(port, timeout)
+            info = reboot(port, timeout)
             if info.get("fw") != b.fw:
                 raise CommandError(
                     "the board answers with fw %s, not %s" % (info.get("fw"), b.fw), EXIT_FAILED
@@ -681,8 +685,7 @@ def _rollback(port, b, before, added, moved, made, reason, timeout, out):
                 "files differ after the rollback: %s" % ", ".join(sorted({p for p, _ in diff})[:5]),
                 EXIT_FAILED,
             )
-        restart(port)
-        info = await_firmware(port, timeout)
+        info = reboot(port, timeout)
     except CommandError as e:
         raise CommandError(
             "update failed (%s) and the rollback failed too (%s); what is left of the previous "
