@@ -1,0 +1,702 @@
+// The APIXAGON board on an emulated RP2040: rp2040js runs the image (the
+// bootrom, then the flash), and around the chip sit models of the board's
+// parts, wired as the revision's pin table says (boards/rev_*/pins.py):
+//   - the WS2812 chain, read from what the CPU pushes into the PIO state
+//     machine that drives the LED pin, drained at the strip's bit rate;
+//   - PN532 readers on I2C: four behind a TCA9548A switch, each with a
+//     CD74HC4067 antenna mux on GPIOs (rev A), and the action pad's own;
+//   - the 74HC165 reed chain on SPI with its latch (rev B);
+//   - the buttons (to ground, pull-ups) and the strip's sense pin.
+// Every part runs on the chip's clock (125 MHz cycles), never on wall time,
+// so what the firmware measures with time.ticks_us() is the board's time.
+//
+// Started by emuboard.py:
+//   node board.js CONFIG.json
+// stdin/stdout carry the USB CDC bytes (emuboard.py bridges them to a
+// pseudo-terminal); fd 3 is the control channel, JSON lines both ways
+// (see handle() below and emuboard.py). The flash image lives in a file
+// and survives resets and power cuts, as a chip's flash does.
+'use strict';
+
+const fs = require('fs');
+const net = require('net');
+const { Simulator, USBCDC, I2CMode, ConsoleLogger, LogLevel } = require('rp2040js');
+
+const DEBUG = !!process.env.EMU_DEBUG;
+const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const HZ = 125000000; // rp2040js's cycle clock
+const NS_PER_CYCLE = 1e9 / HZ;
+const FLASH_BYTES = cfg.flash_bytes || 2 * 1024 * 1024; // the Pico's W25Q16
+const PAGE_OFFSET = 4; // NTAG21x: the payload page (smartboard/tag.py)
+
+// ---- control channel -------------------------------------------------------
+const ctl = new net.Socket({ fd: cfg.ctl_fd, readable: true, writable: true });
+function emit(obj) {
+  ctl.write(JSON.stringify(obj) + '\n');
+}
+const hex = (b) => Buffer.from(b).toString('hex');
+const unhex = (s) => Uint8Array.from(Buffer.from(s || '', 'hex'));
+
+// ---- the physical world: it outlives any reset of the chip ----------------
+const world = {
+  tags: new Map(), // sensor channel -> {page, uid} (rev A: an antenna per cell)
+  pad: null, // the tag on the action pad
+  reeds: new Uint8Array(64), // rev B: 1 where a card closes the reed
+  pressed: new Set(), // GPIOs of buttons held down
+  deadReaders: new Set(), // 0..3 cell readers, 'pad'
+  stuckBuses: new Set(), // I2C ids held low
+  stripPlugged: true,
+};
+
+// ---- flash ------------------------------------------------------------------
+// rp2040js reads the flash array but does not emulate programming it over
+// the SSI. The bootrom's flash functions are replaced by BKPT #n; BX LR
+// and done here with NOR semantics (erase: 0xFF; program: AND).
+const bootrom = new Uint8Array(fs.readFileSync(cfg.bootrom));
+const HOOKS = { RE: 1, RP: 2, IF: 3, EX: 4, FC: 5, CX: 6 };
+(function patchBootrom() {
+  let p = bootrom[0x14] | (bootrom[0x15] << 8);
+  for (;;) {
+    const code = bootrom[p] | (bootrom[p + 1] << 8);
+    if (!code) break;
+    const name = String.fromCharCode(code & 0xff, code >> 8);
+    const at = (bootrom[p + 2] | (bootrom[p + 3] << 8)) & ~1;
+    if (HOOKS[name]) {
+      bootrom[at] = HOOKS[name]; // BKPT #n
+      bootrom[at + 1] = 0xbe;
+      bootrom[at + 2] = 0x70; // BX LR
+      bootrom[at + 3] = 0x47;
+    }
+    p += 4;
+  }
+})();
+
+let flash = new Uint8Array(FLASH_BYTES).fill(0xff);
+if (fs.existsSync(cfg.flash)) {
+  flash.set(new Uint8Array(fs.readFileSync(cfg.flash)).subarray(0, FLASH_BYTES));
+} else {
+  loadImage(cfg.image);
+}
+
+function loadImage(path) {
+  const data = new Uint8Array(fs.readFileSync(path));
+  if (path.endsWith('.uf2')) {
+    for (let off = 0; off + 512 <= data.length; off += 512) {
+      const v = new DataView(data.buffer, data.byteOffset + off, 512);
+      if (v.getUint32(0, true) !== 0x0a324655 || v.getUint32(4, true) !== 0x9e5d5157) {
+        throw new Error('not a UF2 block at ' + off);
+      }
+      const addr = v.getUint32(12, true) - 0x10000000;
+      const n = v.getUint32(16, true);
+      flash.set(data.subarray(off + 32, off + 32 + n), addr);
+    }
+  } else {
+    flash.set(data, 0);
+  }
+}
+
+function saveFlash() {
+  const tmp = cfg.flash + '.tmp';
+  fs.writeFileSync(tmp, flash);
+  fs.renameSync(tmp, cfg.flash);
+}
+
+// A power cut can fall inside a flash operation: `cutOp` counts them down
+// and the chosen one writes only part of its bytes.
+let flashOps = 0;
+let cutOp = null; // {left, frac}
+
+function flashOp(kind, off, n, src, mcu) {
+  flashOps++;
+  let keep = n;
+  let cut = false;
+  if (cutOp && --cutOp.left <= 0) {
+    keep = Math.floor(n * cutOp.frac);
+    cut = true;
+  }
+  if (off < 0 || off + n > FLASH_BYTES) {
+    emit({ ev: 'log', text: `flash ${kind} out of range: ${off}+${n}` });
+    return false;
+  }
+  if (kind === 'erase') {
+    flash.fill(0xff, off, off + keep);
+  } else {
+    for (let i = 0; i < keep; i++) flash[off + i] &= mcu.readUint8(src + i);
+  }
+  if (cut) {
+    powerOff('cut', { flash_op: kind, offset: off, bytes: n, written: keep });
+    return true;
+  }
+  return false;
+}
+
+// ---- the chip ---------------------------------------------------------------
+let sim = null;
+let mcu = null;
+let cycleBase = 0; // cycles of the boots before this one
+let running = false;
+let cutAtCycle = Infinity;
+let boots = 0;
+
+function cycles() {
+  return mcu ? cycleBase + Math.round(sim.clock.nanos / NS_PER_CYCLE) : cycleBase;
+}
+
+function powerOn() {
+  sim = new Simulator();
+  mcu = sim.rp2040;
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  mcu.loadBootrom(new Uint32Array(bootrom.buffer.slice(0)));
+  // The chip reads its flash straight from the array this process owns.
+  mcu.flash.set(flash);
+  flash = mcu.flash.subarray(0, FLASH_BYTES);
+  mcu.onBreak = (code) => {
+    const r = mcu.core.registers;
+    if (code === HOOKS.RE) flashOp('erase', r[0], r[1], 0, mcu);
+    else if (code === HOOKS.RP) flashOp('program', r[0], r[2], r[1], mcu);
+    // IF, EX, FC, CX: the SSI/XIP set-up that the emulator does not need
+  };
+  mcu.watchdog = mcu.peripherals[0x40058];
+  mcu.watchdog.onWatchdogTrigger = () => reset('watchdog');
+  wireUsb();
+  wireParts();
+  mcu.core.PC = 0x10000000; // boot2 at the start of the flash, as the bootrom would
+  boots++;
+  running = true;
+  emit({ ev: 'on', cycle: cycles(), boot: boots });
+  setImmediate(runSlice);
+}
+
+const waits = new Set(); // 'wait' requests under way: answered at once if the power goes
+
+function powerOff(why, extra) {
+  if (!mcu) return;
+  for (const w of waits) emit({ ev: 'ack', id: w.id, cycle: cycles(), on: false });
+  waits.clear();
+  running = false;
+  cycleBase = cycles();
+  flash = new Uint8Array(flash); // detach from the dead chip
+  mcu = null;
+  sim = null;
+  usb.connected = false;
+  usb.rx.length = 0;
+  cutOp = null;
+  cutAtCycle = Infinity;
+  saveFlash();
+  emit(Object.assign({ ev: 'off', cycle: cycleBase, why }, extra || {}));
+}
+
+function reset(why) {
+  // A watchdog or software reset: the chip restarts from its flash; the
+  // host sees the USB device go and come back.
+  const at = cycles();
+  powerOff(why);
+  emit({ ev: 'reset', cycle: at, why });
+  powerOn();
+}
+
+function runSlice() {
+  if (!running) return;
+  const core = mcu.core;
+  const clock = sim.clock;
+  const stopNanos = (cutAtCycle - cycleBase) * NS_PER_CYCLE;
+  const until = Date.now() + 25;
+  for (let i = 1; running; i++) {
+    if (core.waiting) {
+      const dt = clock.nanosToNextAlarm;
+      clock.tick(dt > 0 ? dt : 1000);
+    } else {
+      clock.tick(core.executeInstruction() * NS_PER_CYCLE);
+    }
+    if (clock.nanos >= stopNanos) {
+      powerOff('cut');
+      return;
+    }
+    if ((i & 0xfff) === 0 && Date.now() > until) break;
+  }
+  if (running) setImmediate(runSlice);
+}
+
+// ---- USB CDC: the board's serial port ----------------------------------------
+// rp2040js's USBCDC answers an OUT request at once, empty when the host has
+// nothing to send, so the device would take an interrupt every few
+// microseconds. A real host NAKs until it has data: requests wait here.
+const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false };
+
+function wireUsb() {
+  const cdc = new USBCDC(mcu.usbCtrl);
+  usb.cdc = cdc;
+  usb.want = 0;
+  usb.spoke = false;
+  cdc.onDeviceConnected = () => {
+    usb.connected = true;
+    emit({ ev: 'usb', cycle: cycles() });
+    feedUsb();
+  };
+  cdc.onSerialData = (buf) => {
+    if (!usb.spoke) {
+      usb.spoke = true; // the first bytes since power-on: boot-to-answer figures
+      emit({ ev: 'tx', cycle: cycles() });
+    }
+    process.stdout.write(Buffer.from(buf));
+  };
+  mcu.usbCtrl.onEndpointRead = (ep, size) => {
+    if (ep === cdc.outEndpoint) {
+      usb.want = size;
+      feedUsb();
+    }
+  };
+}
+
+function feedUsb() {
+  if (!mcu || !usb.want || !usb.rx.length || !usb.connected) return;
+  const n = Math.min(usb.want, usb.rx.length);
+  const buf = Uint8Array.from(usb.rx.splice(0, n));
+  usb.want = 0;
+  mcu.usbCtrl.endpointReadDone(usb.cdc.outEndpoint, buf);
+}
+
+process.stdin.on('data', (data) => {
+  if (!mcu) return; // no power: the bytes fall on the floor
+  for (const b of data) usb.rx.push(b);
+  feedUsb();
+});
+process.stdin.on('end', () => {
+  if (mcu) powerOff('host');
+  process.exit(0);
+});
+
+// ---- parts --------------------------------------------------------------------
+let strip = null;
+
+function wireParts() {
+  const pins = cfg.pins;
+  // Buttons to ground with the chip's pull-ups; the strip's sense pin is
+  // tied to ground on the strip's side of the connector.
+  for (const g of pins.BUTTONS) mcu.gpio[g].setInputValue(!world.pressed.has(g));
+  if (pins.STRIP_SENSE !== undefined) mcu.gpio[pins.STRIP_SENSE].setInputValue(!world.stripPlugged);
+  // No PIO program runs as code here: the strip's state machine is modelled
+  // by its FIFO (below); the waveform is tests/test_pio_waveform.py's job.
+  for (const pio of mcu.pio) pio.run = () => {};
+  strip = new Strip(pins.LED_PIN, cfg.nleds || 61);
+  for (const pio of mcu.pio) {
+    for (const sm of pio.machines) strip.watch(sm);
+  }
+  const buses = new Map();
+  const bus = (spec) => {
+    if (!buses.has(spec[0])) buses.set(spec[0], new I2CBus(spec[0]));
+    return buses.get(spec[0]);
+  };
+  if (pins.PROFILE === 'A') {
+    const readers = pins.MUX_SELECT.map((sel, k) => new Pn532(k, new Antennas(sel, k * pins.LANE)));
+    const sw = new Tca9548a(readers);
+    bus(pins.CELL_I2C).attach(pins.CELL_SWITCH, sw);
+    bus(pins.CELL_I2C).attach(0x24, sw.port); // the readers, through whichever port is on
+  } else {
+    new ReedChain(pins.SHIFT_SPI, pins.SHIFT_LATCH, pins.SHIFT_BYTES);
+  }
+  bus(pins.PAD_I2C).attach(0x24, new Pn532('pad', null));
+}
+
+// The WS2812 chain. A frame is what follows a latch gap (>= 50 us low):
+// the first 3 x nleds bytes light the strip, GRB.
+class Strip {
+  constructor(pin, nleds) {
+    this.pin = pin;
+    this.nbytes = 3 * nleds;
+    this.frame = new Uint8Array(this.nbytes);
+    this.n = 0;
+    this.last = '';
+    this.busyUntil = 0; // nanos: the last word pushed is shifted out by then
+    this.starts = []; // when each word still in the FIFO starts shifting out
+    this.frames = 0;
+  }
+
+  watch(sm) {
+    // Only the state machine whose side-set pins start at the LED pin
+    // drives the strip (pinctrl SIDESET_BASE, bits 10..14).
+    const self = this;
+    const fifo = sm.txFIFO;
+    const orig = sm.writeFIFO.bind(sm);
+    sm.writeFIFO = function (value) {
+      if (((sm.pinCtrl >> 10) & 0x1f) !== self.pin) return orig(value);
+      self.push(sm, value);
+    };
+    Object.defineProperty(fifo, 'full', { get: () => self.pending(sm, fifo) >= fifo.size });
+    Object.defineProperty(fifo, 'empty', { get: () => self.pending(sm, fifo) === 0 });
+    Object.defineProperty(fifo, 'itemCount', { get: () => self.pending(sm, fifo) });
+  }
+
+  wordNanos(sm) {
+    // One bit is 10 cycles of the state machine's clock (T1 + T2 + T3 of
+    // smartboard/drivers/neopixel_pio.py); a word carries pull_thresh bits.
+    const div = sm.clockDivInt + sm.clockDivFrac / 256 || 1;
+    const bits = sm.pullThreshold || 32;
+    return (bits * 10 * div * 1e9) / mcu.clkSys;
+  }
+
+  pending(sm, fifo) {
+    if (((sm.pinCtrl >> 10) & 0x1f) !== this.pin) return fifo.used;
+    const now = sim.clock.nanos;
+    while (this.starts.length && this.starts[0] <= now) this.starts.shift();
+    return this.starts.length;
+  }
+
+  push(sm, value) {
+    const now = sim.clock.nanos;
+    if (now - this.busyUntil >= 50000 && this.n) this.latch(this.busyUntil);
+    const start = Math.max(now, this.busyUntil);
+    this.busyUntil = start + this.wordNanos(sm);
+    this.starts.push(start);
+    const bits = sm.pullThreshold || 32;
+    const byte = (value >>> (32 - Math.min(bits, 8))) & 0xff; // shifted left: MSB first
+    if (this.n < this.nbytes) this.frame[this.n] = byte;
+    this.n++;
+    if (this.n === this.nbytes) this.latch(this.busyUntil);
+  }
+
+  latch(atNanos) {
+    this.n = 0;
+    this.frames++;
+    if (!world.stripPlugged) return;
+    const h = hex(this.frame);
+    if (h === this.last) return;
+    this.last = h;
+    emit({ ev: 'frame', cycle: cycleBase + Math.round(atNanos / NS_PER_CYCLE), grb: h, n: this.frames });
+  }
+}
+
+// One I2C block and what hangs on its wires. Each step of a transfer is
+// completed after its time on the bus (9 bit times a byte), so the CPU
+// waits for the bus as it would on the board. A stuck bus completes
+// nothing: the firmware's own timeout has to catch it.
+class I2CBus {
+  constructor(id) {
+    this.id = id;
+    this.i2c = mcu.i2c[id];
+    this.devices = new Map();
+    this.cur = null;
+    this.alarm = sim.clock.createAlarm(() => {
+      const f = this.next;
+      this.next = null;
+      if (f) f();
+    });
+    const later = (bits, f) => {
+      if (world.stuckBuses.has(id)) return;
+      this.next = f;
+      this.alarm.schedule(bits * this.bitNanos());
+    };
+    const i2c = this.i2c;
+    i2c.onStart = () => {
+      if (DEBUG) process.stderr.write(`i2c${id} start\n`);
+      later(1, () => i2c.completeStart());
+    };
+    i2c.onConnect = (addr, mode) => {
+      const d = this.devices.get(addr);
+      const ok = !!(d && d.connect(mode === I2CMode.Read));
+      if (DEBUG) process.stderr.write(`i2c${id} connect ${addr} ${mode} ${ok}\n`);
+      this.cur = ok ? d : null;
+      later(9, () => i2c.completeConnect(ok));
+    };
+    i2c.onWriteByte = (v) => {
+      const ok = !!(this.cur && this.cur.write(v));
+      later(9, () => i2c.completeWrite(ok));
+    };
+    i2c.onReadByte = () => {
+      const v = this.cur ? this.cur.read() : 0xff;
+      later(9, () => i2c.completeRead(v));
+    };
+    i2c.onStop = () => {
+      if (DEBUG) process.stderr.write(`i2c${id} stop\n`);
+      if (this.cur) this.cur.stop();
+      this.cur = null;
+      later(1, () => i2c.completeStop());
+    };
+  }
+
+  bitNanos() {
+    const hl = this.i2c.sclHighPeriod + this.i2c.sclLowPeriod;
+    return hl > 0 ? (hl * 1e9) / mcu.clkSys : 2500; // 400 kHz if unset
+  }
+
+  attach(addr, device) {
+    this.devices.set(addr, device);
+  }
+}
+
+// TCA9548A: one control byte; the readers (all at 0x24) answer through
+// whichever port is on.
+class Tca9548a {
+  constructor(readers) {
+    this.readers = readers;
+    this.ctrl = 0;
+    this.dev = null;
+    this.inner = null;
+    const self = this;
+    // The switched readers sit on the same bus at 0x24.
+    this.port = {
+      connect(read) {
+        const k = self.readers.findIndex((_, i) => self.ctrl & (1 << i));
+        self.inner = k >= 0 ? self.readers[k] : null;
+        return !!(self.inner && self.inner.connect(read));
+      },
+      write: (v) => self.inner.write(v),
+      read: () => self.inner.read(),
+      stop: () => self.inner && self.inner.stop(),
+    };
+  }
+  connect() {
+    return true;
+  }
+  write(v) {
+    this.ctrl = v;
+    return true;
+  }
+  read() {
+    return this.ctrl;
+  }
+  stop() {}
+}
+
+// A reader's 16 antennas behind its CD74HC4067: S0..S3 on GPIOs. The
+// field needs SETTLE after a switch before a tag can answer.
+class Antennas {
+  constructor(select, base) {
+    this.select = select;
+    this.base = base;
+    this.switchedAt = -1e12;
+    this.last = -1;
+  }
+  channel() {
+    let ch = 0;
+    for (let i = 0; i < this.select.length; i++) {
+      if (mcu.gpio[this.select[i]].outputValue) ch |= 1 << i;
+    }
+    if (ch !== this.last) {
+      this.last = ch;
+      this.switchedAt = sim.clock.nanos;
+    }
+    return this.base + ch;
+  }
+}
+
+// Time model of a PN532 (what tools/bench_board.py's simulator assumes):
+// an antenna switch costs 5 ms of field settling, InListPassiveTarget takes
+// 2.7 ms of RF work when a tag answers and 0.7 ms when none does, reading a
+// page 1.2 ms; set-up commands 1 ms. The I2C traffic is timed by the bus.
+const US = 1000;
+const T = { settle: 5000 * US, found: 2700 * US, none: 700 * US, page: 1200 * US, setup: 1000 * US };
+const ACK = [0x00, 0x00, 0xff, 0x00, 0xff, 0x00];
+
+class Pn532 {
+  constructor(id, antennas) {
+    this.id = id;
+    this.antennas = antennas;
+    this.rx = [];
+    this.queue = []; // [{at, bytes}] frames waiting for the host
+    this.reading = false;
+    this.sent = 0;
+    this.target = null; // the tag InListPassiveTarget found
+    this.commands = 0;
+  }
+  connect(read) {
+    if (world.deadReaders.has(this.id)) return false; // no ACK: a dead or unplugged reader
+    this.reading = read;
+    this.rx = [];
+    this.sent = 0;
+    return true;
+  }
+  ready() {
+    return this.queue.length && this.queue[0].at <= sim.clock.nanos;
+  }
+  read() {
+    // Every read starts with the status byte (1: a frame is ready), then
+    // the frame; past its end, zeros.
+    const i = this.sent++;
+    if (!this.ready()) return 0;
+    if (i === 0) return 1;
+    const f = this.queue[0].bytes;
+    return i - 1 < f.length ? f[i - 1] : 0;
+  }
+  write(v) {
+    this.rx.push(v);
+    return true;
+  }
+  stop() {
+    if (this.reading) {
+      if (this.sent >= 2 && this.ready()) this.queue.shift(); // the host has the frame
+      return;
+    }
+    const f = this.rx;
+    // 00 00 FF LEN LCS D4 CMD params DCS 00
+    if (f.length < 8 || f[2] !== 0xff || ((f[3] + f[4]) & 0xff) || f[5] !== 0xd4) return;
+    const len = f[3];
+    let s = 0;
+    for (let i = 5; i < 5 + len + 1 && i < f.length; i++) s += f[i];
+    if (s & 0xff) return; // a bad checksum: the PN532 stays silent
+    this.command(f[6], f.slice(7, 5 + len));
+  }
+  command(cmd, params) {
+    const now = sim.clock.nanos;
+    this.commands++;
+    this.queue = [{ at: now + 50 * US, bytes: ACK }];
+    let at = now + T.setup;
+    let data = [];
+    if (cmd === 0x4a) {
+      // InListPassiveTarget: one 106 kbps type A target
+      const tag = this.tag();
+      const field = this.antennas ? Math.max(now, this.antennas.switchedAt + T.settle) : now;
+      if (tag) {
+        at = field + T.found;
+        data = [0x01, 0x01, 0x00, 0x44, 0x00, tag.uid.length, ...tag.uid];
+      } else {
+        at = field + T.none;
+        data = [0x00];
+      }
+      this.target = tag;
+    } else if (cmd === 0x40) {
+      // InDataExchange with an NTAG READ of page 4: 16 bytes (pages 4..7)
+      const tag = this.tag();
+      at = now + T.page;
+      if (tag && tag === this.target && params[1] === 0x30 && params[2] === PAGE_OFFSET) {
+        data = [0x00, ...tag.page, ...new Array(12).fill(0)];
+      } else {
+        data = [0x01]; // timeout: the tag left the field
+      }
+    }
+    this.queue.push({ at, bytes: frame(cmd + 1, data) });
+  }
+  tag() {
+    if (this.antennas === null) return world.pad;
+    return world.tags.get(this.antennas.channel()) || null;
+  }
+}
+
+function frame(code, data) {
+  const body = [0xd5, code, ...data];
+  let s = 0;
+  for (const b of body) s += b;
+  return [0x00, 0x00, 0xff, body.length, -body.length & 0xff, ...body, -s & 0xff, 0x00];
+}
+
+// Rev B: 74HC165s in a chain on SPI, SH/LD on a GPIO. Pulling the latch
+// low loads every reed at once; then each byte clocked out is one
+// register's eight inputs, D7 first (MSB first), a closed reed reading 0.
+class ReedChain {
+  constructor(spiSpec, latchPin, nbytes) {
+    const spi = mcu.spi[spiSpec[0]];
+    this.bytes = new Uint8Array(nbytes).fill(0xff);
+    this.i = 0;
+    mcu.gpio[latchPin].addListener(() => {
+      if (!mcu.gpio[latchPin].outputValue) {
+        for (let r = 0; r < nbytes; r++) {
+          let b = 0;
+          for (let c = 0; c < 8; c++) if (!world.reeds[r * 8 + c]) b |= 1 << c;
+          this.bytes[r] = b;
+        }
+        this.i = 0;
+      }
+    });
+    const alarm = sim.clock.createAlarm(() => spi.completeTransmit(this.out));
+    spi.onTransmit = () => {
+      this.out = this.i < nbytes ? this.bytes[this.i] : 0xff;
+      this.i++;
+      alarm.schedule((8 * 1e9) / (spi.clockFrequency || 1000000));
+    };
+  }
+}
+
+function applyInputs() {
+  if (!mcu) return;
+  const pins = cfg.pins;
+  for (const g of pins.BUTTONS) mcu.gpio[g].setInputValue(!world.pressed.has(g));
+  if (pins.STRIP_SENSE !== undefined) mcu.gpio[pins.STRIP_SENSE].setInputValue(!world.stripPlugged);
+}
+
+// ---- control requests -------------------------------------------------------
+function handle(m) {
+  switch (m.op) {
+    case 'tag': // put (page + uid) or lift (neither) a card on a sensor channel
+      if (m.page) world.tags.set(m.ch, { page: unhex(m.page), uid: unhex(m.uid) });
+      else world.tags.delete(m.ch);
+      break;
+    case 'pad':
+      world.pad = m.page ? { page: unhex(m.page), uid: unhex(m.uid) } : null;
+      break;
+    case 'reed':
+      world.reeds[m.ch] = m.on ? 1 : 0;
+      break;
+    case 'button':
+      if (m.down) world.pressed.add(m.gpio);
+      else world.pressed.delete(m.gpio);
+      applyInputs();
+      break;
+    case 'reader': // a reader that stops (or starts again) answering
+      if (m.dead) world.deadReaders.add(m.id);
+      else world.deadReaders.delete(m.id);
+      break;
+    case 'bus': // an I2C bus held low, or freed
+      if (m.stuck) world.stuckBuses.add(m.id);
+      else world.stuckBuses.delete(m.id);
+      break;
+    case 'strip':
+      world.stripPlugged = !!m.plugged;
+      applyInputs();
+      break;
+    case 'cut': // a power cut: now, at a cycle, or inside the n-th flash operation from now
+      if (m.flash_op) cutOp = { left: m.flash_op, frac: m.frac || 0 };
+      else if (m.cycle) cutAtCycle = m.cycle;
+      else powerOff('cut');
+      break;
+    case 'on':
+      if (!mcu) powerOn();
+      break;
+    case 'save':
+      if (mcu) saveFlash();
+      break;
+    case 'wait': // acknowledged once the chip's clock has run m.cycles on
+      if (mcu) {
+        const w = { id: m.id };
+        w.alarm = sim.clock.createAlarm(() => {
+          waits.delete(w);
+          emit({ ev: 'ack', id: m.id, cycle: cycles(), on: true });
+        });
+        waits.add(w);
+        w.alarm.schedule(m.cycles * NS_PER_CYCLE);
+        return;
+      }
+      break;
+    case 'quit':
+      if (mcu) powerOff('host');
+      emit({ ev: 'ack', id: m.id, cycle: cycles() });
+      ctl.end(() => process.exit(0));
+      return;
+    default:
+      emit({ ev: 'error', id: m.id, text: 'unknown op ' + m.op });
+      return;
+  }
+  emit({ ev: 'ack', id: m.id, cycle: cycles(), flash_ops: flashOps, on: !!mcu });
+}
+
+let pendingCtl = '';
+ctl.on('data', (d) => {
+  pendingCtl += d.toString();
+  let i;
+  while ((i = pendingCtl.indexOf('\n')) >= 0) {
+    const line = pendingCtl.slice(0, i);
+    pendingCtl = pendingCtl.slice(i + 1);
+    if (line.trim()) {
+      try {
+        handle(JSON.parse(line));
+      } catch (e) {
+        emit({ ev: 'error', text: String(e && e.stack ? e.stack : e) });
+      }
+    }
+  }
+});
+ctl.on('end', () => {
+  if (mcu) powerOff('host');
+  process.exit(0);
+});
+
+if (!cfg.start_off) powerOn();

@@ -1,0 +1,430 @@
+"""The APIXAGON board on an emulated RP2040, as a serial port and a pair of hands.
+
+`board.js` (Node, rp2040js) runs the firmware image with models of the
+board's parts; this module starts it, bridges its USB CDC to a
+pseudo-terminal that `apixagon`, `mpremote` and pyserial open like the
+board's /dev/ttyACM0, and drives the parts through the control channel:
+put and lift cards, tap the action pad, press buttons, read the LEDs, kill
+a reader, hold an I2C bus low, unplug the strip, cut the power (at a
+cycle, or inside a flash operation), power on again. The flash image is a
+file: it survives resets and power cuts.
+
+    with EmuBoard(image="build/firmware/apixagon-rev_a.uf2", rev="rev_a") as b:
+        b.wait_usb()
+        ser = serial.Serial(b.port)        # the board's USB serial
+        b.put("E4", card("B12")); b.wait_ms(300)
+        b.leds()[cell]                     # (r, g, b) of the cell's LED
+
+Times are the chip's: `wait_ms` waits for the emulated clock (125 MHz
+cycles), which runs about ten times slower than the wall clock here.
+
+Run by hand: `python tools/rp2040/emuboard.py --rev rev_a` prints the port
+and takes hands on stdin (put E4 B12, lift E4, tap Gbee, press confirm,
+leds, cut, on, quit).
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tty
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SHARED = os.environ.get("APIXAGON_RP2040_DIR", os.path.join(ROOT, "..", "shared", "rp2040"))
+BOOTROM = os.path.join(SHARED, "bootrom-rp2040-b1.bin")
+HZ = 125_000_000
+BUTTONS = ("mode", "confirm", "declare")  # the order of pins.BUTTONS
+PRESS_MS = 150  # as the simulator's hands (smartboard/sim/rig.py)
+LONG_PRESS_MS = 900
+TAP_MS = 400
+
+
+class EmuError(Exception):
+    pass
+
+
+def node():
+    exe = shutil.which("node")
+    if not exe:
+        raise EmuError("node is not installed (Node.js runs the emulator)")
+    return exe
+
+
+def ensure_installed():
+    """rp2040js from tools/rp2040/package-lock.json (npm ci), once."""
+    if os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
+        return
+    npm = shutil.which("npm")
+    if not npm:
+        raise EmuError("npm is not installed: it installs rp2040js (tools/rp2040/package.json)")
+    subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=HERE,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def pins_of(rev):
+    """The revision's pin table (firmware/boards/<rev>/pins.py) as a dict."""
+    ns = {}
+    with open(os.path.join(ROOT, "firmware", "boards", rev, "pins.py")) as f:
+        exec(f.read(), ns)
+    return {k: v for k, v in ns.items() if k.isupper()}
+
+
+def _layout():
+    sys.path[:0] = [p for p in (os.path.join(ROOT, "firmware"),) if p not in sys.path]
+    from smartboard import layout
+
+    return layout.load(os.path.join(ROOT, "hardware", "layout.json"))
+
+
+def card(text, teams=False):
+    """A card's tag code from its name (B12, Grain, Gbee, Bsmoker; A/B in teams)."""
+    from smartboard.sim.console import card_code
+
+    c = card_code(text, teams)
+    if c < 0:
+        raise ValueError("no card %r" % text)
+    return c
+
+
+def payload(code, corrupt=False):
+    """Page 4 of a card's tag (smartboard/tag.py); corrupt flips a bit."""
+    from smartboard import tag
+
+    b = tag.encode(tag.side_of(code), tag.kind_of(code), tag.index_of(code))
+    if corrupt:
+        b[2] ^= 0x10
+    return bytes(b)
+
+
+def uid_of(code, deck=1):
+    """A 7-byte NXP-style UID for a card of a deck (as the simulator's)."""
+    return bytes((0x04, 0xA7, deck & 255, 0, code & 255, 0x80, 0x42))
+
+
+class EmuBoard:
+    def __init__(self, image, rev="rev_a", flash=None, workdir=None, start=True):
+        self.image = image
+        self.rev = rev
+        self.pins = pins_of(rev)
+        self.layout = _layout()
+        self.workdir = workdir or os.path.join(ROOT, "build", "emu")
+        os.makedirs(self.workdir, exist_ok=True)
+        self.flash = flash or os.path.join(self.workdir, "flash-%s.bin" % rev)
+        self.proc = None
+        self.port = None
+        self.frames = []  # (cycle, grb bytes) as the strip latched them
+        self.events = []  # every other event from the emulator
+        self.on = False
+        self.usb = False
+        self._acks = {}
+        self._next_id = 0
+        self._cv = threading.Condition()
+        self._threads = []
+        if start:
+            self.start()
+
+    # ---- process --------------------------------------------------------------
+    def start(self):
+        ensure_installed()
+        if not os.path.exists(BOOTROM):
+            raise EmuError("no RP2040 bootrom at %s" % BOOTROM)
+        if not os.path.exists(self.flash) and not os.path.exists(self.image):
+            raise EmuError("no firmware image %s (make firmware)" % self.image)
+        ctl_parent, ctl_child = socket.socketpair()
+        cfg = {
+            "bootrom": BOOTROM,
+            "image": os.path.abspath(self.image),
+            "flash": os.path.abspath(self.flash),
+            "pins": self.pins,
+            "nleds": self.layout.nleds,
+            "ctl_fd": ctl_child.fileno(),
+        }
+        cfg_path = os.path.join(self.workdir, "board-%s.json" % self.rev)
+        with open(cfg_path, "w") as f:
+            json.dump(cfg, f)
+        master, slave = os.openpty()
+        tty.setraw(slave)  # bytes as they are: no echo, no line discipline
+        self._master = master
+        self._slave = slave  # kept open: the port never hangs up between clients
+        self.port = os.ttyname(slave)
+        self.proc = subprocess.Popen(
+            [node(), os.path.join(HERE, "board.js"), cfg_path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            pass_fds=(ctl_child.fileno(),),
+            cwd=HERE,
+        )
+        ctl_child.close()
+        self._ctl = ctl_parent
+        self._ctl_file = ctl_parent.makefile("rb")
+        for fn in (self._pump_in, self._pump_out, self._read_events):
+            t = threading.Thread(target=fn, daemon=True)
+            t.start()
+            self._threads.append(t)
+        return self
+
+    def _pump_in(self):
+        # the PC -> the board: whatever an application writes to the port
+        while True:
+            try:
+                data = os.read(self._master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            try:
+                self.proc.stdin.write(data)
+                self.proc.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                return
+
+    def _pump_out(self):
+        out = self.proc.stdout
+        while True:
+            data = out.read1(4096)
+            if not data:
+                return
+            try:
+                os.write(self._master, data)
+            except OSError:
+                return
+
+    def _read_events(self):
+        for line in self._ctl_file:
+            try:
+                ev = json.loads(line)
+            except ValueError:
+                continue
+            kind = ev.get("ev")
+            with self._cv:
+                if kind == "ack" or kind == "error" and "id" in ev:
+                    self._acks[ev.get("id")] = ev
+                elif kind == "frame":
+                    self.frames.append((ev["cycle"], bytes.fromhex(ev["grb"])))
+                else:
+                    self.events.append(ev)
+                    if kind == "on":
+                        self.on = True
+                        self.usb = False
+                    elif kind == "off":
+                        self.on = False
+                        self.usb = False
+                    elif kind == "usb":
+                        self.usb = True
+                self._cv.notify_all()
+        with self._cv:
+            self.on = False
+            self._cv.notify_all()
+
+    def close(self):
+        if self.proc is None:
+            return
+        try:
+            self.request("quit", timeout=10)
+        except (EmuError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for fd in (self._master, self._slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._ctl.close()
+        self.proc = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- control ------------------------------------------------------------
+    def request(self, op, timeout=30.0, **args):
+        """Send one control request; its acknowledgement (with the cycle at
+        which it took effect)."""
+        with self._cv:
+            self._next_id += 1
+            rid = self._next_id
+        msg = dict(args, op=op, id=rid)
+        self._ctl.sendall((json.dumps(msg) + "\n").encode())
+        end = time.monotonic() + timeout
+        with self._cv:
+            while rid not in self._acks:
+                left = end - time.monotonic()
+                if left <= 0 or self.proc.poll() is not None:
+                    raise EmuError("the emulator did not answer %s" % op)
+                self._cv.wait(min(left, 0.5))
+            ack = self._acks.pop(rid)
+        if ack.get("ev") == "error":
+            raise EmuError(ack.get("text", "error"))
+        return ack
+
+    def wait_for(self, pred, timeout=60.0, what="the board"):
+        end = time.monotonic() + timeout
+        with self._cv:
+            while True:
+                r = pred()
+                if r:
+                    return r
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise EmuError("timed out waiting for %s" % what)
+                if self.proc.poll() is not None:
+                    raise EmuError("the emulator exited (%s)" % self.proc.returncode)
+                self._cv.wait(min(left, 0.5))
+
+    def wait_usb(self, timeout=120.0):
+        """Until the board's USB device is up (after power-on or a reset)."""
+        return self.wait_for(lambda: self.usb, timeout, "the USB device")
+
+    def cycle(self):
+        return self.request("wait", cycles=1)["cycle"]
+
+    def wait_ms(self, ms, timeout=None):
+        """Let `ms` milliseconds of the board's time go by."""
+        t = timeout if timeout is not None else 60 + ms / 50
+        return self.request("wait", cycles=int(ms * HZ // 1000), timeout=t)
+
+    # ---- hands ----------------------------------------------------------------
+    def channel(self, cell):
+        from apixagon.geometry import NONE, parse_cell
+
+        x = parse_cell(cell) if isinstance(cell, str) else cell
+        if x == NONE:
+            raise ValueError("no cell %r" % cell)
+        return self.layout.sensor[x]
+
+    def put(self, cell, code, corrupt=False, deck=1):
+        """A card on a cell: its tag over the cell's antenna (rev A) or its
+        magnet on the cell's reed (rev B)."""
+        ch = self.channel(cell)
+        if self.pins["PROFILE"] == "A":
+            return self.request(
+                "tag", ch=ch, page=payload(code, corrupt).hex(), uid=uid_of(code, deck).hex()
+            )
+        return self.request("reed", ch=ch, on=True)
+
+    def lift(self, cell):
+        ch = self.channel(cell)
+        if self.pins["PROFILE"] == "A":
+            return self.request("tag", ch=ch)
+        return self.request("reed", ch=ch, on=False)
+
+    def tap(self, code, hold_ms=TAP_MS, corrupt=False):
+        """A card held on the action pad, then taken away."""
+        self.request("pad", page=payload(code, corrupt).hex(), uid=uid_of(code).hex())
+        self.wait_ms(hold_ms)
+        return self.request("pad")
+
+    def press(self, name, long=False):
+        gpio = self.pins["BUTTONS"][BUTTONS.index(name)]
+        self.request("button", gpio=gpio, down=True)
+        self.wait_ms(LONG_PRESS_MS if long else PRESS_MS)
+        ack = self.request("button", gpio=gpio, down=False)
+        self.wait_ms(60)
+        return ack
+
+    # ---- faults and power ---------------------------------------------------
+    def reader(self, k, dead=True):
+        """Reader k (0..3 the cells' lanes, 'pad') stops answering, or comes back."""
+        return self.request("reader", id=k, dead=dead)
+
+    def bus(self, i2c_id, stuck=True):
+        return self.request("bus", id=i2c_id, stuck=stuck)
+
+    def strip(self, plugged):
+        return self.request("strip", plugged=plugged)
+
+    def cut(self, cycle=None, flash_op=None, frac=0.0):
+        """A power cut now, at a cycle, or inside the flash_op-th flash
+        operation from now after `frac` of its bytes."""
+        if flash_op:
+            return self.request("cut", flash_op=flash_op, frac=frac)
+        if cycle:
+            return self.request("cut", cycle=cycle)
+        return self.request("cut")
+
+    def power_on(self):
+        return self.request("on")
+
+    # ---- LEDs -------------------------------------------------------------------
+    def frame(self):
+        """The last frame the strip latched: (cycle, GRB bytes) or None."""
+        with self._cv:
+            return self.frames[-1] if self.frames else None
+
+    def leds(self, grb=None):
+        """(r, g, b) of each cell's LED, by cell index, from a frame."""
+        if grb is None:
+            f = self.frame()
+            if f is None:
+                return None
+            grb = f[1]
+        led = self.layout.led
+        return [(grb[3 * led[x] + 1], grb[3 * led[x]], grb[3 * led[x] + 2]) for x in range(61)]
+
+
+def _console(b):
+    """Hands typed on stdin (for a person trying the emulated board)."""
+    from apixagon.geometry import cell_name
+
+    print("port: %s" % b.port, flush=True)
+    for line in sys.stdin:
+        w = line.split()
+        if not w:
+            continue
+        try:
+            if w[0] == "put":
+                b.put(w[1].upper(), card(w[2]))
+            elif w[0] == "lift":
+                b.lift(w[1].upper())
+            elif w[0] == "tap":
+                b.tap(card(w[1]))
+            elif w[0] == "press":
+                b.press(w[1], len(w) > 2 and w[2] == "long")
+            elif w[0] == "wait":
+                b.wait_ms(int(w[1]))
+            elif w[0] == "leds":
+                leds = b.leds() or []
+                print(" ".join("%s:%02x%02x%02x" % ((cell_name(x),) + c) for x, c in enumerate(leds)))
+            elif w[0] == "cut":
+                b.cut()
+            elif w[0] == "on":
+                b.power_on()
+            elif w[0] == "quit":
+                break
+            else:
+                print("put CELL CARD | lift CELL | tap CARD | press NAME [long] | wait MS | leds | cut | on | quit")
+        except (ValueError, IndexError, EmuError) as e:
+            print("error: %s" % e)
+
+
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rev", default="rev_a", choices=("rev_a", "rev_b"))
+    ap.add_argument("--image", help="UF2 or .bin (default build/firmware/apixagon-REV.uf2)")
+    ap.add_argument("--flash", help="the flash image file (kept between runs)")
+    a = ap.parse_args(argv)
+    image = a.image or os.path.join(ROOT, "build", "firmware", "apixagon-%s.uf2" % a.rev)
+    with EmuBoard(image, a.rev, a.flash) as b:
+        _console(b)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
