@@ -12,7 +12,6 @@ from collections import deque
 
 import pytest
 from pioemu import State, emulate
-from smartboard.drivers import neopixel_pio
 from smartboard.drivers.neopixel_pio import PioStrip, ws2812_program
 
 FREQ = 8_000_000
@@ -21,6 +20,7 @@ HIGH_1 = 7
 HIGH_0 = 2
 LATCH = 400  # cycles of low after the frame: 50 us at 8 MHz
 DATA = b"\x10\xff\x00\xa5\x5a\x01"
+T = (2, 5, 3)  # T1, T2, T3 of the program body (MicroPython's WS2812 example)
 
 
 # --- a minimal rp2: just enough of MicroPython's PIO assembler --------------
@@ -54,10 +54,11 @@ class Program:
 
 
 class FakeRp2:
-    """asm_pio() runs the program body with the assembler names in its
-    globals and assembles the instructions it records. `overrides` are put
-    into the body's globals too (after the names), so a test can build the
-    program with other constants, e.g. {"T2": 4}."""
+    """asm_pio() runs the program body with the assembler names as its only
+    globals, as MicroPython's rp2.asm_pio does (it empties the module's
+    globals while the body runs: a module-level constant used there is a
+    NameError on the board, and here too), and assembles the instructions
+    it records."""
 
     class PIO:  # the values of MicroPython's rp2.PIO constants
         IN_LOW = 0
@@ -66,9 +67,6 @@ class FakeRp2:
         OUT_HIGH = 3
         SHIFT_LEFT = 0
         SHIFT_RIGHT = 1
-
-    def __init__(self, **overrides):
-        self.overrides = overrides
 
     def asm_pio(self, **config):
         def decorator(f):
@@ -123,7 +121,7 @@ class FakeRp2:
             "x": 1,  # OUT destination
             "not_x": 1,  # JMP condition !X
         }
-        body = types.FunctionType(f.__code__, dict(f.__globals__, **names, **self.overrides))
+        body = types.FunctionType(f.__code__, names, f.__name__, f.__defaults__, f.__closure__)
         body()
 
         # The 5-bit field at bits 8..12 holds the side-set value at its top
@@ -148,6 +146,14 @@ class FakeSM:
 
     def put(self, data, shift=0):
         self.words.extend(b << shift for b in data)
+
+
+def with_delays(prog, T1=T[0], T2=T[1], T3=T[2]):
+    """The program as other T1..T3 in its body would assemble it: the delay
+    field (bits 8..11, one side-set bit) of each instruction replaced."""
+    delays = [T3 - 1, T1 - 1, T2 - 1, T2 - 1]
+    opcodes = [op & ~0x0F00 | d << 8 for op, d in zip(prog.opcodes, delays)]
+    return Program(opcodes, prog.wrap_target, prog.wrap, prog.sideset_count, prog.config)
 
 
 # --- emulation and decoding -------------------------------------------------
@@ -254,7 +260,7 @@ def test_fake_assembler_matches_the_datasheet_encoding():
     assert (prog.wrap_target, prog.wrap, prog.sideset_count) == (0, 3, 1)
     # 1 side-set bit, no enable: bit 12 the side value, bits 8..11 the delay
     assert [op >> 12 & 1 for op in prog.opcodes] == [0, 1, 1, 0]
-    t1, t2, t3 = neopixel_pio.T1, neopixel_pio.T2, neopixel_pio.T3
+    t1, t2, t3 = T
     assert [op >> 8 & 0xF for op in prog.opcodes] == [t3 - 1, t1 - 1, t2 - 1, t2 - 1]
     assert [op >> 13 for op in prog.opcodes] == [0b011, 0b000, 0b000, 0b101]
 
@@ -286,7 +292,7 @@ def test_the_line_carries_the_frame_with_ws2812_timing():
     ids=lambda o: ",".join("%s=%d" % kv for kv in o.items()),
 )
 def test_a_program_with_other_delays_is_rejected(overrides):
-    prog = ws2812_program(FakeRp2(**overrides))
+    prog = with_delays(ws2812_program(FakeRp2()), **overrides)
     assert prog.opcodes != ws2812_program(FakeRp2()).opcodes
     with pytest.raises(WaveformError):
         decode(line_levels(prog, words_for(DATA)))

@@ -4,12 +4,6 @@
 #   rp2.StateMachine(0, ws2812_program(rp2), freq=8_000_000, sideset_base=Pin(pin))
 # and passes it in: this file never imports rp2 or machine itself.
 
-# WS2812 bit at 8 MHz: 10 cycles = 1.25 us. A 1 is high for T1 + T2 = 7
-# cycles (0.875 us), a 0 for T1 = 2 (0.25 us): MicroPython's own example.
-T1 = 2
-T2 = 5
-T3 = 3
-
 
 def ws2812_program(rp2):
     """The PIO program, assembled by the rp2 module passed in."""
@@ -21,6 +15,14 @@ def ws2812_program(rp2):
         pull_thresh=8,
     )
     def ws2812():
+        # The delays live in the body: rp2.asm_pio runs it with the module's
+        # globals swapped for the assembler's names, so a module-level
+        # constant would be a NameError on the board. WS2812 bit at 8 MHz:
+        # 10 cycles = 1.25 us; a 1 is high for T1 + T2 = 7 cycles (0.875 us),
+        # a 0 for T1 = 2 (0.25 us): MicroPython's own example.
+        T1 = 2
+        T2 = 5
+        T3 = 3
         wrap_target()  # noqa: F821 - names of the rp2 assembler
         label("bitloop")  # noqa: F821
         out(x, 1).side(0)[T3 - 1]  # noqa: F821
