@@ -9,7 +9,10 @@
   to 9, bottom to top within a column), so one multiplexer serves a strip
   of neighbouring cells.
 Edit the rules here, regenerate, and keep the file under review: the
-firmware and the host both read it.
+firmware and the host both read it. The same run writes
+firmware/boards/layout_data.py, the file's contents as a Python string: frozen
+into the board's image (or deployed as .mpy), the layout is there with
+nothing on the board's flash. Tests fail while either is stale.
 """
 
 import json
@@ -21,6 +24,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 from apixagon.geometry import NCELLS, ROW_START, cell_name  # noqa: E402
 
 PATH = os.path.join(ROOT, "hardware", "layout.json")
+MODULE = os.path.join(ROOT, "firmware", "boards", "layout_data.py")
 
 
 def layout():
@@ -43,8 +47,32 @@ def layout():
     }
 
 
+def layout_module(data):
+    """firmware/boards/layout_data.py for the layout `data` (hardware/layout.json
+    as read): the same JSON, compact, a cell a line."""
+    head = {k: v for k, v in data.items() if k != "cells"}
+    text = json.dumps(head, separators=(",", ":"))[:-1] + ',"cells":{'
+    lines = [text]
+    names = list(data["cells"])
+    for i, name in enumerate(names):
+        entry = json.dumps({name: data["cells"][name]}, separators=(",", ":"))[1:-1]
+        lines.append(entry + ("," if i + 1 < len(names) else "}}"))
+    body = "".join("    %r\n" % line for line in lines)
+    return (
+        "# hardware/layout.json as frozen data: the board's layout with nothing on\n"
+        "# its flash (smartboard.layout.loads). Written by tools/gen_layout.py from\n"
+        "# that file; a test fails while it is stale. Do not edit.\n"
+        "JSON = (\n" + body + ")\n"
+    )
+
+
 if __name__ == "__main__":
     with open(PATH, "w") as f:
         json.dump(layout(), f, indent=1, sort_keys=False)
         f.write("\n")
     print("wrote hardware/layout.json")
+    with open(PATH) as f:
+        text = layout_module(json.load(f))
+    with open(MODULE, "w") as f:
+        f.write(text)
+    print("wrote firmware/boards/layout_data.py")

@@ -1,7 +1,9 @@
 # The board layout (hardware/layout.json): which LED and which sensor
 # channel serve each cell. Data, not code: a new board revision is a new
-# file. Loaded once at start-up into bytes tables; a bad file is a clear
-# ValueError naming what is wrong, never a board that lights the wrong cell.
+# file (the board reads it as a string frozen into its image,
+# boards/layout_data.py). Loaded once at start-up into bytes tables; a bad
+# file is a clear ValueError naming what is wrong, never a board that
+# lights the wrong cell.
 import json
 
 from apixagon.geometry import NCELLS, NONE, cell_name, parse_cell
@@ -45,6 +47,16 @@ class Layout:
             self.led[x] = led
             self.sensor[x] = ch
             self.cell_of_channel[ch] = x
+
+
+def loads(text):
+    """The Layout in a JSON text: the board's own, frozen into its image
+    (boards/layout_data.py); ValueError with the reason."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ValueError("layout: not JSON")
+    return Layout(data)
 
 
 def load(path):

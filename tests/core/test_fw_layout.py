@@ -68,3 +68,17 @@ def test_bad_layouts_are_refused_with_the_reason():
     d["sensor_channels"] = 999
     refused(d, "sensor_channels")
     layout.Layout(good())  # and the good one loads
+
+
+def test_a_json_text_loads_as_the_file_does():
+    # The board's layout comes as a string (boards/layout_data.py).
+    with open(PATH) as f:
+        lay = layout.loads(f.read())
+    ref = layout.load(PATH)
+    assert (lay.led, lay.sensor, lay.nleds) == (ref.led, ref.sensor, ref.nleds)
+    try:
+        layout.loads("{cells")
+    except ValueError as e:
+        assert "not JSON" in str(e)
+    else:
+        assert False, "accepted a text that is not JSON"

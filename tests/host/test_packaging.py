@@ -56,3 +56,16 @@ def test_layout_json_matches_the_wiring_rules():
         assert json.load(f) == gen_layout.layout(), (
             "hardware/layout.json is stale: run python tools/gen_layout.py"
         )
+
+
+def test_layout_module_is_the_layout_json():
+    import json
+
+    import gen_layout
+
+    with open(os.path.join(ROOT, "hardware", "layout.json")) as f:
+        want = gen_layout.layout_module(json.load(f))
+    with open(gen_layout.MODULE) as f:
+        assert f.read() == want, (
+            "firmware/boards/layout_data.py is stale: run python tools/gen_layout.py"
+        )
