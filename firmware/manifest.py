@@ -1,9 +1,50 @@
-# Freeze the rules core into a MicroPython firmware image:
-#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/firmware/manifest.py
-# Frozen, its bytecode and tables live in flash instead of the heap.
+# Freeze the board firmware into a MicroPython image: its bytecode and
+# tables live in flash instead of the heap. MicroPython's build runs this
+# file (tools/manifestfile.py: include, package, module, options).
+#
+# `make firmware` (tools/build_firmware.py) builds one image per board
+# revision from a one-line manifest, include("<this file>", board="rev_a"):
+# that revision's pin table, and its boards/rev_a/main.py frozen as main.py,
+# which the board runs in preference to a main.py on its flash. Without
+# board= every revision's pin table is frozen and no main.py: the flash's
+# main.py (firmware/main.py, BOARD = "...") picks the revision.
+import os
+
+options.defaults(board=None)
+
+
+def py_files(top, skip=()):
+    """The .py files under the package folder top, relative to it, leaving
+    out the subfolders named in skip."""
+    out = []
+    for dirpath, dirnames, names in os.walk(top):
+        dirnames[:] = [d for d in dirnames if d not in skip and d != "__pycache__"]
+        rel = os.path.relpath(dirpath, top)
+        out += [os.path.normpath(os.path.join(rel, n)) for n in names if n.endswith(".py")]
+    return sorted(out)
+
+
 include("$(PORT_DIR)/boards/manifest.py")
 package("apixagon")
-# The board firmware; its simulator (smartboard/sim, ~11 KB) is frozen too,
-# unused on the board: cheap in flash, and one package to keep in step.
-package("smartboard")
-package("boards")
+
+# The board firmware without its simulator, smartboard/sim (about 16 KB as
+# .mpy): simulated twins of the hardware, never imported on the board. The
+# PC runs them (tools/devboard.py, the tests), and `apixagon deploy` still
+# copies them for the simulated board it is tested against; the mip
+# package leaves them out too.
+package("smartboard", files=py_files("smartboard", skip=("sim",)))
+
+revisions = sorted(d for d in os.listdir("boards") if d.startswith("rev_"))
+if options.board is not None and options.board not in revisions:
+    raise ValueError(
+        "no board revision %s in firmware/boards (there are: %s)"
+        % (options.board, ", ".join(revisions))
+    )
+others = [r for r in revisions if options.board is not None and r != options.board]
+# boards/<rev>/main.py only as the image's main.py, never as a module.
+package(
+    "boards",
+    files=[f for f in py_files("boards", skip=others) if os.path.basename(f) != "main.py"],
+)
+if options.board is not None:
+    module("main.py", base_path=os.path.join("boards", options.board))

@@ -1,9 +1,9 @@
 """Write firmware/package.json, the mip index of the firmware package.
 
 `mpremote mip install github:<org>/<repo>/firmware/package.json` (or a local
-path) installs the board firmware (rules core, smartboard, pin tables, main.py,
-layout.json). Run after adding a module; a test
-fails while the file is stale.
+path) installs the board firmware (rules core, smartboard, pin tables, the
+start-up code with the board layout, main.py). Run after adding a module; a
+test fails while the file is stale.
 """
 
 import json
@@ -21,18 +21,24 @@ def _files(pkg):
         # The simulated twins stay on the PC: the board has the real parts.
         dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "sim"))
         rel = os.path.relpath(dirpath, FIRMWARE).replace(os.sep, "/")
-        out += [rel + "/" + n for n in sorted(files) if n.endswith(".py")]
+        # boards/<rev>/main.py is frozen into that revision's image as its
+        # main.py (make firmware); on the flash the root main.py starts.
+        in_revision = pkg == "boards" and rel.count("/") == 1
+        out += [
+            rel + "/" + n
+            for n in sorted(files)
+            if n.endswith(".py") and not (in_revision and n == "main.py")
+        ]
     return out
 
 
 def package_json():
     """The rules core, the board firmware (without the simulator), the pin
-    tables, the start-up code and the board layout."""
+    tables, the start-up code and the board layout (boards/), main.py."""
     from apixagon import VERSION
 
     urls = [[f, f] for pkg in ("apixagon", "smartboard", "boards") for f in _files(pkg)]
     urls.append(["main.py", "main.py"])
-    urls.append(["layout.json", "../hardware/layout.json"])
     return json.dumps({"urls": urls, "version": VERSION}, indent=2) + "\n"
 
 

@@ -77,7 +77,9 @@ class Build:
     def revisions(self):
         """The board revisions this firmware has pin tables for."""
         return sorted(
-            {p.split("/")[2] for p in self.files if p.startswith("lib/boards/")} - {"__init__.mpy"}
+            p.split("/")[2]
+            for p in self.files
+            if p.startswith("lib/boards/") and p.endswith("/pins.mpy") and p.count("/") == 3
         )
 
     def revision(self):
@@ -164,7 +166,7 @@ def build(firmware, outdir, revision=None):
         for dirpath, dirnames, names in os.walk(top):
             dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
             for name in sorted(names):
-                if name.endswith(".py"):
+                if name.endswith(".py") and not _image_main(pkg, dirpath, top, name):
                     src = os.path.join(dirpath, name)
                     rel = os.path.relpath(src, firmware).replace(os.sep, "/")
                     jobs.append((src, rel, "lib/" + rel[:-3] + ".mpy"))
@@ -193,6 +195,12 @@ def build(firmware, outdir, revision=None):
     if revision is not None:
         b.set_revision(revision)
     return b
+
+
+def _image_main(pkg, dirpath, top, name):
+    """boards/<rev>/main.py: the start-up frozen into a revision's image
+    (make firmware); the flash boots the root main.py instead."""
+    return pkg == "boards" and name == "main.py" and os.path.dirname(dirpath) == top
 
 
 def _sha256(path):

@@ -2,7 +2,7 @@
 # Raspberry Pi Pico (RP2040) GPIO numbers. See hardware/README.md.
 NAME = "APIXAGON rev A (NFC per cell)"
 PROFILE = "A"
-LAYOUT = "layout.json"  # hardware/layout.json, copied next to main.py
+LAYOUT = "layout_data"  # boards/layout_data.py: hardware/layout.json, frozen
 
 LED_PIN = 16  # WS2812 data, through a 74AHCT125 level shifter (5 V)
 LED_DRIVER = "pio"  # "pio" (rp2.StateMachine) or "bitstream" (neopixel)

@@ -2,7 +2,7 @@
 # NFC action pad. Raspberry Pi Pico (RP2040) GPIO numbers.
 NAME = "APIXAGON rev B (reeds + action pad)"
 PROFILE = "B"
-LAYOUT = "layout.json"
+LAYOUT = "layout_data"
 
 LED_PIN = 16
 LED_DRIVER = "pio"

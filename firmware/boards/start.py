@@ -1,0 +1,140 @@
+# Start-up code of the board: the one place that knows the platform. It
+# builds the drivers from a revision's pin table (boards/<rev>/pins.py) and
+# hands them to the firmware's loop, which never asks where it runs. Each
+# main.py calls run(): the revision's own, frozen into its image
+# (boards/<rev>/main.py), or firmware/main.py on a stock MicroPython's
+# flash (`apixagon deploy`, `mpremote mip install`). The PC runs the same
+# loop on simulated parts instead (smartboard.sim).
+import sys
+import time
+
+from smartboard import board, buttons, layout, scan, settings, uids
+from smartboard.paint import Painter
+
+
+class PinButtons:
+    """Buttons to ground with pull-ups: pressed reads 0."""
+
+    def __init__(self, pin_objects):
+        self.pins = pin_objects
+
+    def read(self):
+        m = 0
+        for i in range(len(self.pins)):
+            if not self.pins[i].value():
+                m |= 1 << i
+        return m
+
+
+def led_strip(pins, n):
+    # issue 3: MicroPython's neopixel on the board, the Adafruit library
+    # when the board runs CircuitPython — chosen here, behind one interface.
+    if sys.implementation.name == "circuitpython":
+        import board as cp_board
+        import neopixel
+        from smartboard.drivers.neopixel_cp import CircuitPythonStrip
+
+        pin = getattr(cp_board, "GP%d" % pins.LED_PIN)
+        return CircuitPythonStrip(
+            neopixel.NeoPixel(pin, n, auto_write=False, pixel_order=neopixel.GRB)
+        )
+    from machine import Pin
+
+    if pins.LED_DRIVER == "pio":
+        import rp2
+        from smartboard.drivers.neopixel_pio import PioStrip, ws2812_program
+
+        sm = rp2.StateMachine(0, ws2812_program(rp2), freq=8000000, sideset_base=Pin(pins.LED_PIN))
+        sm.active(1)
+        return PioStrip(sm, n)
+    import neopixel
+    from smartboard.drivers.neopixel_mp import NeoPixelStrip
+
+    return NeoPixelStrip(neopixel.NeoPixel(Pin(pins.LED_PIN), n))
+
+
+def i2c_bus(bus):
+    from machine import I2C, Pin
+
+    return I2C(bus[0], sda=Pin(bus[1]), scl=Pin(bus[2]), freq=bus[3])
+
+
+def nfc_reader(i2c):
+    from smartboard.drivers.pn532 import PN532
+
+    return PN532(i2c, sleep_ms=time.sleep_ms)
+
+
+class NoMux:
+    def select(self, ch):
+        pass
+
+
+def cell_scanner(pins, lay, deck):
+    from machine import Pin
+
+    if pins.PROFILE == "A":
+        from smartboard.drivers.i2cmux import TCA9548A
+        from smartboard.drivers.mux import AnalogMux
+
+        chans = sorted(lay.sensor)
+        deb = scan.Debouncer(lay.nchannels, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
+        switch = TCA9548A(i2c_bus(pins.CELL_I2C), pins.CELL_SWITCH)
+        lanes = []
+        for k in range(len(pins.MUX_SELECT)):
+            lo = k * pins.LANE
+            mux = AnalogMux(tuple(Pin(p, Pin.OUT) for p in pins.MUX_SELECT[k]), (), lo)
+            mine = bytes(c for c in chans if lo <= c < lo + pins.LANE)
+            reader = nfc_reader(switch.port(k))
+            lanes.append(scan.NfcScanner(reader, mux, mine, uids=deck, deb=deb))
+        return scan.NfcLanes(lanes)
+    from machine import SPI
+    from smartboard.drivers.shiftreg import ShiftRegMatrix
+
+    b = pins.SHIFT_SPI
+    spi = SPI(b[0], baudrate=b[4], sck=Pin(b[1]), mosi=Pin(b[2]), miso=Pin(b[3]))
+    latch = Pin(pins.SHIFT_LATCH, Pin.OUT, value=1)
+    matrix = ShiftRegMatrix(spi, latch, pins.SHIFT_BYTES, pins.MATRIX_COLS)
+    rows = pins.SHIFT_BYTES * 8 // pins.MATRIX_COLS
+    return scan.ReedMatrixScanner(matrix, rows, pins.MATRIX_COLS)
+
+
+def run(rev):
+    """The board of revision `rev` ("rev_a"): build it and run it for ever."""
+    from machine import Pin
+
+    pins = __import__("boards.%s.pins" % rev, None, None, ("pins",))
+    # The layout is frozen data (pins.LAYOUT names its module in boards/):
+    # nothing needs to be on the flash for the board to light its cells.
+    data = __import__("boards." + pins.LAYOUT, None, None, ("JSON",))
+    lay = layout.loads(data.JSON)
+    deck = uids.UidTable("deck.bin")
+    deck.load()
+    cells = cell_scanner(pins, lay, deck)
+    pad = scan.NfcScanner(nfc_reader(i2c_bus(pins.PAD_I2C)), NoMux(), b"\x00", uids=deck)
+    keys = buttons.Buttons(PinButtons(tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in pins.BUTTONS)))
+    paint = Painter(led_strip(pins, lay.nleds), lay.led)
+    hw = board.Hardware(cells, pad, keys, paint, lay, pins.PROFILE == "B", deck)
+    st = settings.Settings("settings.bin")
+    st.load()
+    b = board.Board(hw, st)
+    # Issue 4: match logs on flash and the serial link on USB CDC. Ctrl-C
+    # from the PC stops this loop (KeyboardInterrupt): mpremote takes over.
+    import machine
+    from smartboard import matchlog
+    from smartboard.link import Fanout, Link, StdioPort
+
+    log = matchlog.MatchLog("logs", (("Board", pins.NAME),))
+    uid = machine.unique_id()
+    lk = Link(StdioPort(), b, log, pins.NAME, pins.PROFILE, "".join("%02x" % x for x in uid))
+    lk.reboot = machine.reset
+    b.listener = Fanout((log, lk))
+    b.log = log
+    resumed = log.unfinished()
+    if resumed is not None:
+        b.resume(resumed[1].lines(), log)
+    while True:
+        now = time.ticks_ms()
+        b.tick(now)
+        lk.poll(now)
+        lk.send_changes()  # cells and leds events, when watching
