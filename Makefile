@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench run console lint fmt mpy clean
+.PHONY: all test test-fast bench run console lint fmt mpy firmware clean
 
 all: test
 
@@ -58,6 +58,25 @@ fmt: $(STAMP)
 # Compile the firmware package to .mpy (what goes on the board).
 mpy: $(STAMP)
 	$(PY) tools/build_mpy.py build/mpy
+
+# The board's MicroPython images, one per board revision: build/firmware/
+# apixagon-<rev>.uf2 (flash it from the RPI-RP2 drive) and .elf (symbols).
+# MicroPython's source is the offline tarball in RP2040_DIR, or
+# MICROPYTHON_DIR=<an upstream v1.28.0 checkout with its submodules>; the
+# tool installs its Debian packages where missing (tools/build_firmware.py).
+# Rebuilt only when a frozen file, the layout or the tool changes.
+RP2040_DIR      ?= $(CURDIR)/../shared/rp2040
+MICROPYTHON_DIR ?=
+REVISIONS       := $(sort $(notdir $(wildcard firmware/boards/rev_*)))
+FIRMWARE_UF2    := $(REVISIONS:%=build/firmware/apixagon-%.uf2)
+FIRMWARE_SRC    := $(shell find firmware -name '*.py' -not -path 'firmware/smartboard/sim/*' \
+                     -not -path '*/__pycache__/*') hardware/layout.json tools/build_firmware.py
+
+firmware: $(FIRMWARE_UF2)
+
+$(FIRMWARE_UF2) &: $(FIRMWARE_SRC) | $(STAMP)
+	@RP2040_DIR="$(RP2040_DIR)" MICROPYTHON_DIR="$(MICROPYTHON_DIR)" \
+	  $(PY) tools/build_firmware.py $(REVISIONS)
 
 clean:
 	rm -rf build .pytest_cache

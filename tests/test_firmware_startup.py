@@ -1,29 +1,192 @@
-"""The board's start-up code and pin tables: they need the RP2040 to run,
-so here they are compiled by mpy-cross (as deployed) and the tables are
-checked as data: every pin a revision uses is named once."""
+"""The board's start-up code, pin tables and freeze manifests: they need the
+RP2040 to run, so here the code is compiled by mpy-cross (as deployed and
+as frozen), the tables are checked as data (every pin a revision uses is
+named once) and each revision's manifest is read for what it freezes.
+Building the images themselves is `make firmware` (tools/build_firmware.py)."""
 
+import ast
 import os
 import subprocess
 import sys
 
 import pytest
+from apixagon_host import deploy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import build_firmware  # noqa: E402
 import build_mpy  # noqa: E402
 
 REVISIONS = sorted(d for d in os.listdir(os.path.join(FIRMWARE, "boards")) if d.startswith("rev_"))
 
 
+def test_the_build_makes_an_image_for_each_revision():
+    assert REVISIONS and build_firmware.revisions() == REVISIONS
+
+
 def test_start_up_code_compiles(tmp_path):
-    for rel in ["main.py"] + ["boards/%s/pins.py" % r for r in REVISIONS]:
+    start_up = ["main.py", "boards/start.py", "boards/layout_data.py"]
+    for r in REVISIONS:
+        start_up += ["boards/%s/main.py" % r, "boards/%s/pins.py" % r]
+    for rel in start_up:
         subprocess.run(
             [build_mpy.mpy_cross(), "-o", str(tmp_path / "x.mpy"), os.path.join(FIRMWARE, rel)],
             check=True,
         )
 
 
+def _top_level_imports(tree):
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            yield node, [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            yield node, [node.module]
+        elif isinstance(node, ast.Try):
+            for sub in node.body + [s for h in node.handlers for s in h.body]:
+                if isinstance(sub, (ast.Import, ast.ImportFrom)):
+                    yield sub, ["?"]  # nothing imported conditionally
+
+
+@pytest.mark.parametrize("rev", REVISIONS)
+def test_revision_main_decides_the_path_before_importing_the_firmware(rev):
+    path = os.path.join(FIRMWARE, "boards", rev, "main.py")
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    imports = list(_top_level_imports(tree))
+    # os and sys first, then only the start-up module: every module of ours
+    # comes after the sys.path decision, from wherever it points.
+    assert [names for _, names in imports] == [["os"], ["sys"], ["boards"]]
+    first_ours = imports[-1][0]
+    path_edit = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Attribute)
+        and n.attr == "insert"
+        and ast.unparse(n.value) == "sys.path"
+    ]
+    assert path_edit and all(n.lineno < first_ours.lineno for n in path_edit)
+    text = ast.unparse(tree)
+    assert '"/lib/FIRMWARE.json"' in text.replace("'", '"')
+    assert 'start.run("%s")' % rev in text.replace("'", '"')
+
+
+def test_flash_main_names_a_revision_deploy_can_rewrite():
+    with open(os.path.join(FIRMWARE, "main.py")) as f:
+        text = f.read()
+    assert deploy._BOARD.search(text).group(1) in REVISIONS
+    assert "start.run(BOARD)" in text
+
+
+def test_deploy_leaves_the_image_mains_out(tmp_path):
+    b = deploy.build(FIRMWARE, str(tmp_path))
+    assert "lib/boards/start.mpy" in b.files and "lib/boards/layout_data.mpy" in b.files
+    assert not [p for p in b.files if p.startswith("lib/boards/rev_") and p.endswith("main.mpy")]
+    assert b.revisions() == REVISIONS
+    assert b.revision() == "rev_a"
+
+
+# ---- what a manifest freezes -------------------------------------------------------
+class Options:
+    def __init__(self, **kwargs):
+        self._kwargs = kwargs
+        self._defaults = {}
+
+    def defaults(self, **kwargs):
+        self._defaults = kwargs
+
+    def __getattr__(self, name):
+        return self._kwargs.get(name, self._defaults.get(name))
+
+
+class Frozen:
+    """Just enough of MicroPython's tools/manifestfile.py (include, package,
+    module, options; paths relative to the manifest being run) to list what
+    a manifest freezes: {path in the image: source file}. The port's own
+    manifest ($(PORT_DIR)/...) is left out."""
+
+    def __init__(self, manifest, **options):
+        self.files = {}
+        self.include(manifest, **options)
+
+    def include(self, path, **options):
+        if path.startswith("$("):
+            return
+        path = os.path.abspath(path)
+        cwd = os.getcwd()
+        os.chdir(os.path.dirname(path))
+        try:
+            with open(path) as f:
+                code = f.read()
+            env = {"include": self.include, "package": self.package, "module": self.module}
+            env["options"] = Options(**options)
+            exec(compile(code, path, "exec"), env)
+        finally:
+            os.chdir(cwd)
+
+    def package(self, package_path, files=None, base_path="."):
+        base = os.path.abspath(base_path)
+        if files is None:
+            files = []
+            for dirpath, _, names in os.walk(os.path.join(base, package_path)):
+                rel = os.path.relpath(dirpath, os.path.join(base, package_path))
+                files += [
+                    os.path.normpath(os.path.join(rel, n)) for n in names if n.endswith(".py")
+                ]
+        for f in files:
+            target = os.path.join(package_path, f)
+            self.files[target] = os.path.join(base, target)
+
+    def module(self, module_path, base_path="."):
+        self.files[module_path] = os.path.join(os.path.abspath(base_path), module_path)
+
+
+def _firmware_py(pkg):
+    out = set()
+    for dirpath, dirnames, names in os.walk(os.path.join(FIRMWARE, pkg)):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+        rel = os.path.relpath(dirpath, FIRMWARE)
+        out |= {os.path.normpath(os.path.join(rel, n)) for n in names if n.endswith(".py")}
+    return out
+
+
+@pytest.mark.parametrize("rev", REVISIONS)
+def test_revision_manifest_freezes_its_main_and_pins(rev, tmp_path):
+    text = build_firmware.manifest_text(rev)
+    assert repr(rev) in text and repr(build_firmware.MANIFEST) in text
+    path = tmp_path / ("manifest-%s.py" % rev)
+    path.write_text(text)
+    files = Frozen(str(path)).files
+    assert files["main.py"] == os.path.join(FIRMWARE, "boards", rev, "main.py")
+    assert files["boards/%s/pins.py" % rev] == os.path.join(FIRMWARE, "boards", rev, "pins.py")
+    others = [r for r in REVISIONS if r != rev]
+    # The firmware whole, but the simulator, the other revisions' tables,
+    # the flash's main.py and the revision mains as modules.
+    want = _firmware_py("apixagon") | _firmware_py("smartboard") | _firmware_py("boards")
+    want = {
+        f
+        for f in want
+        if not f.startswith("smartboard/sim/")
+        and f.split("/")[1] not in others
+        and not (f.startswith("boards/rev_") and f.endswith("/main.py"))
+    }
+    assert set(files) - {"main.py"} == want
+    assert {"boards/start.py", "boards/layout_data.py", "smartboard/layout.py"} <= want
+
+
+def test_manifest_without_a_revision_freezes_every_table_and_no_main():
+    files = Frozen(os.path.join(FIRMWARE, "manifest.py")).files
+    assert "main.py" not in files
+    assert {"boards/%s/pins.py" % r for r in REVISIONS} <= set(files)
+    assert not [f for f in files if f.startswith("smartboard/sim/") or f.endswith("/main.py")]
+
+
+def test_manifest_refuses_an_unknown_revision():
+    with pytest.raises(ValueError, match="no board revision rev_z"):
+        Frozen(os.path.join(FIRMWARE, "manifest.py"), board="rev_z")
+
+
+# ---- the pin tables --------------------------------------------------------------------
 def _pins(rev):
     ns = {}
     with open(os.path.join(FIRMWARE, "boards", rev, "pins.py")) as f:
@@ -48,3 +211,5 @@ def test_pin_table_is_complete_and_has_no_pin_twice(rev):
     assert len(used) == len(set(used)), "a GPIO used twice in %s" % rev
     assert all(0 <= g <= 28 for g in used)  # the Pico's GPIOs
     assert p["LED_DRIVER"] in ("pio", "bitstream")
+    # The layout is a module of boards/ (frozen data), not a file on flash.
+    assert os.path.isfile(os.path.join(FIRMWARE, "boards", p["LAYOUT"] + ".py"))
