@@ -22,7 +22,7 @@ $(STAMP): requirements.txt pyproject.toml
 
 # The whole suite: CPython tests plus the core suite under the real
 # MicroPython unix port with a capped heap.
-test: $(STAMP)
+test: $(STAMP) $(EMU_STAMP) firmware
 	$(VENV)/bin/ruff check firmware host tests tools
 	$(PY) -m pytest -q -n $(JOBS)
 
@@ -58,6 +58,16 @@ fmt: $(STAMP)
 # Compile the firmware package to .mpy (what goes on the board).
 mpy: $(STAMP)
 	$(PY) tools/build_mpy.py build/mpy
+
+# The emulated board (tools/rp2040): rp2040js pinned by its package-lock,
+# on the machine's Node.js (Debian's nodejs and npm where there is none).
+EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
+$(EMU_STAMP): tools/rp2040/package.json tools/rp2040/package-lock.json
+	@command -v npm >/dev/null \
+	  || (command -v apt-get >/dev/null && apt-get install -y -q nodejs npm >/dev/null) \
+	  || (echo "error: npm is missing: install Node.js (it runs the emulated RP2040)"; exit 1)
+	cd tools/rp2040 && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 # The board's MicroPython images, one per board revision: build/firmware/
 # apixagon-<rev>.uf2 (flash it from the RPI-RP2 drive) and .elf (symbols).

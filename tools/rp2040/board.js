@@ -104,13 +104,15 @@ function saveFlash() {
 // A power cut can fall inside a flash operation: `cutOp` counts them down
 // and the chosen one writes only part of its bytes.
 let flashOps = 0;
+const opKinds = { erase: 0, program: 0 };
 let cutOp = null; // {left, frac}
 
 function flashOp(kind, off, n, src, mcu) {
   flashOps++;
+  opKinds[kind]++;
   let keep = n;
   let cut = false;
-  if (cutOp && --cutOp.left <= 0) {
+  if (cutOp && (!cutOp.kind || cutOp.kind === kind) && --cutOp.left <= 0) {
     keep = Math.floor(n * cutOp.frac);
     cut = true;
   }
@@ -143,6 +145,8 @@ function cycles() {
 }
 
 function powerOn() {
+  cutOp = null;
+  cutAtCycle = Infinity;
   sim = new Simulator();
   mcu = sim.rp2040;
   mcu.logger = new ConsoleLogger(LogLevel.Error);
@@ -643,10 +647,12 @@ function handle(m) {
       world.stripPlugged = !!m.plugged;
       applyInputs();
       break;
-    case 'cut': // a power cut: now, at a cycle, or inside the n-th flash operation from now
-      if (m.flash_op) cutOp = { left: m.flash_op, frac: m.frac || 0 };
-      else if (m.cycle) cutAtCycle = m.cycle;
-      else powerOff('cut');
+    case 'cut': // a power cut: inside the n-th flash operation from now, at a cycle (or
+      // at whichever of the two comes first), or now
+      if (!mcu) break; // already off: nothing to cut, nothing left pending
+      if (m.flash_op) cutOp = { left: m.flash_op, frac: m.frac || 0, kind: m.kind || null };
+      if (m.cycle) cutAtCycle = m.cycle;
+      if (!m.flash_op && !m.cycle) powerOff('cut');
       break;
     case 'on':
       if (!mcu) powerOn();
@@ -659,7 +665,7 @@ function handle(m) {
         const w = { id: m.id };
         w.alarm = sim.clock.createAlarm(() => {
           waits.delete(w);
-          emit({ ev: 'ack', id: m.id, cycle: cycles(), on: true });
+          emit({ ev: 'ack', id: m.id, cycle: cycles(), on: true, flash_ops: flashOps, kinds: opKinds });
         });
         waits.add(w);
         w.alarm.schedule(m.cycles * NS_PER_CYCLE);

@@ -348,14 +348,16 @@ class EmuBoard:
     def strip(self, plugged):
         return self.request("strip", plugged=plugged)
 
-    def cut(self, cycle=None, flash_op=None, frac=0.0):
-        """A power cut now, at a cycle, or inside the flash_op-th flash
-        operation from now after `frac` of its bytes."""
+    def cut(self, cycle=None, flash_op=None, frac=0.0, kind=None):
+        """A power cut: inside the flash_op-th flash operation from now
+        (of that kind, "program" or "erase", if given) after `frac` of its
+        bytes, at a cycle (with both: whichever comes first), or now."""
+        args = {}
         if flash_op:
-            return self.request("cut", flash_op=flash_op, frac=frac)
+            args.update(flash_op=flash_op, frac=frac, kind=kind)
         if cycle:
-            return self.request("cut", cycle=cycle)
-        return self.request("cut")
+            args["cycle"] = cycle
+        return self.request("cut", **args)
 
     def power_on(self):
         return self.request("on")
@@ -375,6 +377,9 @@ class EmuBoard:
             grb = f[1]
         led = self.layout.led
         return [(grb[3 * led[x] + 1], grb[3 * led[x]], grb[3 * led[x] + 2]) for x in range(61)]
+
+
+HELP = "put CELL CARD | lift CELL | tap CARD | press NAME [long] | wait MS | leds | cut | on | quit"
 
 
 def _console(b):
@@ -399,7 +404,9 @@ def _console(b):
                 b.wait_ms(int(w[1]))
             elif w[0] == "leds":
                 leds = b.leds() or []
-                print(" ".join("%s:%02x%02x%02x" % ((cell_name(x),) + c) for x, c in enumerate(leds)))
+                print(
+                    " ".join("%s:%02x%02x%02x" % ((cell_name(x),) + c) for x, c in enumerate(leds))
+                )
             elif w[0] == "cut":
                 b.cut()
             elif w[0] == "on":
@@ -407,7 +414,7 @@ def _console(b):
             elif w[0] == "quit":
                 break
             else:
-                print("put CELL CARD | lift CELL | tap CARD | press NAME [long] | wait MS | leds | cut | on | quit")
+                print(HELP)
         except (ValueError, IndexError, EmuError) as e:
             print("error: %s" % e)
 

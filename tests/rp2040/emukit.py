@@ -1,0 +1,98 @@
+"""Helpers for the tests on the emulated RP2040 (tools/rp2040/).
+
+The images are `make firmware`'s (build/firmware/apixagon-rev_*.uf2; `make
+test` builds them first). A test boots one on a fresh flash, talks to it
+over its USB serial (a pseudo-terminal) with the host's own code, and
+plays hands on the modelled cells. What the LEDs should show comes from
+the same hands played on the CPython simulator (smartboard.sim.rig): its
+board's view layer, painted by the real View and Painter at each blink
+phase, must equal the frame the emulated strip latched, byte for byte.
+"""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools", "rp2040"))
+from emuboard import EmuBoard, card  # noqa: E402, F401
+
+IMAGES = os.environ.get("APIXAGON_FIRMWARE_DIR", os.path.join(ROOT, "build", "firmware"))
+REVS = ("rev_a", "rev_b")
+PROFILE = {"rev_a": "A", "rev_b": "B"}
+
+
+def image(rev):
+    path = os.path.join(IMAGES, "apixagon-%s.uf2" % rev)
+    if not os.path.exists(path):
+        raise AssertionError("no firmware image %s: `make firmware` builds it" % path)
+    return path
+
+
+def boot(rev, tmp_path, flash=None):
+    """A board on a fresh flash (or the given flash file), powered on, its
+    USB up."""
+    b = EmuBoard(
+        image(rev),
+        rev,
+        flash=flash or str(tmp_path / ("flash-%s.bin" % rev)),
+        workdir=str(tmp_path),
+    )
+    try:
+        b.wait_usb()
+    except Exception:
+        b.close()
+        raise
+    return b
+
+
+class Twin:
+    """The same hands on the CPython simulator: what the board should show."""
+
+    def __init__(self, rev, tmp_path):
+        from smartboard.sim.rig import Rig
+
+        self.rig = Rig(
+            PROFILE[rev],
+            str(tmp_path / "twin-settings.bin"),
+            os.path.join(ROOT, "hardware", "layout.json"),
+        )
+        self.rig.settle()
+
+    def layer(self):
+        return bytes(self.rig.board.view.layer)
+
+    def frames(self):
+        """Every frame the twin's layer can show: one per blink phase."""
+        from smartboard.paint import Painter
+        from smartboard.sim.strip import SimStrip
+        from smartboard.view import View
+
+        lay = self.rig.layout
+        strip = SimStrip(lay.nleds)
+        painter = Painter(strip, lay.led)
+        painter.brightness = self.rig.board.hw.painter.brightness
+        view = View(painter)
+        view.layer[:] = self.rig.board.view.layer
+        out = []
+        for now in (0, 128, 512, 640):  # lit, fast off, slow off, both off
+            view.dirty = True
+            view.frame(now)
+            out.append(bytes(strip.buf))
+        return out
+
+
+def settled_frame(board, ms=600):
+    """The strip's frame once nothing has changed for a while (blinks aside)."""
+    board.wait_ms(ms)
+    f = board.frame()
+    assert f is not None, "the strip never latched a frame"
+    return f[1]
+
+
+def diff_cells(board, got, want):
+    """Cells whose LED differs between two frames, for a readable failure."""
+    from apixagon.geometry import cell_name
+
+    a = board.leds(got)
+    b = board.leds(want)
+    return ["%s %s!=%s" % (cell_name(x), a[x], b[x]) for x in range(61) if a[x] != b[x]]

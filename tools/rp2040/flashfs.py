@@ -1,0 +1,76 @@
+"""The littlefs filesystem inside an emulated board's flash image.
+
+MicroPython's rp2 port (RPI_PICO) keeps its filesystem in the last 1408 KB
+of the 2 MB flash: littlefs v2, 4 KB blocks, programmed 256 bytes at a
+time (ports/rp2/modules/_boot.py, mpconfigboard.h). This reads and writes
+that region of a flash image file with littlefs-python, so that a test
+can look at the logs a power cut left without booting the board, or give
+a board a flash that already holds matches.
+
+    fs = FlashFs("build/emu/flash-rev_a.bin")
+    fs.listdir("logs"); fs.read("logs/0001.alog")
+    fs.write("logs/0002.alog", data); fs.save()
+"""
+
+from littlefs import LittleFS
+from littlefs.context import UserContext
+
+FLASH_BYTES = 2 * 1024 * 1024
+STORAGE_BYTES = 1408 * 1024
+STORAGE_OFFSET = FLASH_BYTES - STORAGE_BYTES
+BLOCK = 4096
+# MicroPython's VfsLfs2 configuration exactly (extmod/vfs_lfsx.c): with a
+# smaller cache, littlefs reads a file whose last commit a power cut tore
+# inside an erase as LFS_ERR_CORRUPT, while the board reads it whole.
+_GEOMETRY = dict(
+    block_size=BLOCK,
+    block_count=STORAGE_BYTES // BLOCK,
+    read_size=32,
+    prog_size=256,
+    lookahead_size=32,
+    cache_size=min(BLOCK, 4 * 256),
+    block_cycles=100,
+)
+
+
+class FlashFs:
+    def __init__(self, path, data=None):
+        self.path = path
+        if data is None:
+            with open(path, "rb") as f:
+                data = f.read()
+        self.image = bytearray(data.ljust(FLASH_BYTES, b"\xff"))
+        self._ctx = UserContext(STORAGE_BYTES)
+        self._ctx.buffer[:] = self.image[STORAGE_OFFSET:FLASH_BYTES]
+        self.fs = LittleFS(context=self._ctx, mount=True, **_GEOMETRY)
+
+    def listdir(self, path="/"):
+        try:
+            return sorted(self.fs.listdir(path))
+        except Exception:
+            return []
+
+    def read(self, path):
+        with self.fs.open(path, "rb") as f:
+            return f.read()
+
+    def exists(self, path):
+        try:
+            self.fs.stat(path)
+            return True
+        except Exception:
+            return False
+
+    def write(self, path, data):
+        parts = path.strip("/").split("/")
+        for i in range(1, len(parts)):
+            d = "/".join(parts[:i])
+            if not self.exists(d):
+                self.fs.mkdir(d)
+        with self.fs.open(path, "wb") as f:
+            f.write(data)
+
+    def save(self, path=None):
+        self.image[STORAGE_OFFSET:FLASH_BYTES] = bytes(self._ctx.buffer)
+        with open(path or self.path, "wb") as f:
+            f.write(self.image)
