@@ -22,6 +22,17 @@ _SETTINGS = ("display", "bright", "mode", "start", "option", "players")
 _PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
 
 
+def _heap_free():
+    # Free heap in bytes after a collection (MicroPython), for the host and
+    # the benchmarks; -1 where the platform cannot tell (CPython).
+    import gc
+
+    if not hasattr(gc, "mem_free"):
+        return -1
+    gc.collect()
+    return gc.mem_free()
+
+
 class Fanout:
     """One Board listener that tells several (the log, the link)."""
 
@@ -262,6 +273,7 @@ class Link:
         parts.append("low=%d" % (1 if log.low() else 0))
         parts.append("log=%s" % (log.current() or "-"))
         parts.append("clock=%d" % self.clock())
+        parts.append("heap=%d" % _heap_free())
         return " ".join(parts)
 
     def cmd_watch(self, args):
