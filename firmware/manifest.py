@@ -8,9 +8,14 @@
 # which the board runs in preference to a main.py on its flash. Without
 # board= every revision's pin table is frozen and no main.py: the flash's
 # main.py (firmware/main.py, BOARD = "...") picks the revision.
+#
+# sim=True freezes the simulator too: only for the benchmark's image
+# (tools/build_firmware.py --sim, build/firmware/bench/), where
+# tools/bench_target.py runs tools/bench_board_device.py on the emulated
+# RP2040. A product image never has it.
 import os
 
-options.defaults(board=None)
+options.defaults(board=None, sim=False)
 
 
 def py_files(top, skip=()):
@@ -32,7 +37,7 @@ package("apixagon")
 # PC runs them (tools/devboard.py, the tests), and `apixagon deploy` still
 # copies them for the simulated board it is tested against; the mip
 # package leaves them out too.
-package("smartboard", files=py_files("smartboard", skip=("sim",)))
+package("smartboard", files=py_files("smartboard", skip=() if options.sim else ("sim",)))
 
 revisions = sorted(d for d in os.listdir("boards") if d.startswith("rev_"))
 if options.board is not None and options.board not in revisions:

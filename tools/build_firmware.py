@@ -1,6 +1,6 @@
 """The board's MicroPython images, one per board revision: `make firmware`.
 
-    python tools/build_firmware.py [--out DIR] [REV ...]
+    python tools/build_firmware.py [--out DIR] [--sim] [REV ...]
 
 Each is MicroPython's rp2 port for the Raspberry Pi Pico with the firmware
 frozen in (firmware/manifest.py with board=REV: the packages, that
@@ -17,6 +17,11 @@ installed with apt-get where they are missing and apt-get is there.
 mpy-cross is built once; ccache, when there, makes the second revision's
 build mostly cache hits. Compiler output goes to DIR/*.log, not the
 terminal. `make firmware` runs this only when a firmware file changed.
+
+--sim freezes the simulator (smartboard.sim) too, into DIR =
+build/firmware/bench by default: the benchmark's image, on which
+tools/bench_target.py runs tools/bench_board_device.py on the emulated
+RP2040 (`make bench` builds it). It is never the one to flash.
 """
 
 import argparse
@@ -36,6 +41,7 @@ MANIFEST = os.path.join(FIRMWARE, "manifest.py")
 LAYOUT_JSON = os.path.join(ROOT, "hardware", "layout.json")
 LAYOUT_MODULE = os.path.join(FIRMWARE, "boards", "layout_data.py")
 OUT = os.path.join(ROOT, "build", "firmware")
+OUT_SIM = os.path.join(OUT, "bench")
 TARBALL = "micropython-1.28.0-rp2-src.tar.xz"
 VERSION = "1.28.0"  # the offline tarball's; an upstream checkout should be this tag
 MP_BOARD = "RPI_PICO"  # the pin tables are the Pico's GPIOs
@@ -240,8 +246,15 @@ def revisions():
     )
 
 
-def manifest_text(rev):
-    """The revision's manifest: firmware/manifest.py for board `rev`."""
+def manifest_text(rev, sim=False):
+    """The revision's manifest: firmware/manifest.py for board `rev` (sim:
+    with the simulator, for the benchmark's image)."""
+    if sim:
+        return (
+            "# Written by tools/build_firmware.py --sim: the firmware for board revision %s\n"
+            "# and its simulator (the benchmark's image, tools/bench_target.py).\n"
+            "include(%r, board=%r, sim=True)\n" % (rev, MANIFEST, rev)
+        )
     return (
         "# Written by tools/build_firmware.py: the firmware for board revision %s.\n"
         "include(%r, board=%r)\n" % (rev, MANIFEST, rev)
@@ -288,13 +301,13 @@ def build_mpy_cross(tree, out, jobs, env):
         raise BuildError("mpy-cross did not build", log)
 
 
-def build_revision(tree, rev, out, jobs, env):
+def build_revision(tree, rev, out, jobs, env, sim=False):
     """DIR/apixagon-REV.uf2 and .elf; a short line of what came out."""
     t0 = time.monotonic()
     bdir = os.path.join(out, "build-" + rev)
     manifest = os.path.join(out, "manifest-%s.py" % rev)
     log = os.path.join(out, rev + ".log")
-    _write_if_changed(manifest, manifest_text(rev))
+    _write_if_changed(manifest, manifest_text(rev, sim))
     port = os.path.join(tree, "ports", "rp2")
     config = [
         "cmake",
@@ -385,7 +398,14 @@ def _tail(log, n=15):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("revisions", nargs="*", metavar="REV", help="board revisions (default: all)")
-    ap.add_argument("--out", default=OUT, help="output folder (default: build/firmware)")
+    ap.add_argument(
+        "--out", help="output folder (default: build/firmware; build/firmware/bench with --sim)"
+    )
+    ap.add_argument(
+        "--sim",
+        action="store_true",
+        help="freeze the simulator too: the benchmark's image (tools/bench_target.py)",
+    )
     args = ap.parse_args(argv)
     known = revisions()
     revs = args.revisions or known
@@ -397,7 +417,7 @@ def main(argv=None):
             file=sys.stderr,
         )
         return 2
-    out = os.path.abspath(args.out)
+    out = os.path.abspath(args.out or (OUT_SIM if args.sim else OUT))
     os.makedirs(out, exist_ok=True)
     jobs = os.cpu_count() or 1
     t0 = time.monotonic()
@@ -418,7 +438,7 @@ def main(argv=None):
             tree = unpacked_tarball(os.path.abspath(rp2040), os.path.join(ROOT, "build"))
         build_mpy_cross(tree, out, jobs, env)
         for rev in revs:
-            say(build_revision(tree, rev, out, jobs, env))
+            say(build_revision(tree, rev, out, jobs, env, args.sim))
     except BuildError as e:
         print("build_firmware: %s" % e, file=sys.stderr)
         if e.log:
