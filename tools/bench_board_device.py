@@ -10,6 +10,11 @@
 #                      limit, write)
 #       idle K P       K loop ticks with nothing happening (profile B)
 #       setup K P      the position alone (the callgrind baseline)
+#       scan PROFILE K F
+#                      every position of the record in turn, as the moves
+#                      are applied: K events and F frames (profile A) or K
+#                      idle ticks (B) at each; prints POS moves occupied
+#                      event_us frame_us idle_us (0 where not measured)
 import gc
 import os
 import sys
@@ -68,14 +73,19 @@ def position(p, profile="A"):
     b.start()
     with open(RECORD) as f:
         record.read(f, ToPosition(b, p))
+    placed(b)
+    return rig
+
+
+def placed(b):
+    """The board senses what the game has (after moves applied straight
+    to the game), then draws it."""
     g = b.ref.game
     for x in range(NCELLS):
-        if g.board[x]:
-            v = referee._code_of(g.board[x])
-            b.ref.phys[x] = v
-            b.sensed[x] = v
+        v = referee._code_of(g.board[x]) if g.board[x] else 0
+        b.ref.phys[x] = v
+        b.sensed[x] = v
     b._refresh()
-    return rig
 
 
 def legal_placement(g):
@@ -86,6 +96,68 @@ def legal_placement(g):
                 if g.check_place(t, c, x, g.seat_to_play()) == 0:
                     return 1 + (t << 7 | c), x
     raise RuntimeError("no legal placement at this position")
+
+
+def measure(rig, what, k):
+    """Microseconds for k rounds of `what` at the rig's position, and the
+    number of events, frames or ticks they were."""
+    b = rig.board
+    state, x = legal_placement(b.ref.game)
+    gc.collect()
+    t0 = time.ticks_us()
+    if what == "event":
+        for i in range(k):
+            b.cell_changed(x, state)  # the card is put down: a move
+            b._refresh()
+            b.cell_changed(x, scan.EMPTY)  # and lifted: taken back
+            b._refresh()
+    elif what == "frame":
+        v = b.view
+        for i in range(k):
+            v.dirty = True
+            v.frame(i << 7)
+    elif what == "idle":
+        for i in range(k):
+            rig.tick()
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    return dt, 2 * k if what == "event" else k
+
+
+class Walk(record.Visitor):
+    """scan: applies the record's moves one by one and measures at each
+    position still in play."""
+
+    def __init__(self, rig, k, f):
+        self.rig = rig
+        self.k = k
+        self.f = f
+        self.moves = 0
+
+    def move(self, lineno, letter, seat, kind, card, cells):
+        b = self.rig.board
+        g = b.ref.game
+        record.apply_move(g, letter, seat, kind, card, cells)
+        self.moves += 1
+        if g.over():
+            return
+        placed(b)
+        try:
+            legal_placement(g)
+        except RuntimeError:
+            return  # none for the side to play (a declaration is due)
+        us = [0, 0, 0]
+        if self.rig.profile == "A":
+            dt, n = measure(self.rig, "event", self.k)
+            us[0] = dt // n
+            dt, n = measure(self.rig, "frame", self.f)
+            us[1] = dt // n
+        else:
+            dt, n = measure(self.rig, "idle", self.k)
+            us[2] = dt // n
+        occupied = 0
+        for y in range(NCELLS):
+            occupied += g.board[y] != 0
+        print("POS", self.moves, occupied, us[0], us[1], us[2])
 
 
 if WHAT == "game":
@@ -105,31 +177,17 @@ if WHAT == "game":
     n = len(lat)
     print("RESULT", "ok" if got == expected else "MISMATCH", got, "| free", gc.mem_free())
     print("LATENCY", n, sum(lat) // n, lat[n // 2], lat[(n * 95) // 100], lat[-1])
+elif WHAT == "scan":
+    rig = position(0, args[1])
+    with open(RECORD) as f:
+        record.read(f, Walk(rig, int(args[2]), int(args[3])))
 else:
     K = int(args[1])
     P = int(args[2])
     rig = position(P, "B" if WHAT == "idle" else "A")
     b = rig.board
     g = b.ref.game
-    state, x = legal_placement(g)
-    gc.collect()
-    t0 = time.ticks_us()
-    if WHAT == "event":
-        for i in range(K):
-            b.cell_changed(x, state)  # the card is put down: a move
-            b._refresh()
-            b.cell_changed(x, scan.EMPTY)  # and lifted: taken back
-            b._refresh()
-    elif WHAT == "frame":
-        v = b.view
-        for i in range(K):
-            v.dirty = True
-            v.frame(i << 7)
-    elif WHAT == "idle":
-        for i in range(K):
-            rig.tick()
-    dt = time.ticks_diff(time.ticks_us(), t0)
-    n = 2 * K if WHAT == "event" else K
+    dt, n = measure(rig, WHAT, K)
     occupied = 0
     for y in range(NCELLS):
         occupied += g.board[y] != 0
