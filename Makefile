@@ -26,11 +26,6 @@ test: $(STAMP) $(EMU_STAMP) firmware
 	$(VENV)/bin/ruff check firmware host tests tools
 	$(PY) -m pytest -q -n $(JOBS)
 
-bench: $(STAMP)
-	$(PY) tools/bench_core.py
-	$(PY) tools/bench_board.py
-	$(PY) tools/bench_link.py
-
 # The simulated board and its companion in one terminal: the firmware
 # (.mpy) in the MicroPython unix port on a pseudo-terminal (its USB serial),
 # flash in build/flash (kept: matches and settings survive a run), and
@@ -87,6 +82,25 @@ firmware: $(FIRMWARE_UF2)
 $(FIRMWARE_UF2) &: $(FIRMWARE_SRC) | $(STAMP)
 	@RP2040_DIR="$(RP2040_DIR)" MICROPYTHON_DIR="$(MICROPYTHON_DIR)" \
 	  $(PY) tools/build_firmware.py $(REVISIONS)
+
+# Memory, size and speed figures (README): the core and the whole firmware
+# under the unix port, the serial link, then the images on the emulated
+# RP2040 (tools/bench_target.py, several minutes). The benchmark's own
+# image, build/firmware/bench/, is rev A with the simulator frozen in too
+# (tools/build_firmware.py --sim): bench_target.py runs
+# tools/bench_board_device.py on it. It is never one to flash.
+BENCH_UF2 := build/firmware/bench/apixagon-rev_a.uf2
+BENCH_SRC := $(FIRMWARE_SRC) $(shell find firmware/smartboard/sim -name '*.py')
+
+bench: $(STAMP) $(EMU_STAMP) $(FIRMWARE_UF2) $(BENCH_UF2)
+	$(PY) tools/bench_core.py
+	$(PY) tools/bench_board.py
+	$(PY) tools/bench_link.py
+	$(PY) tools/bench_target.py
+
+$(BENCH_UF2): $(BENCH_SRC) | $(STAMP)
+	@RP2040_DIR="$(RP2040_DIR)" MICROPYTHON_DIR="$(MICROPYTHON_DIR)" \
+	  $(PY) tools/build_firmware.py --sim rev_a
 
 clean:
 	rm -rf build .pytest_cache

