@@ -412,6 +412,15 @@ class MatchLog:
             pass
 
     # ---- following the game ---------------------------------------------------
+    def make_room(self):
+        """A match is about to start: the one waiting for the full flash, if
+        any, is never logged (begin() would drop it next), so it goes now,
+        before the new game is made: two games in the heap at most, not three."""
+        if self.next is not None:
+            self.dropped += 1
+            self.next = None
+            self.next_end = None
+
     def begin(self, game):
         """A match starts. Its file is made on the next quiet tick. If the
         match before is not all on flash yet (the flash is full), the new
