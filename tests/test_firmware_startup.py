@@ -198,7 +198,7 @@ def _pins(rev):
 def test_pin_table_is_complete_and_has_no_pin_twice(rev):
     p = _pins(rev)
     assert p["PROFILE"] in ("A", "B")
-    used = [p["LED_PIN"], *p["BUTTONS"], *p["PAD_I2C"][1:3]]
+    used = [p["LED_PIN"], p["STRIP_SENSE"], *p["BUTTONS"], *p["PAD_I2C"][1:3]]
     if p["PROFILE"] == "A":
         used += [*p["CELL_I2C"][1:3]]
         for sel in p["MUX_SELECT"]:

@@ -9,7 +9,13 @@ import sys
 import time
 
 from smartboard import board, buttons, layout, scan, settings, uids
+from smartboard.board import PART_CELLS, PART_PAD, PART_READER, PART_STRIP, failed, part
 from smartboard.paint import Painter
+
+# An I2C transfer to a PN532 is at most ~45 bytes (1 ms at 400 kHz): 5 ms
+# is room enough, and a bus held low costs the loop 5 ms, not MicroPython's
+# default 50 ms, until its readers are marked down.
+_I2C_TIMEOUT_US = 5000
 
 
 class PinButtons:
@@ -56,7 +62,7 @@ def led_strip(pins, n):
 def i2c_bus(bus):
     from machine import I2C, Pin
 
-    return I2C(bus[0], sda=Pin(bus[1]), scl=Pin(bus[2]), freq=bus[3])
+    return I2C(bus[0], sda=Pin(bus[1]), scl=Pin(bus[2]), freq=bus[3], timeout=_I2C_TIMEOUT_US)
 
 
 def nfc_reader(i2c):
@@ -70,7 +76,32 @@ class NoMux:
         pass
 
 
-def cell_scanner(pins, lay, deck):
+class NoStrip:
+    """The painter's strip when the real one failed to start: frames go
+    nowhere, the loop goes on."""
+
+    def __init__(self, n):
+        self.n = n
+        self.buf = bytearray(3 * n)
+
+    def write(self):
+        pass
+
+
+class NoScanner:
+    """A scanner that failed to start: it never reports a change."""
+
+    def __init__(self, n):
+        self.state = bytearray(n)
+
+    def scan_for_changes(self):
+        return -1
+
+    def prioritise(self, hot):
+        pass
+
+
+def cell_scanner(pins, lay, deck, parts):
     from machine import Pin
 
     if pins.PROFILE == "A":
@@ -87,6 +118,8 @@ def cell_scanner(pins, lay, deck):
             mine = bytes(c for c in chans if lo <= c < lo + pins.LANE)
             reader = nfc_reader(switch.port(k))
             lanes.append(scan.NfcScanner(reader, mux, mine, uids=deck, deb=deb))
+            cells = bytes(lay.cell_of_channel[c] for c in mine)
+            parts.append(part(PART_READER, reader.answering, k, cells))
         return scan.NfcLanes(lanes)
     from machine import SPI
     from smartboard.drivers.shiftreg import ShiftRegMatrix
@@ -99,8 +132,22 @@ def cell_scanner(pins, lay, deck):
     return scan.ReedMatrixScanner(matrix, rows, pins.MATRIX_COLS)
 
 
+def strip_sense(pins):
+    """The strip connector's sense line: tied to ground on the strip's
+    side, pulled up here, so it reads 1 with the strip unplugged."""
+    from machine import Pin
+
+    p = Pin(pins.STRIP_SENSE, Pin.IN, Pin.PULL_UP)
+    return lambda: not p.value()
+
+
 def run(rev):
-    """The board of revision `rev` ("rev_a"): build it and run it for ever."""
+    """The board of revision `rev` ("rev_a"): build it and run it for ever.
+
+    A part that fails to start (a reader that does not answer, a strip
+    that will not set up) never stops the board at a traceback: it is
+    marked down (smartboard.board: check_parts), the board says so and runs without it,
+    and the PC can still talk to it."""
     from machine import Pin
 
     pins = __import__("boards.%s.pins" % rev, None, None, ("pins",))
@@ -110,11 +157,30 @@ def run(rev):
     lay = layout.loads(data.JSON)
     deck = uids.UidTable("deck.bin")
     deck.load()
-    cells = cell_scanner(pins, lay, deck)
-    pad = scan.NfcScanner(nfc_reader(i2c_bus(pins.PAD_I2C)), NoMux(), b"\x00", uids=deck)
+    parts = []
+    try:
+        cells = cell_scanner(pins, lay, deck, parts)
+    except Exception as e:
+        cells = NoScanner(lay.nchannels)
+        parts.append(failed(PART_CELLS, e))
+    try:
+        reader = nfc_reader(i2c_bus(pins.PAD_I2C))
+        pad = scan.NfcScanner(reader, NoMux(), b"\x00", uids=deck)
+        parts.append(part(PART_PAD, reader.answering))
+    except Exception as e:
+        pad = None
+        parts.append(failed(PART_PAD, e))
     keys = buttons.Buttons(PinButtons(tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in pins.BUTTONS)))
-    paint = Painter(led_strip(pins, lay.nleds), lay.led)
-    hw = board.Hardware(cells, pad, keys, paint, lay, pins.PROFILE == "B", deck)
+    try:
+        strip = led_strip(pins, lay.nleds)
+    except Exception as e:
+        strip = NoStrip(lay.nleds)
+        parts.append(failed(PART_STRIP, e))
+    else:
+        if hasattr(pins, "STRIP_SENSE"):
+            parts.append(part(PART_STRIP, strip_sense(pins)))
+    paint = Painter(strip, lay.led)
+    hw = board.Hardware(cells, pad, keys, paint, lay, pins.PROFILE == "B", deck, parts=tuple(parts))
     st = settings.Settings("settings.bin")
     st.load()
     b = board.Board(hw, st)

@@ -52,14 +52,37 @@ _TEEN = const(6)
 _SILENT = (1, 2, 3, 4)  # modes with the code of silence (§4, §5)
 _QUERY_MS = const(15000)  # a card query lights for this long
 _PAD_MS = const(40)  # the pad is read this often: a tap lasts far longer
+_HEALTH_MS = const(1000)  # the parts are asked this often (check_parts)
+# Parts that can fail on their own (check_parts): kinds of board.part()
+PART_READER = const(0)  # a cell reader (lane k) and the cells only it senses
+PART_PAD = const(1)
+PART_STRIP = const(2)
+PART_CELLS = const(3)  # the whole cell scanner (only ever failed(): it did not start)
+
+
+def part(kind, ok, k=0, cells=b"", err=None):
+    """A part the loop asks once a second: ok() is True while it works;
+    cells: bytes, the cells only it senses (they blink while it is down);
+    err: why it failed to start, if it did (then it stays down)."""
+    return (kind, ok, k, cells, err)
+
+
+def _never():
+    return False
+
+
+def failed(kind, err):
+    """A part whose start-up raised: down for good, its reason kept."""
+    return part(kind, _never, err=str(err))
 
 
 class Hardware:
     """What the start-up code hands the loop: the cell scanner and the pad
     scanner (scan_for_changes()/state), the buttons, the painter over the
-    strip, the layout, and whether the cells sense occupancy only."""
+    strip, the layout, whether the cells sense occupancy only, and the
+    parts that can fail on their own (part(): check_parts)."""
 
-    def __init__(self, cells, pad, keys, painter, layout, paired=False, uids=None):
+    def __init__(self, cells, pad, keys, painter, layout, paired=False, uids=None, parts=()):
         self.cells = cells
         self.uids = uids  # UidTable shared with the scanners (a learned deck)
         self.pad = pad
@@ -67,6 +90,7 @@ class Hardware:
         self.painter = painter
         self.layout = layout
         self.paired = paired
+        self.parts = parts
 
 
 class Board:
@@ -92,6 +116,8 @@ class Board:
         self.storage = STORE_OK
         self._space_seen = -1  # log.space when the storage was last judged
         self.want = None  # RESUME: the state each cell must sense
+        self.faults = 0  # bit i: hw.parts[i] is down
+        self._parts_at = -_HEALTH_MS
         hw.painter.brightness = S.BRIGHTNESS[settings.get(S.BRIGHT)]
         self._show_setup()
 
@@ -115,6 +141,9 @@ class Board:
         ev = hw.keys.poll(now)
         if ev != buttons.NONE:
             self.button(ev)
+        if now - self._parts_at >= _HEALTH_MS:
+            self._parts_at = now
+            self.check_parts()
         ref = self.ref
         if ref is not None and self.phase != RESUME:
             if ref.query and now - self._query_at > _QUERY_MS:
@@ -224,6 +253,12 @@ class Board:
             return False
         s = self.settings
         mode = s.get(S.GAME_MODE)
+        # The last match's game goes first (unless its log still waits to
+        # be written), and so does a match waiting for a full flash: the new
+        # game's undo log wants one 1 KB block of the heap.
+        self.ref = None
+        if self.log is not None:
+            self.log.make_room()
         g = Game(mode, s.get(S.START), s.get(S.PLAYERS) if mode == _TEEN else 0, s.get(S.STP))
         self.ref = referee.Referee(g, self.hw.paired)
         self.phase = PLAY
@@ -437,6 +472,46 @@ class Board:
         self.view.setup(
             self.sensed, s.get(S.GAME_MODE), s.get(S.START), s.get(S.STP), players, self.refused
         )
+
+    # ---- parts that fail on their own ---------------------------------------
+    def check_parts(self):
+        """Ask each part whether it works (a reader whose cable came loose,
+        the pad, an unplugged strip: the board plays on with what it has);
+        say what changed, and let the cells no reader can sense blink."""
+        parts = self.hw.parts
+        mask = 0
+        for i in range(len(parts)):
+            if not parts[i][1]():
+                mask |= 1 << i
+        old = self.faults
+        if mask == old:
+            return
+        from . import health  # the words, only when something changed
+
+        self.faults = mask
+        dark = self.view.dark
+        for x in range(NCELLS):
+            dark[x] = 0
+        for i in range(len(parts)):
+            p = parts[i]
+            bit = 1 << i
+            if mask & bit:
+                for x in p[3]:
+                    dark[x] = 1
+                if not old & bit:
+                    self._say(health.down(p))
+            elif old & bit and p[4] is None:
+                self._say(health.back(p))
+        self.view.dark_changed()
+
+    def faults_text(self):
+        """The parts down, by name ("reader2,pad"), or "ok"."""
+        if not self.faults:
+            return "ok"
+        from . import health
+
+        parts = self.hw.parts
+        return ",".join(health.name(parts[i]) for i in range(len(parts)) if self.faults >> i & 1)
 
     def _occupied(self):
         for v in self.sensed:

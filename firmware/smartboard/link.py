@@ -273,6 +273,7 @@ class Link:
         parts.append("low=%d" % (1 if log.low() else 0))
         parts.append("log=%s" % (log.current() or "-"))
         parts.append("clock=%d" % self.clock())
+        parts.append("hw=" + b.faults_text())
         parts.append("heap=%d" % _heap_free())
         return " ".join(parts)
 
@@ -371,6 +372,9 @@ class Link:
         self._send(proto.reply_ok(0, "rebooting"))
         if self.reboot is not None:
             self.log.flush_all()
+            st = self.board.settings
+            if st.dirty():
+                st.save()  # a setting changed just before is not lost
             self.reboot()
         return "rebooting"
 

@@ -32,6 +32,10 @@ LIFT_STABLE = const(6)
 # make an electrical glitch that fakes a card (p^8) vanishingly rare, still
 # far inside the 50 ms budget.
 REED_STABLE = const(8)
+# reader.finish() when the reader itself does not answer (a loose cable, a
+# bus held low: smartboard.drivers.pn532): no reading at all, so the cells
+# it serves keep their states — never a phantom lift of every card on them.
+NO_READER = const(-2)
 
 
 class Debouncer:
@@ -76,7 +80,8 @@ class NfcScanner:
     """Profile A: one NFC reader switched across the cells' antennas.
 
     reader.start() begins a read, reader.finish(buf) -> number of bytes
-    read into buf (0: no tag in the field, < 0: a failed read) ends it;
+    read into buf (0: no tag in the field, NO_READER: the reader is down,
+    another < 0: a failed read) ends it;
     reader.uid(buf) -> length of the UID of the tag just read;
     mux.select(ch) switches the antenna. Both come from the board's
     start-up code (real parts) or from smartboard.sim (twins)."""
@@ -120,16 +125,12 @@ class NfcScanner:
         if self._h >= n:
             self._h = 0
 
-    def read(self, ch):
-        """One raw reading of channel ch, as a state byte."""
-        self.mux.select(ch)
-        self.reader.start()
-        return self._finish()
-
     def _finish(self):
         n = self.reader.finish(self._buf)
         if n == 0:
             return EMPTY
+        if n == NO_READER:
+            return -1
         c = tag.decode(self._buf) if n >= 4 else tag.LENGTH
         if c >= 0:
             return 1 + c
@@ -172,7 +173,11 @@ class NfcScanner:
     def end(self):
         """Finish the read begun; the channel if its stable state changed."""
         ch = self._ch
-        changed = self.deb.feed(ch, self._finish())
+        raw = self._finish()
+        if raw < 0:
+            self._focus = -1  # no reading: the reader is down
+            return -1
+        changed = self.deb.feed(ch, raw)
         self._focus = ch if self.deb.pending(ch) else -1
         return ch if changed else -1
 

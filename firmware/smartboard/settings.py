@@ -75,6 +75,10 @@ class Settings:
         self.set(i, self.v[i] + step, now)
         return self.v[i]
 
+    def dirty(self):
+        """A change not yet on flash."""
+        return self._dirty_since >= 0
+
     def due(self, now):
         return self._dirty_since >= 0 and now - self._dirty_since >= SAVE_AFTER_MS
 

@@ -124,6 +124,10 @@ class View:
         self._phase = -1
         self.frames = 0
         self.warn = False  # the storage sign (set by the board)
+        # cells whose reader is down (Board.check_parts): they blink
+        # ERR_UNKNOWN over whatever the layer says, in every phase
+        self.dark = bytearray(NCELLS)
+        self.ndark = 0
 
     # ---- layers (on a change) ---------------------------------------------
     def setup(self, states, gmode, start, stp, players, refused=False):
@@ -292,11 +296,18 @@ class View:
         self.blinking = blink
 
     # ---- frames -------------------------------------------------------------
+    def dark_changed(self):
+        n = 0
+        for v in self.dark:
+            n += v
+        self.ndark = n
+        self.dirty = True
+
     def frame(self, now):
         """Paint and write a frame if anything changed or blinks into a new
         phase; True when one was written. now: milliseconds."""
         phase = (now >> 7) & 7  # 128 ms steps: FAST toggles each, SLOW each 4
-        if not self.dirty and (not self.blinking or phase == self._phase):
+        if not self.dirty and (not (self.blinking or self.ndark) or phase == self._phase):
             return False
         self.dirty = False
         self._phase = phase
@@ -305,8 +316,11 @@ class View:
         pal = PALETTE
         paint = self.painter.cell
         L = self.layer
+        dark = self.dark if self.ndark else None
         for x in range(NCELLS):
             v = L[x]
+            if dark is not None and dark[x]:
+                v = ERR_UNKNOWN | SLOW
             c = v & 0x3F
             if (v & FAST and fast_off) or (v & SLOW and slow_off):
                 c = OFF

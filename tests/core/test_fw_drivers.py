@@ -152,3 +152,67 @@ def test_readers_behind_the_i2c_switch_each_answer_on_their_port():
     n = bus.selects
     readers[3].read_page(buf)  # the same port again: no switch write
     assert bus.selects == n
+
+
+class DeadBus:
+    """An I2C bus whose device does not ACK (machine.I2C raises OSError)."""
+
+    def __init__(self, inner=None):
+        self.inner = inner
+        self.dead = True
+        self.calls = 0
+
+    def writeto(self, addr, buf):
+        self.calls += 1
+        if self.dead:
+            raise OSError(5)  # EIO: no ACK
+        self.inner.writeto(addr, buf)
+
+    def readfrom_into(self, addr, buf):
+        self.calls += 1
+        if self.dead:
+            raise OSError(110)  # ETIMEDOUT: a bus held low
+        self.inner.readfrom_into(addr, buf)
+
+
+def test_pn532_that_does_not_answer_never_raises_and_is_down():
+    from smartboard.drivers.pn532 import NO_READER, PROBE_EVERY
+
+    cells = SimCells(64)
+    mux = SimMux()
+    bus = DeadBus(SimPn532I2C(SimNfcReader(cells, mux)))
+    r = PN532(bus)  # set-up fails: no exception, the reader is down
+    assert not r.answering()
+    buf = bytearray(4)
+    n = bus.calls
+    assert r.read_page(buf) == NO_READER and bus.calls == n  # no bus traffic while down
+    # it is set up again every PROBE_EVERY starts: plugged back, it answers
+    bus.dead = False
+    cells.put(5, tag.code(0, tag.NORMAL, 7))
+    mux.select(5)
+    for _ in range(PROBE_EVERY - 2):
+        assert r.read_page(buf) == NO_READER
+    assert r.read_page(buf) == 4 and r.answering()
+    assert tag.decode(buf) == tag.code(0, tag.NORMAL, 7)
+
+
+def test_pn532_goes_down_after_failures_in_a_row_and_the_scanner_keeps_its_cells():
+    from smartboard.drivers.pn532 import DOWN_AFTER
+
+    cells = SimCells(64)
+    mux = SimMux()
+    sim = SimPn532I2C(SimNfcReader(cells, mux))
+    bus = DeadBus(sim)
+    bus.dead = False
+    r = PN532(bus)
+    c = tag.code(1, tag.NORMAL, 4)
+    cells.put(3, c)
+    s = scan.NfcScanner(r, mux, bytes([3]))
+    for _ in range(scan.STABLE + 1):
+        s.scan_for_changes()
+    assert s.state[3] == 1 + c and r.answering()
+    bus.dead = True  # the cable comes loose mid-match
+    for _ in range(DOWN_AFTER + scan.LIFT_STABLE + 2):
+        assert s.scan_for_changes() == -1
+    assert not r.answering()
+    assert s.state[3] == 1 + c  # no phantom lift of the card it saw

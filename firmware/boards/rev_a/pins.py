@@ -6,6 +6,9 @@ LAYOUT = "layout_data"  # boards/layout_data.py: hardware/layout.json, frozen
 
 LED_PIN = 16  # WS2812 data, through a 74AHCT125 level shifter (5 V)
 LED_DRIVER = "pio"  # "pio" (rp2.StateMachine) or "bitstream" (neopixel)
+# The strip connector's sense pin: tied to ground on the strip's side, so
+# with the pull-up on it reads 1 when the strip is unplugged (Board.check_parts).
+STRIP_SENSE = 17
 BUTTONS = (10, 11, 12)  # MODE, CONFIRM, DECLARE: to ground, pull-ups on
 
 # The cells' readers (scan.NfcLanes): four PN532 on I2C0 behind a TCA9548A

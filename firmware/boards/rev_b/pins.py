@@ -6,6 +6,9 @@ LAYOUT = "layout_data"
 
 LED_PIN = 16
 LED_DRIVER = "pio"
+# The strip connector's sense pin: tied to ground on the strip's side, so
+# with the pull-up on it reads 1 when the strip is unplugged (Board.check_parts).
+STRIP_SENSE = 17
 BUTTONS = (10, 11, 12)  # MODE, CONFIRM, DECLARE
 
 # Eight 74HC165 parallel-in shift registers (64 inputs, 61 used) on SPI0;

@@ -5,7 +5,7 @@
 from apixagon.geometry import NCELLS, parse_cell
 
 from .. import buttons, layout, scan, settings, uids
-from ..board import Board, Hardware
+from ..board import PART_PAD, PART_READER, PART_STRIP, Board, Hardware, part
 from ..paint import Painter
 from .inputs import SimButtons
 from .sensors import SimCells, SimMatrix, SimMux, SimNfcReader
@@ -30,6 +30,7 @@ class Rig:
         self.profile = profile
         self.cells = SimCells(lay.nchannels)
         self.readers = []
+        parts = []
         if profile == "A":
             # Rev A: four readers of 16 channels each (boards/rev_a/pins.py).
             chans = sorted(lay.sensor[x] for x in range(NCELLS))
@@ -41,6 +42,9 @@ class Rig:
                     mux = SimMux()
                     reader = SimNfcReader(self.cells, mux)
                     lanes.append(scan.NfcScanner(reader, mux, mine, uids=self.uids, deb=deb))
+                    cells = bytes(lay.cell_of_channel[c] for c in mine)
+                    k = len(self.readers)
+                    parts.append(part(PART_READER, reader.answering, k, cells))
                     self.readers.append(reader)
             scanner = scan.NfcLanes(lanes)
         else:
@@ -54,6 +58,8 @@ class Rig:
         pad = scan.NfcScanner(self.padreader, self.padmux, b"\x00", uids=self.uids)
         self.keys = SimButtons()
         self.strip = SimStrip(lay.nleds)
+        parts.append(part(PART_PAD, self.padreader.answering))
+        parts.append(part(PART_STRIP, self.strip.connected))
         hw = Hardware(
             scanner,
             pad,
@@ -62,6 +68,7 @@ class Rig:
             lay,
             paired=profile == "B",
             uids=self.uids,
+            parts=tuple(parts),
         )
         st = settings.Settings(settings_path)
         st.load()

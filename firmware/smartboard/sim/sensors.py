@@ -3,7 +3,7 @@
 # noise injected on demand (missed reads, torn reads) to prove debouncing.
 import random
 
-from .. import tag
+from .. import scan, tag
 
 
 class SimCells:
@@ -59,6 +59,10 @@ class SimNfcReader:
         self.bus_us = 0  # of which on the I2C bus
         self._last = -1
         self._uid = 0
+        self.dead = False  # a reader that stopped answering (smartboard.health)
+
+    def answering(self):
+        return not self.dead
 
     def uid(self, buf):
         """A 7-byte NXP-style UID, derived from the deck serial and card."""
@@ -77,6 +81,8 @@ class SimNfcReader:
         return self.finish(buf)
 
     def start(self):
+        if self.dead:
+            return  # the driver gives up at once on a reader that is down
         self.reads += 1
         ch = self.mux.ch
         if ch != self._last:
@@ -84,6 +90,8 @@ class SimNfcReader:
             self.us += SETTLE_US
 
     def finish(self, buf):
+        if self.dead:
+            return scan.NO_READER
         ch = self._last
         cells = self.cells
         if cells.foreign[ch]:

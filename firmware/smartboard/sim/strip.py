@@ -8,8 +8,14 @@ class SimStrip:
         self.buf = bytearray(3 * n)  # GRB, like a WS2812 chain
         self.frame = bytearray(3 * n)
         self.frames = 0
+        self.plugged = True  # its connector's sense line (smartboard.health)
+
+    def connected(self):
+        return self.plugged
 
     def write(self):
+        if not self.plugged:
+            return  # the bytes go nowhere
         self.frame[:] = self.buf
         self.frames += 1
 

@@ -1,0 +1,38 @@
+# What the board says about a part that fails on its own (smartboard.board,
+# "parts that fail on their own"): imported only when a part goes down or
+# comes back, so a healthy board keeps none of these words in its heap.
+# A part is a tuple (kind, ok, k, cells, err) made by board.part().
+from .board import PART_READER
+
+_NAMES = ("reader%d", "pad", "strip", "cells")
+_DOWN = (
+    "cell reader %d does not answer: the cells it reads blink",
+    "the action pad does not answer: specials and card queries cannot be read",
+    "the LED strip is not connected",
+    "",
+)
+_BACK = (
+    "cell reader %d answers again",
+    "the action pad answers again",
+    "the LED strip is back",
+    "",
+)
+
+
+def _fill(p, text):
+    return text % (p[2] + 1) if p[0] == PART_READER else text
+
+
+def name(p):
+    """Short, no spaces: STATUS hw=."""
+    return _fill(p, _NAMES[p[0]])
+
+
+def down(p):
+    if p[4] is not None:
+        return "%s failed to start: %s" % (name(p), p[4])
+    return _fill(p, _DOWN[p[0]])
+
+
+def back(p):
+    return _fill(p, _BACK[p[0]])
