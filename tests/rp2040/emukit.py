@@ -28,17 +28,32 @@ def image(rev):
     return path
 
 
-def boot(rev, tmp_path, flash=None):
-    """A board on a fresh flash (or the given flash file), powered on, its
-    USB up."""
+def wait_firmware(board, timeout=60):
+    """Until the firmware's loop answers HELLO (USB comes up first, while
+    main.py still starts: a hand before then would go unseen)."""
+    from apixagon_host import link as L
+
+    with L.connect(board.port, timeout=timeout) as link:
+        return L.fields(link.request("HELLO", "1"))
+
+
+def boot(rev, tmp_path, flash=None, before=None):
+    """A board on a fresh flash (or the given flash file), powered on and
+    its firmware answering; before(board), if given, runs while the power
+    is still off (a reader to kill, a strip to unplug)."""
     b = EmuBoard(
         image(rev),
         rev,
         flash=flash or str(tmp_path / ("flash-%s.bin" % rev)),
         workdir=str(tmp_path),
+        powered=before is None,
     )
     try:
+        if before is not None:
+            before(b)
+            b.power_on()
         b.wait_usb()
+        wait_firmware(b)
     except Exception:
         b.close()
         raise

@@ -8,6 +8,7 @@ simulator, in adult mode, hint mode and one card query."""
 import emukit
 import pytest
 from apixagon_host import link as L
+from emuboard import BUTTONS
 from emukit import Twin, card
 
 # (hands, what STATUS must say after them); "play" puts a card (rev B taps
@@ -32,7 +33,7 @@ def act(board, twin, step, profile):
     kind = step[0]
     if kind == "press":
         board.press(step[1])
-        rig.press(emukit.emuboard.BUTTONS.index(step[1]))
+        rig.press(BUTTONS.index(step[1]))
     elif kind == "tap":
         c = card(step[1])
         board.tap(c)

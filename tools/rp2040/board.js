@@ -272,6 +272,7 @@ process.stdin.on('end', () => {
 
 // ---- parts --------------------------------------------------------------------
 let strip = null;
+let i2cBuses = new Map(); // this boot's I2C blocks, by id
 
 function wireParts() {
   const pins = cfg.pins;
@@ -287,6 +288,7 @@ function wireParts() {
     for (const sm of pio.machines) strip.watch(sm);
   }
   const buses = new Map();
+  i2cBuses = buses;
   const bus = (spec) => {
     if (!buses.has(spec[0])) buses.set(spec[0], new I2CBus(spec[0]));
     return buses.get(spec[0]);
@@ -386,11 +388,23 @@ class I2CBus {
       if (f) f();
     });
     const later = (bits, f) => {
-      if (world.stuckBuses.has(id)) return;
       this.next = f;
+      if (world.stuckBuses.has(id)) {
+        this.held = bits; // SDA low: nothing moves until it is let go (release())
+        return;
+      }
       this.alarm.schedule(bits * this.bitNanos());
     };
     const i2c = this.i2c;
+    // An abort (a NACK) flushes the TX FIFO: on the chip the FIFO is then
+    // below its threshold and TX_EMPTY is set, which the SDK waits for.
+    // rp2040js sets it only when a command leaves the FIFO, so a NACK read
+    // as a timeout and its EIO landed on the next transfer.
+    const abort = i2c.abort.bind(i2c);
+    i2c.abort = (reason) => {
+      abort(reason);
+      i2c.setInterrupts(1 << 4); // R_TX_EMPTY
+    };
     i2c.onStart = () => {
       if (DEBUG) process.stderr.write(`i2c${id} start\n`);
       later(1, () => i2c.completeStart());
@@ -404,10 +418,12 @@ class I2CBus {
     };
     i2c.onWriteByte = (v) => {
       const ok = !!(this.cur && this.cur.write(v));
+      if (DEBUG) process.stderr.write(`i2c${id} w ${v.toString(16)}\n`);
       later(9, () => i2c.completeWrite(ok));
     };
     i2c.onReadByte = () => {
       const v = this.cur ? this.cur.read() : 0xff;
+      if (DEBUG) process.stderr.write(`i2c${id} r ${v.toString(16)}\n`);
       later(9, () => i2c.completeRead(v));
     };
     i2c.onStop = () => {
@@ -416,6 +432,11 @@ class I2CBus {
       this.cur = null;
       later(1, () => i2c.completeStop());
     };
+  }
+
+  release() {
+    if (this.held && this.next) this.alarm.schedule(this.held * this.bitNanos());
+    this.held = 0;
   }
 
   bitNanos() {
@@ -636,12 +657,15 @@ function handle(m) {
       applyInputs();
       break;
     case 'reader': // a reader that stops (or starts again) answering
-      if (m.dead) world.deadReaders.add(m.id);
-      else world.deadReaders.delete(m.id);
+      if (m.dead) world.deadReaders.add(m.reader);
+      else world.deadReaders.delete(m.reader);
       break;
     case 'bus': // an I2C bus held low, or freed
-      if (m.stuck) world.stuckBuses.add(m.id);
-      else world.stuckBuses.delete(m.id);
+      if (m.stuck) world.stuckBuses.add(m.bus);
+      else {
+        world.stuckBuses.delete(m.bus);
+        if (i2cBuses.has(m.bus)) i2cBuses.get(m.bus).release();
+      }
       break;
     case 'strip':
       world.stripPlugged = !!m.plugged;

@@ -111,7 +111,7 @@ def uid_of(code, deck=1):
 
 
 class EmuBoard:
-    def __init__(self, image, rev="rev_a", flash=None, workdir=None, start=True):
+    def __init__(self, image, rev="rev_a", flash=None, workdir=None, start=True, powered=True):
         self.image = image
         self.rev = rev
         self.pins = pins_of(rev)
@@ -119,6 +119,7 @@ class EmuBoard:
         self.workdir = workdir or os.path.join(ROOT, "build", "emu")
         os.makedirs(self.workdir, exist_ok=True)
         self.flash = flash or os.path.join(self.workdir, "flash-%s.bin" % rev)
+        self.powered = powered  # False: the chip waits for power_on() (faults set first)
         self.proc = None
         self.port = None
         self.frames = []  # (cycle, grb bytes) as the strip latched them
@@ -147,6 +148,7 @@ class EmuBoard:
             "pins": self.pins,
             "nleds": self.layout.nleds,
             "ctl_fd": ctl_child.fileno(),
+            "start_off": not self.powered,
         }
         cfg_path = os.path.join(self.workdir, "board-%s.json" % self.rev)
         with open(cfg_path, "w") as f:
@@ -258,6 +260,8 @@ class EmuBoard:
         with self._cv:
             self._next_id += 1
             rid = self._next_id
+        if "id" in args or "op" in args:
+            raise ValueError("'id' and 'op' name the request itself")
         msg = dict(args, op=op, id=rid)
         self._ctl.sendall((json.dumps(msg) + "\n").encode())
         end = time.monotonic() + timeout
@@ -340,10 +344,11 @@ class EmuBoard:
     # ---- faults and power ---------------------------------------------------
     def reader(self, k, dead=True):
         """Reader k (0..3 the cells' lanes, 'pad') stops answering, or comes back."""
-        return self.request("reader", id=k, dead=dead)
+        return self.request("reader", reader=k, dead=dead)
 
     def bus(self, i2c_id, stuck=True):
-        return self.request("bus", id=i2c_id, stuck=stuck)
+        """I2C block i2c_id's SDA held low (stuck), or let go."""
+        return self.request("bus", bus=i2c_id, stuck=stuck)
 
     def strip(self, plugged):
         return self.request("strip", plugged=plugged)
