@@ -96,7 +96,7 @@ bench: $(STAMP) $(EMU_STAMP) $(FIRMWARE_UF2) $(BENCH_UF2)
 	$(PY) tools/bench_core.py
 	$(PY) tools/bench_board.py
 	$(PY) tools/bench_link.py
-	$(PY) tools/bench_target.py
+	APIXAGON_RP2040_DIR="$(RP2040_DIR)" $(PY) tools/bench_target.py
 
 $(BENCH_UF2): $(BENCH_SRC) | $(STAMP)
 	@RP2040_DIR="$(RP2040_DIR)" MICROPYTHON_DIR="$(MICROPYTHON_DIR)" \

@@ -1172,6 +1172,13 @@ def main(argv=None):
     except emuboard.EmuError as e:
         print("bench_target: %s" % e, file=sys.stderr)
         return 2
+    if not os.path.exists(emuboard.BOOTROM):
+        print(
+            "bench_target: no RP2040 bootrom at %s (set APIXAGON_RP2040_DIR to the folder "
+            "that has it)" % emuboard.BOOTROM,
+            file=sys.stderr,
+        )
+        return 2
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bench-target-") as tmp:
         snap = {}
