@@ -11,8 +11,10 @@ Prints:
     rules, the hint layer, the sensor priorities) and of one LED frame, and
     of an idle loop tick: microseconds on the unix port and callgrind
     instruction counts (identical run to run);
-  - an RP2040 estimate and the placement-to-LED latency of both profiles,
-    from those costs plus the sensor timings (issue 3's figures).
+  - the simulator's placement latencies in both profiles: its sensor time
+    model alone (processing costs no simulated time).
+The same costs on the board's own chip, and the placement to LED latency
+measured there end to end: tools/bench_target.py (an emulated RP2040).
 Options: --quick (no callgrind), --json (figures as one JSON object).
 """
 
@@ -31,13 +33,8 @@ import build_mpy  # noqa: E402
 
 HEAP_TARGET_WK = 96
 POSITION = 60  # a crowded position of the record (55 cards on the board)
-SLOWDOWN = (10, 30)  # MicroPython on an RP2040 vs the unix port here
-MHZ = 125
 K_TIME = {"event": 200, "frame": 500, "idle": 5000}
 K_GRIND = {"event": 20, "frame": 50, "idle": 500}
-STRIP_WRITE_MS = 1.8  # 61 LEDs bit-banged at 800 kHz (24 bits x 1.25 us)
-REED_STABLE = 8  # smartboard.scan: agreeing matrix passes, one per loop tick
-TARGET_MS = {"A": 300, "B": 50}
 
 
 def micropython():
@@ -136,27 +133,6 @@ def main(argv=None):
                 n = 2 * k if what == "event" else k
                 fig[what + "_instr"] = (total - base) // n
 
-    # RP2040 estimate: unix-port time x 10-30; instructions at one per cycle.
-    def est(us):
-        return (us * SLOWDOWN[0] / 1000, us * SLOWDOWN[1] / 1000)
-
-    ev = est(fig["event_us"])
-    fr = est(fig["frame_us"])
-    tick = est(fig["idle_us"])
-    fig["rp2040_event_ms"] = [round(v, 1) for v in ev]
-    fig["rp2040_frame_ms"] = [round(v + STRIP_WRITE_MS, 1) for v in fr]
-    if "event_instr" in fig:
-        fig["rp2040_event_ms_by_instr"] = round(fig["event_instr"] / MHZ / 1000, 1)
-    # Placement to LED update = seeing the card + one event + one frame.
-    # Profile A: the NFC sweep's time model in the simulator (5 ms settle
-    # per antenna switch, 4.5 ms per read, 1.5 ms empty timeout, legal
-    # cells read first). Profile B: REED_STABLE loop ticks (a whole matrix
-    # pass each) at the RP2040 tick cost.
-    proc = ev[1] + fr[1] + STRIP_WRITE_MS
-    sa = fig["sense_ms_A"]
-    fig["latency_ms_A"] = {k: round(sa[k] + proc) for k in ("mean", "p95", "max")}
-    sense_b = REED_STABLE * tick[1]
-    fig["latency_ms_B"] = round(sense_b + proc, 1)
     if args.json:
         print(json.dumps(fig, indent=1, sort_keys=True))
         return 0
@@ -182,24 +158,14 @@ def main(argv=None):
             "  %-50s %8.1f us%s"
             % (label, fig[what + "_us"], "  %10d instr." % instr if instr else "")
         )
-    print("RP2040 estimate (x%d-%d):" % SLOWDOWN)
-    print("  sensor event %.1f-%.1f ms" % ev, end="")
-    if "rp2040_event_ms_by_instr" in fig:
+    for prof in ("A", "B"):
+        sa = fig["sense_ms_" + prof]
         print(
-            " (%.1f ms by instructions at %d MHz)" % (fig["rp2040_event_ms_by_instr"], MHZ), end=""
+            "Sensing a placement, profile %s, the simulator's time model (no processing time):"
+            " mean %d ms, 95%% %d ms, worst %d ms over %d placements"
+            % (prof, sa["mean"], sa["p95"], sa["max"], sa["n"])
         )
-    print()
-    print("  LED frame %.1f-%.1f ms + %.1f ms strip write" % (fr[0], fr[1], STRIP_WRITE_MS))
-    la = fig["latency_ms_A"]
-    print(
-        "Placement to LED update, profile A (NFC per cell): mean %d ms, 95%% %d ms, worst %d ms"
-        " over %d placements (target <= %d ms)"
-        % (la["mean"], la["p95"], la["max"], sa["n"], TARGET_MS["A"])
-    )
-    print(
-        "Placement to LED update, profile B (reeds + pad): %.1f ms worst (target <= %d ms)"
-        % (fig["latency_ms_B"], TARGET_MS["B"])
-    )
+    print("On the board's chip (emulated RP2040), placement to LED end to end: bench_target.py")
     return 0
 
 

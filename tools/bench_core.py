@@ -9,8 +9,9 @@ Prints:
   - the cost of one full hint query (legal cells, every card in hand split
     plain/extension/block, threats) at the most expensive position of that
     game, of one placement check and of one place + undo: microseconds on
-    the unix port, and callgrind instruction counts (identical run to run);
-  - an RP2040 estimate.
+    the unix port, and callgrind instruction counts (identical run to run).
+The same queries on the board's own chip (an emulated RP2040, the core
+frozen in the image): tools/bench_target.py.
 
 Options: --quick (no callgrind), --json (figures as one JSON object).
 """
@@ -30,11 +31,8 @@ import build_mpy  # noqa: E402
 
 RECORD = os.path.join(ROOT, "tests", "data", "beehive_full.apx")
 HEAP_TARGET_WK = 48
-BUDGET_MS = 100  # refresh 61 LEDs after a move
-SLOWDOWN = (10, 30)  # MicroPython on an RP2040 vs the unix port here
 K_TIME = {"hint": 500, "cards": 100, "check": 20000, "push": 1000}
 K_GRIND = {"hint": 50, "cards": 10, "check": 2000, "push": 100}
-MHZ = 125  # RP2040 clock
 
 
 def micropython():
@@ -168,13 +166,6 @@ def main(argv=None):
             base = dev.callgrind("setup", RECORD, str(k), str(worst))
             total = dev.callgrind("hint", RECORD, str(k), str(worst))
             fig["worst_hint_instr"] = (total - base) // k
-    # The estimate takes the worst position: that is the budget's question.
-    lo = max(fig["hint_us"], fig["worst_hint_us"]) * SLOWDOWN[0] / 1000
-    hi = max(fig["hint_us"], fig["worst_hint_us"]) * SLOWDOWN[1] / 1000
-    fig["rp2040_hint_ms"] = [round(lo, 1), round(hi, 1)]
-    if "worst_hint_instr" in fig:
-        # Second estimate: the host instructions at one per RP2040 cycle.
-        fig["rp2040_hint_ms_by_instr"] = round(fig["worst_hint_instr"] / (MHZ * 1000.0), 1)
     if args.json:
         print(json.dumps(fig, indent=2))
         return 0
@@ -211,19 +202,6 @@ def main(argv=None):
             ),
         )
     )
-    rows.append(
-        (
-            "worst hint query on an RP2040 (est. %d-%dx slower)" % SLOWDOWN,
-            "%.0f-%.0f ms of the %d ms LED budget" % (lo, hi, BUDGET_MS),
-        )
-    )
-    if "rp2040_hint_ms_by_instr" in fig:
-        rows.append(
-            (
-                "  same, instructions at 1 per cycle, %d MHz" % MHZ,
-                "%.0f ms" % fig["rp2040_hint_ms_by_instr"],
-            )
-        )
     width = max(len(r[0]) for r in rows)
     print("\nAPIXAGON rules core — %s\n" % where)
     for name, val in rows:
