@@ -3,9 +3,10 @@ VENV    ?= .venv
 PYTHON  ?= python3
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
+EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench run console lint fmt mpy firmware clean
+.PHONY: all test test-fast bench run console lint fmt mpy firmware emu clean
 
 all: test
 
@@ -56,13 +57,19 @@ mpy: $(STAMP)
 
 # The emulated board (tools/rp2040): rp2040js pinned by its package-lock,
 # on the machine's Node.js (Debian's nodejs and npm where there is none).
-EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
 $(EMU_STAMP): tools/rp2040/package.json tools/rp2040/package-lock.json
 	@command -v npm >/dev/null \
 	  || (command -v apt-get >/dev/null && apt-get install -y -q nodejs npm >/dev/null) \
 	  || (echo "error: npm is missing: install Node.js (it runs the emulated RP2040)"; exit 1)
 	cd tools/rp2040 && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
+
+# An image on the emulated RP2040 with its parts modelled, hands typed on
+# the terminal (put E4 B12, press confirm, leds, cut, on, quit); it prints
+# its serial port for `apixagon monitor -p PORT` or mpremote. REV=rev_b.
+REV ?= rev_a
+emu: $(STAMP) $(EMU_STAMP) firmware
+	@$(PY) tools/rp2040/emuboard.py --rev $(REV)
 
 # The board's MicroPython images, one per board revision: build/firmware/
 # apixagon-<rev>.uf2 (flash it from the RPI-RP2 drive) and .elf (symbols).
@@ -93,7 +100,7 @@ $(FIRMWARE_UF2) &: $(FIRMWARE_SRC) | $(STAMP)
 BENCH_UF2 := build/firmware/bench/apixagon-rev_a.uf2
 BENCH_SRC := $(FIRMWARE_SRC) $(shell find firmware/smartboard/sim -name '*.py')
 
-bench: $(STAMP) $(FIRMWARE_UF2) $(BENCH_UF2)
+bench: $(STAMP) $(EMU_STAMP) $(FIRMWARE_UF2) $(BENCH_UF2)
 	$(PY) tools/bench_core.py
 	$(PY) tools/bench_board.py
 	$(PY) tools/bench_link.py

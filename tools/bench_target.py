@@ -39,7 +39,6 @@ run takes several minutes, --quick about a minute.
 """
 
 import argparse
-import inspect
 import json
 import os
 import shutil
@@ -132,59 +131,21 @@ def make_flash(path, image, files=()):
     ffs.save()
 
 
-class _Shim:
-    """A module as emuboard.EmuBoard.start sees it, with one function
-    changed, for what EmuBoard has no option for."""
-
-    def __init__(self, real, **funcs):
-        self.real = real
-        self.__dict__.update(funcs)
-
-    def __getattr__(self, name):
-        return getattr(self.real, name)
-
-
-_start_lock = threading.Lock()
-_REAL_JSON = emuboard.json
-_REAL_SUBPROCESS = emuboard.subprocess
-# EmuBoard(powered=False) starts the chip without power (board.js's
-# start_off); before it had that option, its board.js config is given it.
-_POWERED_ARG = "powered" in inspect.signature(emuboard.EmuBoard.__init__).parameters
-
-
 class Board(emuboard.EmuBoard):
-    """An EmuBoard on a flash built here, powered on by power_on()."""
+    """An EmuBoard on a flash built here, powered on by power_on() (the
+    power stays off until then, so that cards can lie on the cells before
+    the first power-on); rp2040js's own messages go to a file."""
 
     def __init__(self, image, rev, workdir, files=()):
         os.makedirs(workdir, exist_ok=True)
         flash = os.path.join(workdir, "flash-%s.bin" % rev)
         make_flash(flash, image, files)
-        kw = {"powered": False} if _POWERED_ARG else {}
-        emuboard.EmuBoard.__init__(self, image, rev, flash, workdir, start=False, **kw)
-        self.stderr = os.path.join(workdir, "board-%s.stderr" % rev)
-        real_json = _REAL_JSON
-        real_sub = _REAL_SUBPROCESS
-
-        def dump(obj, f, **kw):
-            # board.js's start_off: the power stays off until "on", so that
-            # cards can lie on the cells before the first power-on
-            return real_json.dump(dict(obj, start_off=True), f, **kw)
-
-        def popen(*a, **kw):
-            # rp2040js's console messages ("Read from invalid SIO address")
-            # go to a file instead of the report
-            with open(self.stderr, "ab") as err:
-                return real_sub.Popen(*a, stderr=err, **kw)
-
-        with _start_lock:
-            if not _POWERED_ARG:
-                emuboard.json = _Shim(real_json, dump=dump)
-            emuboard.subprocess = _Shim(real_sub, Popen=popen)
-            try:
-                self.start()
-            finally:
-                emuboard.json = real_json
-                emuboard.subprocess = real_sub
+        self.stderr_path = os.path.join(workdir, "board-%s.stderr" % rev)
+        err = open(self.stderr_path, "ab")
+        try:
+            emuboard.EmuBoard.__init__(self, image, rev, flash, workdir, powered=False, stderr=err)
+        finally:
+            err.close()  # the emulator has its own copy
 
     def event(self, kind, after=0):
         """The first event of this kind at or after cycle `after`."""

@@ -1,9 +1,9 @@
 # LED rendering: one palette index per cell, computed when the game or the
 # referee changes, then painted each frame with the blink phase applied.
-# The rules are asked only on a change (hint queries cost ~0.2 ms here,
-# 2-6 ms on the RP2040); a frame is a table lookup per cell, and a frame is
-# written only when something changed or something blinks (each write of
-# the bit-banged strip stops interrupts for ~1.8 ms).
+# The rules are asked only on a change (a full hint query costs 4.7-22 ms
+# on the emulated RP2040, README); a frame is a table lookup per cell, and
+# a frame is written only when something changed or something blinks (a
+# frame costs ~6.7 ms to paint and ~1.8 ms to hand to the strip).
 #
 # Display modes (issue 3, kept in the settings):
 #   ADULT   the last move, errors and whose turn it is

@@ -24,6 +24,13 @@ const { Simulator, USBCDC, I2CMode, ConsoleLogger, LogLevel } = require('rp2040j
 
 const DEBUG = !!process.env.EMU_DEBUG;
 const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+// MicroPython's start-up reads two SIO registers rp2040js does not know
+// (0x50, 0x58: harmless, see ../shared/rp2040/README.md); say nothing of them.
+const warn = console.warn;
+console.warn = (msg, ...rest) => {
+  if (/^Read from invalid SIO address: 5[08]$/.test(String(msg))) return;
+  warn(msg, ...rest);
+};
 const HZ = 125000000; // rp2040js's cycle clock
 const NS_PER_CYCLE = 1e9 / HZ;
 const FLASH_BYTES = cfg.flash_bytes || 2 * 1024 * 1024; // the Pico's W25Q16

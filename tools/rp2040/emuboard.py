@@ -111,7 +111,9 @@ def uid_of(code, deck=1):
 
 
 class EmuBoard:
-    def __init__(self, image, rev="rev_a", flash=None, workdir=None, start=True, powered=True):
+    def __init__(
+        self, image, rev="rev_a", flash=None, workdir=None, start=True, powered=True, stderr=None
+    ):
         self.image = image
         self.rev = rev
         self.pins = pins_of(rev)
@@ -120,6 +122,7 @@ class EmuBoard:
         os.makedirs(self.workdir, exist_ok=True)
         self.flash = flash or os.path.join(self.workdir, "flash-%s.bin" % rev)
         self.powered = powered  # False: the chip waits for power_on() (faults set first)
+        self.stderr = stderr  # where the emulator's own messages go (None: inherited)
         self.proc = None
         self.port = None
         self.frames = []  # (cycle, grb bytes) as the strip latched them
@@ -164,6 +167,7 @@ class EmuBoard:
             stdout=subprocess.PIPE,
             pass_fds=(ctl_child.fileno(),),
             cwd=HERE,
+            stderr=self.stderr,
         )
         ctl_child.close()
         self._ctl = ctl_parent
@@ -391,7 +395,9 @@ def _console(b):
     """Hands typed on stdin (for a person trying the emulated board)."""
     from apixagon.geometry import cell_name
 
-    print("port: %s" % b.port, flush=True)
+    print("APIXAGON %s on an emulated RP2040: its serial port is %s" % (b.rev, b.port))
+    print("(apixagon monitor -p %s, or mpremote connect %s resume)" % (b.port, b.port))
+    print(HELP, flush=True)
     for line in sys.stdin:
         w = line.split()
         if not w:

@@ -1,6 +1,8 @@
-# The LED strip through a PIO state machine (rp2): the CPU hands the frame
-# to the TX FIFO and goes on, where the built-in neopixel bit-bangs with
-# interrupts off for ~1.8 ms a frame (issue 3). The start-up code builds
+# The LED strip through a PIO state machine (rp2): the CPU feeds the frame
+# to the TX FIFO with interrupts on, where the built-in neopixel bit-bangs
+# with interrupts off for ~1.8 ms a frame (issue 3). The feeding still
+# takes ~1.8 ms: sm.put waits while the 183 words do not fit the 4-word
+# FIFO (measured on the emulated RP2040); a DMA transfer would free it. The start-up code builds
 #   rp2.StateMachine(0, ws2812_program(rp2), freq=8_000_000, sideset_base=Pin(pin))
 # and passes it in: this file never imports rp2 or machine itself.
 
@@ -43,7 +45,7 @@ class PioStrip:
 
     def write(self):
         # One word per byte, shifted to the top: the program shifts left
-        # and pulls 8 bits at a time. The FIFO drains while the loop goes
-        # on; the >= 50 us low gap that latches the frame follows by itself
-        # since the next frame is at least one loop tick away (> 1 ms).
+        # and pulls 8 bits at a time. put() returns once the last 4 words
+        # are in the FIFO; the >= 50 us low gap that latches the frame
+        # follows by itself since the next frame is a loop tick away.
         self.sm.put(self.buf, 24)
