@@ -27,17 +27,22 @@ def test_scripted_game_is_a_legal_finished_beehive_game():
     assert 5 in kinds and any(k in kinds for k in (2, 3, 4))  # a reserve, specials
 
 
-def test_device_script_replays_the_game_in_the_target_heap(tmp_path):
-    build_mpy.build(str(tmp_path))
+def compile_tool(tmp_path, name):
+    """tools/NAME.py as tmp_path/NAME.mpy (what the benchmark runs)."""
     subprocess.run(
         [
             build_mpy.mpy_cross(),
             "-o",
-            str(tmp_path / "bench_device.mpy"),
-            os.path.join(ROOT, "tools", "bench_device.py"),
+            str(tmp_path / (name + ".mpy")),
+            os.path.join(ROOT, "tools", name + ".py"),
         ],
         check=True,
     )
+
+
+def test_device_script_replays_the_game_in_the_target_heap(tmp_path):
+    build_mpy.build(str(tmp_path))
+    compile_tool(tmp_path, "bench_device")
     dev = bench_core.Device(str(tmp_path))
     out = dev.run(bench_core.HEAP_TARGET_WK, "game", RECORD)
     assert "RESULT ok" in out, out
@@ -49,15 +54,7 @@ def test_board_device_script_runs_every_measure(tmp_path):
     import bench_board
 
     build_mpy.build_all(str(tmp_path))
-    subprocess.run(
-        [
-            build_mpy.mpy_cross(),
-            "-o",
-            str(tmp_path / "bench_board_device.mpy"),
-            os.path.join(ROOT, "tools", "bench_board_device.py"),
-        ],
-        check=True,
-    )
+    compile_tool(tmp_path, "bench_board_device")
     dev = bench_board.Device(str(tmp_path))
     for what in ("event", "frame", "idle", "setup"):
         out = dev.run(bench_board.HEAP_TARGET_WK, what, "2", str(bench_board.POSITION))
@@ -68,15 +65,7 @@ def test_board_device_script_scans_every_position(tmp_path):
     import bench_board
 
     build_mpy.build_all(str(tmp_path))
-    subprocess.run(
-        [
-            build_mpy.mpy_cross(),
-            "-o",
-            str(tmp_path / "bench_board_device.mpy"),
-            os.path.join(ROOT, "tools", "bench_board_device.py"),
-        ],
-        check=True,
-    )
+    compile_tool(tmp_path, "bench_board_device")
     dev = bench_board.Device(str(tmp_path))
     for profile, k, f in (("A", "1", "1"), ("B", "2", "0")):
         out = dev.run(bench_board.HEAP_TARGET_WK, "scan", profile, k, f)

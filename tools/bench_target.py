@@ -419,10 +419,8 @@ def match_frames(profile, lines, tmp):
     and Painter."""
     from smartboard import board as B
     from smartboard import scan
-    from smartboard.paint import Painter
     from smartboard.sim.rig import Rig
-    from smartboard.sim.strip import SimStrip
-    from smartboard.view import View
+    from smartboard.sim.strip import phase_frames
 
     settings = os.path.join(tmp, "twin-settings.bin")
     for f in (settings, settings + ".deck"):
@@ -439,17 +437,7 @@ def match_frames(profile, lines, tmp):
     if b.phase not in (B.PLAY, B.OVER):
         raise RuntimeError("the simulator did not leave the resume")
     lay = rig.layout
-    strip = SimStrip(lay.nleds)
-    painter = Painter(strip, lay.led)
-    painter.brightness = b.hw.painter.brightness
-    view = View(painter)
-    view.layer[:] = b.view.layer
-    out = set()
-    for now in (0, 128, 512, 640):  # lit, fast off, slow off, both off
-        view.dirty = True
-        view.frame(now)
-        out.add(bytes(strip.buf))
-    return out
+    return set(phase_frames(b.view.layer, lay.led, lay.nleds, b.hw.painter.brightness))
 
 
 # ---- the parts -------------------------------------------------------------------------

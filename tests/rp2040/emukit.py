@@ -78,22 +78,12 @@ class Twin:
 
     def frames(self):
         """Every frame the twin's layer can show: one per blink phase."""
-        from smartboard.paint import Painter
-        from smartboard.sim.strip import SimStrip
-        from smartboard.view import View
+        from smartboard.sim.strip import phase_frames
 
-        lay = self.rig.layout
-        strip = SimStrip(lay.nleds)
-        painter = Painter(strip, lay.led)
-        painter.brightness = self.rig.board.hw.painter.brightness
-        view = View(painter)
-        view.layer[:] = self.rig.board.view.layer
-        out = []
-        for now in (0, 128, 512, 640):  # lit, fast off, slow off, both off
-            view.dirty = True
-            view.frame(now)
-            out.append(bytes(strip.buf))
-        return out
+        b = self.rig.board
+        return phase_frames(
+            b.view.layer, self.rig.layout.led, self.rig.layout.nleds, b.hw.painter.brightness
+        )
 
 
 def settled_frame(board, ms=600):

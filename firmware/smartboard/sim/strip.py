@@ -23,3 +23,24 @@ class SimStrip:
         """(r, g, b) of LED i in the last frame written."""
         f = self.frame
         return f[3 * i + 1], f[3 * i], f[3 * i + 2]
+
+
+def phase_frames(layer, led, nleds, brightness):
+    """Every frame a view layer can put on the strip: one per blink phase
+    (lit, fast off, slow off, both off), painted by the real View and
+    Painter — what an LED read-back must equal (tests on the emulated
+    RP2040, the benchmark's placement-to-LED)."""
+    from ..paint import Painter
+    from ..view import View
+
+    strip = SimStrip(nleds)
+    painter = Painter(strip, led)
+    painter.brightness = brightness
+    view = View(painter)
+    view.layer[:] = layer
+    out = []
+    for now in (0, 128, 512, 640):
+        view.dirty = True
+        view.frame(now)
+        out.append(bytes(strip.buf))
+    return out
