@@ -53,6 +53,8 @@ _SILENT = (1, 2, 3, 4)  # modes with the code of silence (§4, §5)
 _QUERY_MS = const(15000)  # a card query lights for this long
 _PAD_MS = const(40)  # the pad is read this often: a tap lasts far longer
 _HEALTH_MS = const(1000)  # the parts are asked this often (check_parts)
+_SAY_FAULT_MS = const(10000)  # a fault that repeats is said this often at most
+_SIGN_MS = const(8000)  # the corners blink that long after a fault
 # Parts that can fail on their own (check_parts): kinds of board.part()
 PART_READER = const(0)  # a cell reader (lane k) and the cells only it senses
 PART_PAD = const(1)
@@ -117,6 +119,8 @@ class Board:
         self._space_seen = -1  # log.space when the storage was last judged
         self.want = None  # RESUME: the state each cell must sense
         self.faults = 0  # bit i: hw.parts[i] is down
+        self.crashes = 0  # errors the loop caught and went on (STATUS faults=)
+        self._crash_said = -_SAY_FAULT_MS
         self._parts_at = -_HEALTH_MS
         hw.painter.brightness = S.BRIGHTNESS[settings.get(S.BRIGHT)]
         self._show_setup()
@@ -503,6 +507,18 @@ class Board:
             elif old & bit and p[4] is None:
                 self._say(health.back(p))
         self.view.dark_changed()
+
+    def fault(self, where, err):
+        """An error the loop (or the link) caught: counted, said (once in a
+        while if it repeats), the corners blink; the board goes on."""
+        self.crashes += 1
+        now = self.now
+        self.view.alarm(now + _SIGN_MS)
+        if now - self._crash_said >= _SAY_FAULT_MS:
+            self._crash_said = now
+            self._say(
+                "internal error in %s (%s %s): the board goes on" % (where, type(err).__name__, err)
+            )
 
     def faults_text(self):
         """The parts down, by name ("reader2,pad"), or "ok"."""

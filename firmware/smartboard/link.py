@@ -20,6 +20,37 @@ _CTRL_C = const(3)
 _LOGS_PER_REPLY = const(24)
 _SETTINGS = ("display", "bright", "mode", "start", "option", "players")
 _PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
+# Numbers in requests: on the RP2040 a small int ends near 2^30 and a
+# bigger one is a heap object; a frame of digits must never become a
+# 240-digit clock or an OverflowError in a slice. A number is at most this
+# many characters, then checked against the request's own range.
+_DIGITS = const(10)
+MAX_OFFSET = const(1 << 24)  # GET: beyond any log a 2 MB flash can hold
+MAX_START = const(1 << 16)  # LOGS: beyond any number of logs
+CLOCK_MIN = 946684800  # CLOCK: 2000-01-01 ..
+CLOCK_MAX = 4102444800  # .. 2100-01-01 (unix seconds)
+
+
+_SENT = "sent"  # a handler that wrote its reply itself (GET)
+_B64_PIECE = const(384)  # GET encodes its chunk this much at a time (3 | 384)
+
+
+def number(text, lo, hi):
+    """The int `text` spells, if it is one in lo..hi; else ValueError
+    (answered bad arguments). Never builds a long from a long string."""
+    n = len(text)
+    if n == 0 or n > _DIGITS:
+        raise ValueError(text[:_DIGITS])
+    i = 1 if text[0] == "-" else 0
+    if i == n:
+        raise ValueError(text)
+    for k in range(i, n):
+        if not "0" <= text[k] <= "9":
+            raise ValueError(text[:_DIGITS])
+    v = int(text)
+    if not lo <= v <= hi:
+        raise ValueError(text)
+    return v
 
 
 def _heap_free():
@@ -90,6 +121,7 @@ class Link:
         self._cells_from = None  # which bytearray that copy was taken from
         self._cells_src = bytearray(len(board.sensed))
         self._cells = bytearray(len(board.sensed))
+        self._chunk = bytearray(proto.MAX_CHUNK)  # GET reads into this, every time
 
     # ---- the loop -----------------------------------------------------------
     def poll(self, now):
@@ -199,6 +231,7 @@ class Link:
             self._err(0, proto.E_FRAME, "not a request")
             return
         self.frames += 1
+        self._seq = seq
         fn = getattr(self, "cmd_" + verb.lower(), None) if verb.isalpha() else None
         if fn is None:
             self._err(seq, proto.E_VERB, verb[:16])
@@ -215,13 +248,18 @@ class Link:
             # a reply too big for the heap left: an error, never a crash
             self._err(seq, proto.E_INTERNAL, "%s: out of memory" % verb)
             return
+        except Exception as e:  # a bug in a handler: answered, counted, never a crash
+            if self.board is not None:
+                self.board.fault("link " + verb, e)
+            self._err(seq, proto.E_INTERNAL, "%s: %s" % (verb, type(e).__name__))
+            return
         if isinstance(r, int):
             self._err(seq, r, verb)
-        else:
+        elif r is not _SENT:
             self._send(proto.reply_ok(seq, r))
 
     def cmd_hello(self, args):
-        if args and int(args[0]) > proto.VERSION:
+        if args and number(args[0], 0, 99) > proto.VERSION:
             return proto.E_VERSION
         return "apixagon proto=%d fw=%s board=%s profile=%s id=%s" % (
             proto.VERSION,
@@ -260,7 +298,8 @@ class Link:
             parts.append("mode=" + MODES[m])
         parts.append("sides=" + letters)
         parts.append("watch=%d" % self.watching)
-        parts.append("display=" + DISPLAY_NAMES[b.settings.get(S.DISPLAY)])
+        # values never hold a space: a host splits the reply on them
+        parts.append("display=" + DISPLAY_NAMES[b.settings.get(S.DISPLAY)].replace(" ", "_"))
         log = self.log
         names = log.names()
         unpulled = 0
@@ -274,6 +313,7 @@ class Link:
         parts.append("log=%s" % (log.current() or "-"))
         parts.append("clock=%d" % self.clock())
         parts.append("hw=" + b.faults_text())
+        parts.append("faults=%d" % b.crashes)
         parts.append("heap=%d" % _heap_free())
         return " ".join(parts)
 
@@ -296,7 +336,9 @@ class Link:
         # string in a small heap.
         log = self.log
         log.flush_all()  # the host asks now: what is queued goes to flash first
-        start = int(args[0]) if args else 0
+        if len(args) > 1:
+            return proto.E_ARGS
+        start = number(args[0], 0, MAX_START) if args else 0
         cur = log.current()
         names = log.names()
         out = []
@@ -312,17 +354,32 @@ class Link:
         return " ".join(out)
 
     def cmd_get(self, args):
-        name, off, n = args[0], int(args[1]), int(args[2])
+        if len(args) != 3:
+            return proto.E_ARGS
+        name, off, n = args[0], number(args[1], 0, MAX_OFFSET), number(args[2], 1, proto.MAX_CHUNK)
         if not _safe(name):
             return proto.E_ARGS
-        if off < 0 or n <= 0 or n > proto.MAX_CHUNK:
-            return proto.E_ARGS
+        chunk = memoryview(self._chunk)[:n]
         try:
-            data = self.log.fs.read_at(self.log.file(name), off, n)
+            n = self.log.fs.read_into(self.log.file(name), off, chunk)
         except OSError:
             return proto.E_NOT_FOUND
-        b64 = binascii.b2a_base64(data).decode().strip() if data else "-"
-        return "%d %d %04X %s" % (off, len(data), proto.crc16(data), b64)
+        if not n:
+            return "%d 0 FFFF -" % off  # past the end (the CRC of nothing)
+        # The reply goes out in pieces, its CRC chained over them: the chunk
+        # is read into the link's own buffer and encoded 384 bytes (512
+        # characters) at a time, so a GET needs no large block of the heap
+        # (built as one string, a 2 KB chunk's reply took six such copies).
+        chunk = chunk[:n]
+        head = ("=%d OK %d %d %04X " % (self._seq, off, n, proto.crc16(chunk))).encode()
+        c = proto.crc16(head)
+        self._send(head)
+        for i in range(0, n, _B64_PIECE):
+            b64 = binascii.b2a_base64(chunk[i : i + _B64_PIECE])  # ends with "\n"
+            c = proto.crc16(b64, c, len(b64) - 1)
+            self._send(memoryview(b64)[: len(b64) - 1])
+        self._send(proto.crc_tail(c))
+        return _SENT
 
     def cmd_pulled(self, args):
         name = args[0]
@@ -350,19 +407,19 @@ class Link:
         return " ".join("%s=%d" % (_SETTINGS[i], s.get(i)) for i in range(len(_SETTINGS)))
 
     def cmd_set(self, args):
-        key, value = args[0], int(args[1])
-        if key not in _SETTINGS:
+        if len(args) != 2 or args[0] not in _SETTINGS:
             return proto.E_ARGS
-        i = _SETTINGS.index(key)
+        i = _SETTINGS.index(args[0])
+        key, value = args[0], number(args[1], 0, S.LIMITS[i] - 1)
         s = self.board.settings
-        if not 0 <= value < S.LIMITS[i]:
-            return proto.E_ARGS
         s.set(i, value, self.board.now)
         return "%s=%d" % (key, value)
 
     def cmd_clock(self, args):
+        if len(args) > 1:
+            return proto.E_ARGS
         if args:
-            self.clock_offset = int(args[0]) - time.time()
+            self.clock_offset = number(args[0], CLOCK_MIN, CLOCK_MAX) - time.time()
         return "%d" % self.clock()
 
     def clock(self):

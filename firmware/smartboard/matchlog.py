@@ -245,12 +245,13 @@ class Flash:
     def size(self, path):
         return os.stat(path)[6]
 
-    def read_at(self, path, offset, n):
-        """Up to n bytes from offset (b"" past the end): a GET chunk,
-        without reading the whole log into a small heap."""
+    def read_into(self, path, offset, buf):
+        """Bytes from offset into buf (a GET chunk: the link's own buffer,
+        no allocation); how many (0 past the end)."""
         with open(path, "rb") as f:
             f.seek(offset)
-            return f.read(n)
+            n = f.readinto(buf)
+        return n or 0
 
     def exists(self, path):
         try:

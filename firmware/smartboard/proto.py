@@ -105,6 +105,12 @@ def frame(body):
     )
 
 
+def crc_tail(c):
+    """The "*XXXX\n" that closes a frame whose text has CRC c (for a
+    frame written in parts, each part's CRC chained into the next)."""
+    return bytes((42, _HEX[c >> 12], _HEX[(c >> 8) & 15], _HEX[(c >> 4) & 15], _HEX[c & 15], 10))
+
+
 def check(line, n=-1):
     """Validate line[:n] (without its newline): 0 if it is a good frame,
     else E_FRAME or E_CRC. Printable ASCII only (32..126)."""

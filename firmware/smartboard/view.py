@@ -128,6 +128,7 @@ class View:
         # ERR_UNKNOWN over whatever the layer says, in every phase
         self.dark = bytearray(NCELLS)
         self.ndark = 0
+        self.alarm_until = -1  # ms: the corners blink ERR_UNKNOWN until then
 
     # ---- layers (on a change) ---------------------------------------------
     def setup(self, states, gmode, start, stp, players, refused=False):
@@ -296,6 +297,11 @@ class View:
         self.blinking = blink
 
     # ---- frames -------------------------------------------------------------
+    def alarm(self, until):
+        """The sign of an error the loop caught: the six corners blink."""
+        self.alarm_until = until
+        self.dirty = True
+
     def dark_changed(self):
         n = 0
         for v in self.dark:
@@ -307,7 +313,12 @@ class View:
         """Paint and write a frame if anything changed or blinks into a new
         phase; True when one was written. now: milliseconds."""
         phase = (now >> 7) & 7  # 128 ms steps: FAST toggles each, SLOW each 4
-        if not self.dirty and (not (self.blinking or self.ndark) or phase == self._phase):
+        alarm = self.alarm_until >= 0
+        if alarm and now > self.alarm_until:
+            self.alarm_until = -1
+            alarm = False
+            self.dirty = True
+        if not self.dirty and (not (self.blinking or self.ndark or alarm) or phase == self._phase):
             return False
         self.dirty = False
         self._phase = phase
@@ -326,6 +337,10 @@ class View:
                 c = OFF
             i = 3 * c
             paint(x, pal[i], pal[i + 1], pal[i + 2])
+        if alarm:
+            i = 3 * (OFF if fast_off else ERR_UNKNOWN)
+            for x in CORNERS:
+                paint(x, pal[i], pal[i + 1], pal[i + 2])
         self.painter.show()
         self.frames += 1
         return True

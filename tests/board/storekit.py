@@ -25,7 +25,7 @@ class Port:
         return -1
 
     def write(self, data):
-        self.out.append(data)
+        self.out.append(bytes(data))  # a GET reply comes in pieces, one a memoryview
 
 
 class Says:
@@ -67,7 +67,8 @@ class Board:
         """One request through the link: (ok, reply text)."""
         del self.port.out[:]
         self.link.handle("@1 " + text)
-        line = self.port.out[-1][:-1]
+        # the reply's last line (a GET reply is written in pieces)
+        line = b"".join(self.port.out)[:-1].split(b"\n")[-1]
         kind, seq, ok, rest = proto.parse_reply(proto.body(line))
         return ok, rest
 

@@ -10,16 +10,23 @@ from smartboard import buttons, link, proto, referee
 
 
 class Port:
-    """A link port that keeps what the board writes, frame by frame."""
+    """A link port that keeps what the board writes, frame by frame (a
+    frame may come in several writes: a GET reply does)."""
 
     def __init__(self):
         self.frames = []
+        self._part = b""
 
     def read_byte(self):
         return -1
 
     def write(self, data):
-        self.frames.append(proto.body(data[:-1]))
+        data = self._part + bytes(data)
+        while b"\n" in data:
+            i = data.index(b"\n")
+            self.frames.append(proto.body(data[:i]))
+            data = data[i + 1 :]
+        self._part = data
 
 
 def watched(name, profile="A"):

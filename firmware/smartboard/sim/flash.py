@@ -143,10 +143,12 @@ class SimFlash:
         """A file's bytes in one piece (for tests: no power needed)."""
         return self._copy(path, 0, self.lens[path])
 
-    def _copy(self, path, offset, n):
+    def _copy(self, path, offset, n, out=None):
         # bytes [offset, offset + n) of a file, gathered from its blocks
+        # (into out if given)
         blocks = self.files[path]
-        out = bytearray(n)
+        if out is None:
+            out = bytearray(n)
         i = 0
         while i < n:
             j = offset + i
@@ -171,16 +173,18 @@ class SimFlash:
             raise OSError(ENOENT)
         return self.lens[path]
 
-    def read_at(self, path, offset, n):
+    def read_into(self, path, offset, buf):
         self._alive()
         if path not in self.files:
             raise OSError(ENOENT)
         end = self.lens[path]
+        n = len(buf)
         if offset >= end:
-            return b""
+            return 0
         if offset + n > end:
             n = end - offset
-        return bytes(self._copy(path, offset, n))
+        self._copy(path, offset, n, buf)
+        return n
 
     def exists(self, path):
         self._alive()

@@ -13,11 +13,12 @@ import binascii
 import sys
 import time
 
-from .. import link, matchlog, tag
+from .. import link, loop, matchlog, tag
 from . import replay
 from .rig import Rig
 
 _HAND_BUTTONS = ("mode", "confirm", "declare")
+_PLAY_MAX = 65536  # base64 of a PLAY record: far more than any match
 
 
 class SimLink(link.Link):
@@ -46,10 +47,7 @@ class SimLink(link.Link):
         elif what == "wait":
             # Nobody touches the board: the scanners' time goes by (the
             # console's `wait MS`); a test's way to let the board settle.
-            ms = int(args[1])
-            if not 0 < ms <= 60000:
-                raise ValueError(args[1])
-            rig.settle(ms)
+            rig.settle(link.number(args[1], 1, 60000))
             return "ok"
         elif what == "press":
             if len(args) > 3 or len(args) == 3 and args[2] != "long":
@@ -70,6 +68,9 @@ class SimLink(link.Link):
             p = replay.play(self.rig, lines)
             self.rig.settle(600)
             return "played %d" % p.lines
+        if sum(len(c) for c in self._record) > _PLAY_MAX:
+            self._record = []
+            raise ValueError("record too long")
         self._record.append(args[0])
         return "more"
 
@@ -77,11 +78,8 @@ class SimLink(link.Link):
 def _card(text):
     # A card's tag code (smartboard.tag), or ValueError: a bytearray would
     # silently keep the low byte of a bad number on MicroPython.
-    c = int(text)
-    if (
-        not 0 <= c < 256
-        or tag.decode(tag.encode(tag.side_of(c), tag.kind_of(c), tag.index_of(c))) != c
-    ):
+    c = link.number(text, 0, 255)
+    if tag.decode(tag.encode(tag.side_of(c), tag.kind_of(c), tag.index_of(c))) != c:
         raise ValueError(text)
     return c
 
@@ -100,9 +98,9 @@ def main(argv):
         rig.board.resume(resumed[1].lines(), log)
     t0 = time.ticks_ms()
     while True:
-        rig.tick()
-        lk.poll(rig.now())
-        lk.send_changes()  # cells and leds events, when watching
+        # the simulator's tick (its sensors' time), then the board's own
+        # guarded pass over the link (smartboard.loop: as on the board)
+        loop.step(rig.board, lk, rig.now(), rig.tick)
         # Paced to the wall clock: the simulated sensors take their time.
         # A PLAY runs ahead in simulated time: the clock is re-anchored
         # then, never slept off.
