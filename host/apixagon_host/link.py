@@ -1,14 +1,29 @@
 """The PC's end of the serial link: pyserial under the protocol's pure
 framing (smartboard.proto, the very file the board runs). Board discovery
 through pyserial's port list, a HELLO handshake, requests with sequence
-numbers, pipelined GETs for log downloads, and the event stream."""
+numbers, pipelined GETs for log downloads, and the event stream.
+
+The board is not trusted to behave: every wait has a deadline (a request's,
+not a frame's: a board that keeps sending frames that answer nothing does
+not keep the host waiting), what it lists and sends is checked before it
+is used (page markers, sizes, names, chunks), a board that answers nonsense
+is an error that says what was wrong (exit 1), and a port that fails under
+the host (unplugged) is "no board" (exit 3), never a traceback."""
 
 import binascii
 import os
+import re
 import time
 
 import serial
 from serial.tools import list_ports
+
+try:
+    import termios
+
+    PORT_ERRORS = (OSError, termios.error)  # tcflush on a port gone is termios.error
+except ImportError:  # Windows
+    PORT_ERRORS = (OSError,)
 from smartboard import proto
 
 from .errors import CommandError
@@ -24,6 +39,24 @@ class BoardError(CommandError):
     def __init__(self, message, code=1, board_code=0):
         super().__init__(message, code)
         self.board_code = board_code
+
+
+class LinkLost(BoardError):
+    """The port failed under us: the board was unplugged (or reset its USB)."""
+
+    def __init__(self, port, e):
+        super().__init__("lost the board on %s (unplugged?): %s" % (port, e), EXIT_NO_BOARD)
+
+
+# What a board can hold: an RP2040 addresses at most 16 MB of flash, so no
+# log, and not all of them together, can be bigger. A listing beyond it is
+# nonsense, refused before a byte is fetched (or the host would ask for it
+# for ever, and hold it in memory).
+MAX_LOG_BYTES = 16 << 20
+MAX_LOGS = 4096  # files: 16 MB of flash holds fewer blocks of 4 KB
+MAX_LOG_PAGES = 256  # LOGS pages (24 logs each a page)
+LOG_STATES = ("play", "done", "pulled")
+KEPT = 200  # noise lines and events kept while nobody takes them
 
 
 PORT_ENV = "APIXAGON_PORT"  # the default port (as AMPY_PORT for ampy): a board
@@ -57,10 +90,14 @@ class Link:
         self.info = {}
         self.events = []  # (kind, text) received while waiting for replies
         self.noise = []  # lines that were not frames (REPL text, tracebacks)
+        self.stray = 0  # replies that answered nothing asked (a wrong seq)
         self._buf = bytearray()
 
     def close(self):
-        self.ser.close()
+        try:
+            self.ser.close()
+        except OSError:
+            pass  # the port is gone already: nothing left to close
 
     def __enter__(self):
         return self
@@ -71,7 +108,10 @@ class Link:
     # ---- frames ---------------------------------------------------------------
     def send(self, verb, *args):
         self.seq = self.seq % 999999 + 1
-        self.ser.write(proto.request(self.seq, verb, *args))
+        try:
+            self.ser.write(proto.request(self.seq, verb, *args))
+        except PORT_ERRORS as e:  # pyserial's errors are OSErrors too
+            raise LinkLost(self.port, e)
         return self.seq
 
     def read_frame(self, deadline):
@@ -83,17 +123,21 @@ class Link:
                 return None
             line = line.rstrip(b"\r\n")
             if proto.check(line) != 0:
-                self.noise.append(line)
+                _keep(self.noise, line)
                 continue
-            kind, seq, ok, rest = proto.parse_reply(proto.body(line))
+            try:
+                kind, seq, ok, rest = proto.parse_reply(proto.body(line))
+            except ValueError:  # a seq of thousands of digits: int() refuses it
+                _keep(self.noise, line[:200])
+                continue
             if kind == "!":
-                self.events.append(rest)
+                _keep(self.events, rest)
                 if self.on_event is not None:
                     self.on_event(rest)
                 continue
             if kind == "=":
                 return kind, seq, ok, rest
-            self.noise.append(line)
+            _keep(self.noise, line)
 
     on_event = None
 
@@ -101,44 +145,72 @@ class Link:
         # pyserial's readline() reads a byte per call: a 2.7 KB chunk
         # reply would cost thousands of system calls. Read what is there
         # in bulk and split lines here.
+        # The deadline is looked at before each line, buffered or not: a
+        # board that floods the link does not keep a wait going for ever.
         buf = self._buf
         while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
             i = buf.find(b"\n")
             if i >= 0:
                 line = bytes(buf[: i + 1])
                 del buf[: i + 1]
                 return line
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            self.ser.timeout = min(left, 0.5)
-            chunk = self.ser.read(max(1, self.ser.in_waiting))
+            try:
+                self.ser.timeout = min(left, 0.5)
+                chunk = self.ser.read(max(1, self.ser.in_waiting))
+            except PORT_ERRORS as e:  # SerialException is an OSError: unplugged
+                raise LinkLost(self.port, e)
             if chunk:
                 buf += chunk
             if len(buf) > 1 << 20:
-                self.noise.append(bytes(buf[:200]))
+                _keep(self.noise, bytes(buf[:200]))
                 del buf[:]  # a runaway line that is no frame of ours
 
-    def wait(self, seq, timeout=None):
-        deadline = time.monotonic() + (timeout or self.timeout)
+    def wait(self, seq, timeout=None, what="the request"):
+        """The data of the reply to seq; BoardError for its error frame, or
+        when none came before the deadline (one for the whole wait)."""
+        timeout = timeout or self.timeout
+        deadline = time.monotonic() + timeout
+        stray = self.stray
         while True:
             f = self.read_frame(deadline)
             if f is None:
-                raise BoardError("no answer from the board on %s" % self.port, EXIT_NO_BOARD)
+                raise self._unanswered(what, timeout, stray)
             _, s, ok, rest = f
             if s == seq or s == 0 and not ok:
                 if not ok:
                     code, _, msg = rest.partition(" ")
-                    raise BoardError("board: %s" % msg, 1, int(code) if code.isdigit() else 0)
+                    raise BoardError("board: %s" % _short(msg, 200), 1, _count(code) or 0)
                 return rest
+            if s:  # (seq 0 is the board's own news, such as "rebooting")
+                self.stray += 1
+
+    def _unanswered(self, what, timeout, stray):
+        """The error for a request that got no answer in time: a board that
+        kept sending replies to something else answers nonsense (1); a
+        silent one is not there (3)."""
+        n = self.stray - stray
+        if n:
+            return BoardError(
+                "the board did not answer %s within %g s on %s: it sent %d repl%s to "
+                "requests it was not asked (a wrong seq) instead"
+                % (what, timeout, self.port, n, "y" if n == 1 else "ies"),
+                1,
+            )
+        return BoardError("no answer from the board on %s" % self.port, EXIT_NO_BOARD)
 
     def request(self, verb, *args, timeout=None):
-        return self.wait(self.send(verb, *args), timeout)
+        return self.wait(self.send(verb, *args), timeout, verb)
 
     # ---- messages -----------------------------------------------------------------
     def hello(self):
         """The version handshake; the board's identity as a dict."""
-        self.ser.reset_input_buffer()
+        try:
+            self.ser.reset_input_buffer()
+        except PORT_ERRORS as e:
+            raise LinkLost(self.port, e)
         del self._buf[:]
         text = self.request("HELLO", proto.VERSION)
         words = text.split()
@@ -151,18 +223,43 @@ class Link:
         return fields(self.request("STATUS"))
 
     def logs(self):
-        """[(name, size, state)] of the logs on the board."""
+        """[(name, size, state)] of the logs on the board, checked: every
+        entry of the protocol's form, a size the board could hold, each
+        page marker past the last (a board that lists the same page again
+        would be asked for ever), at most MAX_LOG_PAGES pages."""
         out = []
+        names = set()
+        total = 0
         start = 0
-        while start is not None:
-            start, page = None, self.request("LOGS", start)
+        for _ in range(MAX_LOG_PAGES):
+            page = self.request("LOGS", start)
+            more = None
             for item in page.split():
                 if item[0] == "+":
-                    start = int(item[1:])  # more in the next reply
+                    more = _count(item[1:])
+                    if more is None or more <= start:
+                        raise _nonsense(
+                            "LOGS %d was answered with the page marker %s" % (start, _short(item)),
+                            "a marker past %d" % start,
+                        )
                     continue
-                name, size, state = item.split(":")
-                out.append((name, int(size), state))
-        return out
+                name, size, state = _listed(item)
+                if name in names:
+                    raise _nonsense("%s is listed twice" % name)
+                names.add(name)
+                if len(names) > MAX_LOGS:
+                    raise _nonsense("more than %d logs" % MAX_LOGS)
+                total += size
+                if total > MAX_LOG_BYTES:
+                    raise _nonsense(
+                        "its logs add up to more than a board's flash holds (%d MB)"
+                        % (MAX_LOG_BYTES >> 20)
+                    )
+                out.append((name, size, state))
+            if more is None:
+                return out
+            start = more
+        raise _nonsense("more than %d pages of logs" % MAX_LOG_PAGES)
 
     def fetch(self, name, offset, size, chunk=proto.MAX_CHUNK, window=8, progress=None):
         """The bytes [offset, size) of a log (see fetch_many)."""
@@ -176,29 +273,62 @@ class Link:
         checked against its CRC, and a damaged one is asked for again.
         progress(n) is told each chunk's length."""
         got = {}
-        pending = {}  # seq -> request
+        pending = {}  # seq -> (request, its deadline)
         todo = list(reqs)
         todo.reverse()
         retries = 0
+        garbled = 0  # seq-0 errors: the board could not read one of ours
+        stray = self.stray
         while todo or pending:
             while todo and len(pending) < window:
                 r = todo.pop()
-                pending[self.send("GET", *r)] = r
-            f = self.read_frame(time.monotonic() + self.timeout)
+                pending[self.send("GET", *r)] = (r, time.monotonic() + self.timeout)
+            # Each GET has its own deadline from when it was sent: replies
+            # to other requests (or junk) coming meanwhile do not extend it.
+            due = min(d for _, d in pending.values())
+            f = self.read_frame(due)
             if f is None:
-                raise BoardError("the board stopped answering during the download", EXIT_NO_BOARD)
+                seq = min(pending, key=lambda k: pending[k][1])
+                r = pending.pop(seq)[0]
+                if garbled and retries < 8:
+                    # the one the board could not read, likely: once more
+                    garbled -= 1
+                    retries += 1
+                    pending[self.send("GET", *r)] = (r, time.monotonic() + self.timeout)
+                    continue
+                e = self._unanswered("GET %s %d %d" % r, self.timeout, stray)
+                if e.code == EXIT_NO_BOARD:
+                    e = BoardError(
+                        "the board stopped answering during the download on %s" % self.port,
+                        EXIT_NO_BOARD,
+                    )
+                raise e
             _, seq, ok, rest = f
             r = pending.pop(seq, None)
             if r is None:
+                if seq:
+                    self.stray += 1
+                elif not ok:
+                    garbled += 1
                 continue
-            data = _chunk(rest, r[1]) if ok else None
-            if data is None or len(data) != r[2]:
-                if ok and data is not None:
-                    raise BoardError("%s: the board sent less than it listed" % r[0])
+            r = r[0]
+            if ok:
+                data, why = _chunk(rest, r[1])
+            else:
+                data, why = None, "the board: %s" % _short(rest.partition(" ")[2])
+            if data is not None and len(data) != r[2]:
+                raise BoardError(
+                    "%s: the board sent %d bytes at offset %d where it listed %d"
+                    % (r[0], len(data), r[1], r[2])
+                )
+            if data is None:
                 retries += 1
                 if retries > 8:
-                    raise BoardError("too many damaged chunks of %s" % r[0])
-                pending[self.send("GET", *r)] = r
+                    raise BoardError(
+                        "%s: the board's answers to GET are damaged or make no sense (%s), "
+                        "%d times" % (r[0], why, retries)
+                    )
+                pending[self.send("GET", *r)] = (r, time.monotonic() + self.timeout)
                 continue
             got[(r[0], r[1])] = data
             if progress is not None:
@@ -208,24 +338,110 @@ class Link:
     def request_many(self, verb, items):
         """The same request for each item, pipelined; the replies in order."""
         seqs = [self.send(verb, item) for item in items]
-        return [self.wait(s) for s in seqs]
+        return [self.wait(s, what="%s %s" % (verb, i)) for s, i in zip(seqs, items)]
 
 
 def fields(text):
-    """{key: value} of a reply's key=value words (HELLO, STATUS)."""
-    return dict(w.split("=", 1) for w in text.split() if "=" in w)
+    """{key: value} of a reply's key=value words (HELLO, STATUS). A word
+    without "=" goes on the value before it, after a space: older firmware
+    says `display=card query` (newer: card_query), and a value cut at its space would
+    read as `card` (words before the first key are dropped)."""
+    out = {}
+    key = None
+    for w in text.split():
+        k, eq, v = w.partition("=")
+        if eq and k:
+            key = k
+            out[k] = v
+        elif key is not None:
+            out[key] += " " + w
+    return out
+
+
+def _keep(lines, item):
+    """Append, keeping the last KEPT: what a flooding board sends is not
+    kept without bound while nobody reads it."""
+    lines.append(item)
+    if len(lines) > 2 * KEPT:
+        del lines[:-KEPT]
+
+
+def _short(text, n=40):
+    return text if len(text) <= n else text[:n] + "..."
+
+
+def _nonsense(what, want=None):
+    return BoardError(
+        "the board's list of logs makes no sense: %s%s"
+        % (what, " (want %s)" % want if want else ""),
+        1,
+    )
+
+
+def _count(text):
+    """A non-negative decimal number, or None (frames are ASCII: isdigit is
+    0-9 here). Past 15 digits it is only "too big": int() of a very long
+    string is slow, and refused past 4300 digits."""
+    if not text.isdigit():
+        return None
+    return int(text) if len(text) <= 15 else 10**15
+
+
+def _listed(item):
+    """(name, size, state) of a LOGS entry "name:size:state", checked."""
+    parts = item.split(":")
+    if len(parts) != 3:
+        raise _nonsense("%r is not name:size:state" % _short(item))
+    name, size, state = parts
+    if not safe_name(name):
+        raise _nonsense("%r is not a log's name" % _short(name), "NNNN.alog")
+    n = _count(size)
+    if n is None:
+        if size[:1] == "-" and size[1:].isdigit():
+            raise _nonsense("%s is listed at a negative size, %s bytes" % (name, _short(size)))
+        raise _nonsense("%s is listed with a size that is not a number: %r" % (name, _short(size)))
+    if n > MAX_LOG_BYTES:
+        raise _nonsense(
+            "%s is listed at %s bytes, more than a board's flash holds (%d MB)"
+            % (name, _short(size), MAX_LOG_BYTES >> 20)
+        )
+    if state not in LOG_STATES:
+        raise _nonsense("%s is listed as %r" % (name, _short(state)), " or ".join(LOG_STATES))
+    return name, n, state
+
+
+def safe_name(name):
+    """A log name as boards make them (smartboard.link._safe): NNNN.alog,
+    nothing that could be a path or a terminal's control sequence."""
+    return bool(_NAME.match(name)) and ".." not in name
+
+
+_NAME = re.compile(r"[A-Za-z0-9_.-]{1,26}\.alog\Z")
+_B64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
 
 
 def _chunk(rest, off):
-    """The bytes of a GET reply "off n CRC b64", or None if damaged."""
+    """(bytes, None) of a GET reply "off n CRC b64", or (None, what was
+    wrong) if it is damaged or not a GET reply at all."""
     parts = rest.split()
-    if len(parts) != 4 or int(parts[0]) != off:
-        return None
-    n = int(parts[1])
-    data = b"" if parts[3] == "-" else binascii.a2b_base64(parts[3])
-    if len(data) != n or "%04X" % proto.crc16(data) != parts[2]:
-        return None
-    return data
+    if len(parts) != 4:
+        return None, "not a GET reply: %r" % _short(rest)
+    at, n = _count(parts[0]), _count(parts[1])
+    if at != off:
+        return None, "offset %r where %d was asked" % (_short(parts[0]), off)
+    if n is None:
+        return None, "a length that is not a number: %r" % _short(parts[1])
+    if parts[3] == "-":
+        data = b""
+    elif _B64.match(parts[3]):
+        data = binascii.a2b_base64(parts[3])
+    else:
+        return None, "invalid base64"
+    if len(data) != n:
+        return None, "%d bytes where it said %d" % (len(data), n)
+    if "%04X" % proto.crc16(data) != parts[2]:
+        return None, "a chunk that does not match its CRC"
+    return data, None
 
 
 def connect(port=None, timeout=3.0):

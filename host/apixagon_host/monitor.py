@@ -184,7 +184,7 @@ class Session:
                 if seq == 0 and ok and rest == "rebooting":
                     self.notify("link", "the board is rebooting")
                     self.next_beat = time.monotonic() + 0.5
-        except OSError as e:
+        except (OSError, L.LinkLost) as e:  # unplugged: reconnect
             self._drop(str(e))
         if self.link is not None:
             # handled as they came: the link's lists would grow all day
