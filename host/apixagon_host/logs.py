@@ -2,7 +2,6 @@
 `ports`: the board's matches on the PC (`monitor` is monitor.py)."""
 
 import os
-import sqlite3
 import sys
 import time
 
@@ -37,18 +36,20 @@ class Bytes(Progress):
             self.draw("%-14s" % self.label, tail)
 
 
-def _store(args, create=False):
-    """The match database; only `logs pull` makes a new one."""
+def _store(args, write=False):
+    """The match database; only `logs pull` writes (and makes a new one).
+    The read commands open it read-only: None when the user's default
+    database is not there yet (nothing pulled: nothing stored)."""
     path = getattr(args, "db", None)
     try:
-        return Store(path, create)
+        return Store(path, write)
     except FileNotFoundError:
+        if path is None:
+            return None
         raise CommandError(
             "no match database at %s (apixagon logs pull --db %s makes one)" % (path, path),
             EXIT_USAGE,
         )
-    except sqlite3.DatabaseError as e:
-        raise CommandError("%s is not a match database: %s" % (path, e), EXIT_USAGE)
 
 
 OVERLAP = 8  # stored bytes asked for again: the last record's link and CRC
@@ -66,7 +67,11 @@ def pull(state, args):
     flash was wiped numbers its matches from 0001 again: the match stored
     under that name is then kept as NAME~1 and the board's is stored anew.
     --delete: each log stored whole is deleted from the board."""
-    store = _store(args, create=True)
+    with _store(args, write=True) as store:
+        return _pull(state, args, store)
+
+
+def _pull(state, args, store):
     bad = {}  # name -> why it was not stored
     with L.connect(args.port) as link:
         board = link.info.get("id", "?")
@@ -89,12 +94,22 @@ def pull(state, args):
             "pulling",
             getattr(args, "progress", False),
         )
-        foreign = _fetch(link, store, board, todo, bar, bad)
-        for name, size, bstate, have in todo:
-            if name in foreign and name not in bad:
-                _retire(state, store, board, name)
-                _fetch(link, store, board, [(name, size, bstate, b"")], bar, bad)
-        bar.end()
+        try:
+            foreign = _fetch(link, store, board, todo, bar, bad)
+            for name, size, bstate, have in todo:
+                if name in foreign and name not in bad:
+                    _retire(state, store, board, name)
+                    _fetch(link, store, board, [(name, size, bstate, b"")], bar, bad)
+        except L.BoardError as e:
+            # (a full disk says so itself): what came whole is stored, the
+            # board keeps every log, none is marked.
+            raise L.BoardError(
+                "%s; what was stored before is kept, the board keeps its logs: "
+                "pull again to go on" % e,
+                e.code,
+            ) from None
+        finally:
+            bar.end()
         for name, size, bstate, have in todo:
             if name in bad or bstate == "pulled":
                 continue
@@ -187,7 +202,10 @@ def _delete(link, store, board):
 
 def list_(state, args):
     store = _store(args)
-    rows = store.list()
+    rows = []
+    if store is not None:
+        with store:
+            rows = store.list()
     if not rows:
         state.out.write("no matches stored yet (apixagon logs pull)\n")
         return 0
@@ -196,18 +214,30 @@ def list_(state, args):
     )
     for mid, board, name, moves, complete, result, at, size in rows:
         state.out.write(
-            "%4d  %-14s %-10s %5d  %-8s %s\n"
-            % (mid, board, name, moves, "done" if complete else "in play", result or "")
+            "%4s  %-14s %-10s %5s  %-8s %s\n"
+            % (
+                mid,
+                board,
+                name,
+                moves,
+                "done" if complete else "in play",
+                str(result or ""),
+            )
         )
     return 0
 
 
 def _load(args):
     store = _store(args)
-    try:
-        return store.load(args.id)
-    except KeyError:
-        raise CommandError("no stored match with id %s (see apixagon logs list)" % args.id)
+    if store is None:
+        raise CommandError(
+            "no stored match with id %s: nothing pulled yet (apixagon logs pull)" % args.id
+        )
+    with store:
+        try:
+            return store.load(args.id)
+        except KeyError:
+            raise CommandError("no stored match with id %s (see apixagon logs list)" % args.id)
 
 
 def show(state, args):

@@ -47,7 +47,7 @@ def test_list_counts_moves_not_records(tmp_path):
     assert row[:6] == ["1", "sim-A", "0001.alog", "3", "done", "abandoned"]
 
 
-def test_a_database_from_before_the_moves_column_is_brought_up_to_date(tmp_path):
+def test_a_database_from_before_the_moves_column_is_read_as_it_is_and_pulled_into_shape(tmp_path):
     db = str(tmp_path / "old.sqlite")
     with sqlite3.connect(db) as c:  # the schema as the first release made it
         c.execute(
@@ -61,10 +61,18 @@ def test_a_database_from_before_the_moves_column_is_brought_up_to_date(tmp_path)
             (log_bytes(RECORD),),
         )
     c.close()
+    with open(db, "rb") as f:
+        before = f.read()
     rc, out = run_cli("logs", "list", "--db", db)
-    assert rc == 0 and out.splitlines()[1].split()[3:5] == ["3", "in"]
+    assert rc == 0 and out.splitlines()[1].split()[3:5] == ["3", "in"]  # counted as read
     rc, out = run_cli("logs", "export", "1", "--db", db)
-    assert rc == 0 and "B 13 I9" in out  # the stored bytes untouched
+    assert rc == 0 and "B 13 I9" in out
+    with open(db, "rb") as f:
+        assert f.read() == before  # a read command changes nothing, not even a column
+    Store(db).close()  # a writer (logs pull) brings it up to date
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT moves FROM logs").fetchall() == [(3,)]
+    c.close()
 
 
 def test_a_mistyped_db_is_an_error_and_makes_no_file(tmp_path, capsys):
