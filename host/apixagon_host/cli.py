@@ -6,6 +6,7 @@ import sys
 
 from . import check, logs, monitor, play
 from .errors import EXIT_USAGE, CommandError
+from .termtext import clean_lines
 
 
 class State:
@@ -140,7 +141,8 @@ def main(argv=None, state=None):
             raise CommandError(parser.format_help().strip(), EXIT_USAGE)
         return dispatch(state, args)
     except CommandError as e:
-        sys.stderr.write("apixagon: %s\n" % e)
+        # (a message may quote a board or a database: shown, never acted on)
+        sys.stderr.write("apixagon: %s\n" % clean_lines(str(e)))
         return e.code
     except KeyboardInterrupt:
         sys.stderr.write("apixagon: interrupted\n")

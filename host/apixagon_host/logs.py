@@ -12,6 +12,7 @@ from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
 from .progress import Progress
 from .store import Store, apx_lines, as_json
+from .termtext import clean, clean_lines
 
 CHUNK = 2048  # smartboard.proto.MAX_CHUNK
 BATCH = 32  # chunks between database commits (64 KB): a pull is resumable
@@ -212,16 +213,17 @@ def list_(state, args):
     state.out.write(
         "%4s  %-14s %-10s %5s  %-8s %s\n" % ("id", "board", "log", "moves", "state", "result")
     )
+    # A table for a person: what the database holds is shown, never acted on.
     for mid, board, name, moves, complete, result, at, size in rows:
         state.out.write(
             "%4s  %-14s %-10s %5s  %-8s %s\n"
             % (
                 mid,
-                board,
-                name,
+                clean(board),
+                clean(name),
                 moves,
                 "done" if complete else "in play",
-                str(result or ""),
+                clean(str(result or "")),
             )
         )
     return 0
@@ -241,18 +243,23 @@ def _load(args):
 
 
 def show(state, args):
+    """The record for a person: always cleaned of control characters (a
+    hostile board's log may hold escape sequences)."""
     board, name, lines, verdict = _load(args)
     from smartboard import matchlog
 
     state.out.write(
-        "match %d: %s on %s (%s)\n" % (args.id, name, board, matchlog.verdict_name(verdict))
+        "match %d: %s on %s (%s)\n"
+        % (args.id, clean(name), clean(board), matchlog.verdict_name(verdict))
     )
     for line in apx_lines(board, name, lines):
-        state.out.write(line + "\n")
+        state.out.write(clean(line) + "\n")
     return 0
 
 
 def export(state, args):
+    """The record as the log holds it, to a file or a pipe (JSON escapes
+    control characters itself); on a terminal, cleaned as `show` is."""
     board, name, lines, verdict = _load(args)
     if args.format == "json":
         text = as_json(args.id, board, name, lines, verdict) + "\n"
@@ -263,9 +270,18 @@ def export(state, args):
 
         outfile.write_atomic(args.output, text.encode())  # whole or not at all
         state.out.write("wrote %s\n" % args.output)
+    elif _isatty(state.out):
+        state.out.write(clean_lines(text))
     else:
         state.out.write(text)
     return 0
+
+
+def _isatty(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def game_at(lines, ply):
@@ -332,7 +348,8 @@ def render(state, args):
     board, name, lines, verdict = _load(args)
     game = game_at(lines, args.ply)
     ply = len(lines.moves) if args.ply is None else args.ply
-    title = "%s \u00b7 %s \u00b7 move %d of %d" % (board, name, ply, len(lines.moves))
+    # (an SVG title with a control character would not even be valid XML)
+    title = clean("%s \u00b7 %s \u00b7 move %d of %d" % (board, name, ply, len(lines.moves)))
     svg = R.render_svg(game, title=title, size=args.size, coordinates=not args.no_coords)
     out = out or "match-%d-%d.svg" % (args.id, ply)
     if ext == ".png":
@@ -362,11 +379,11 @@ def replay(state, args):
     for ply in range(len(lines.moves) + 1):
         game = game_at(lines, ply)
         state.out.write(
-            "\n%s  %s\n" % (lines.moves[ply - 1] if ply else "start", status_line(game))
+            "\n%s  %s\n" % (clean(lines.moves[ply - 1]) if ply else "start", status_line(game))
         )
         state.out.write(draw(game) + "\n")
         if args.delay:
             time.sleep(args.delay)
     if lines.result:
-        state.out.write("\nresult: %s\n" % lines.result)
+        state.out.write("\nresult: %s\n" % clean(lines.result))
     return 0
