@@ -66,8 +66,8 @@ def status_line(status):
         parts.append("moves %s" % st["ply"])
     if st.get("last"):
         parts.append("last: %s" % st["last"].replace("_", " "))
-    if st.get("display"):
-        parts.append("display %s" % st["display"])
+    if st.get("display"):  # card_query (or card query, older firmware): in words
+        parts.append("display %s" % st["display"].replace("_", " "))
     if st.get("low") == "1":
         parts.append("STORAGE LOW: pull the matches")
     return "  ".join(parts)

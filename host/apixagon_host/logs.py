@@ -293,25 +293,62 @@ def game_at(lines, ply):
     return game
 
 
+# STATUS hw= names (docs/protocol.md), in words
+PARTS = {
+    "reader1": "cell reader 1",
+    "reader2": "cell reader 2",
+    "reader3": "cell reader 3",
+    "reader4": "cell reader 4",
+    "pad": "the action pad's reader",
+    "strip": "the LED strip",
+    "cells": "the cell scanner",
+}
+
+
 def status(state, args):
     with L.connect(args.port) as link:
         info = link.info
         st = link.status()
-    state.out.write(
-        "board %s (%s), firmware %s, protocol %s, profile %s\n"
-        % (
-            info.get("id"),
-            info.get("board"),
-            info.get("fw"),
-            info.get("proto"),
-            info.get("profile"),
-        )
+    head = "board %s (%s), firmware %s, protocol %s, profile %s" % (
+        info.get("id"),
+        info.get("board"),
+        info.get("fw"),
+        info.get("proto"),
+        info.get("profile"),
     )
+    lines = [head]
     for k in sorted(st):
-        state.out.write("  %-9s %s\n" % (k, st[k]))
-    if st.get("low") == "1":
-        state.out.write("warning: the board's storage is low: pull the matches\n")
+        v = st[k].replace("_", " ") if k == "display" else st[k]  # card_query: card query
+        lines.append("  %-9s %s" % (k, v))
+    lines += ["warning: " + w for w in warnings(st)]
+    state.out.write("".join(clean(x) + "\n" for x in lines))
     return 0
+
+
+def warnings(st):
+    """What STATUS says that a player should act on, in words."""
+    out = []
+    if st.get("low") == "1":
+        out.append("the board's storage is low: pull the matches")
+    hw = st.get("hw", "ok")
+    if hw != "ok":
+        parts = [PARTS.get(p, p) for p in hw.split(",") if p]
+        out.append(
+            "%s of the board do%s not work: %s (it plays on with the rest)"
+            % (
+                "parts" if len(parts) > 1 else "a part",
+                "" if len(parts) > 1 else "es",
+                ", ".join(parts),
+            )
+        )
+    faults = st.get("faults", "0")
+    if faults.isdigit() and int(faults):
+        n = int(faults)
+        out.append(
+            "the board's main loop caught %d error%s since it started (it went on)"
+            % (n, "" if n == 1 else "s")
+        )
+    return out
 
 
 def ports(state, args):

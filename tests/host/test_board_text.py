@@ -1,0 +1,63 @@
+"""What the host makes of a board's text before it uses or prints it:
+STATUS key=value words from boards old and new, GET replies, and control
+characters on their way to a terminal (apixagon_host.link, .termtext).
+The same cases end to end, against a board on a pseudo-terminal, are in
+tests/e2e/test_hostile_board.py."""
+
+import binascii
+
+import pytest
+from apixagon_host import link as L
+from apixagon_host.liveview import status_line
+from apixagon_host.termtext import clean, clean_lines
+from smartboard import proto
+
+
+def test_a_value_with_a_space_from_an_older_board_stays_whole():
+    old = L.fields("phase=play display=card query logs=2 hw=ok")
+    new = L.fields("phase=play display=card_query logs=2 hw=ok faults=0")
+    assert old["display"] == "card query" and new["display"] == "card_query"
+    assert old["logs"] == new["logs"] == "2" and old["hw"] == "ok"
+    assert status_line(old) == status_line(new) == "[play]  mode ?  display card query"
+    assert L.fields("apixagon stray =x proto=1") == {"proto": "1"}  # nothing before a key
+
+
+def reply(data, off=0):
+    return "%d %d %04X %s" % (
+        off,
+        len(data),
+        proto.crc16(data),
+        binascii.b2a_base64(data, newline=False).decode() if data else "-",
+    )
+
+
+@pytest.mark.parametrize(
+    "rest,why",
+    [
+        (reply(b"abcd"), None),
+        (reply(b""), None),
+        (reply(b"abcd", 5), "offset '5' where 0 was asked"),
+        ("0 4 1234", "not a GET reply"),
+        ("0 4 ABCD !!!!", "invalid base64"),
+        ("0 4 ABCD YWJjZ", "invalid base64"),  # 5 characters: cut short
+        ("0 x ABCD YWJjZA==", "a length that is not a number"),
+        ("0 5 ABCD YWJjZA==", "4 bytes where it said 5"),
+        ("0 4 ABCD YWJjZA==", "a chunk that does not match its CRC"),
+        ("%s 4 ABCD YWJjZA==" % ("9" * 5000), "offset"),  # no int() of 5000 digits
+    ],
+)
+def test_a_get_reply_is_read_or_says_what_is_wrong(rest, why):
+    data, got = L._chunk(rest, 0)
+    if why is None:
+        assert got is None and data in (b"abcd", b"")
+    else:
+        assert data is None and got.startswith(why)
+
+
+def test_control_characters_are_shown_escaped_and_text_is_left_alone():
+    assert clean("B 12 E4  # caf\u00e9 \u00a0\u2713") == "B 12 E4  # caf\u00e9 \u00a0\u2713"
+    assert clean("\x1b]0;t\x07\x1b[2J\x9b\u202e\x00\t\r") == (
+        "\\x1b]0;t\\x07\\x1b[2J\\x9b\\u202e\\x00\\x09\\x0d"
+    )
+    assert clean("\ud800") == "\\ud800"  # a lone surrogate could not even be encoded
+    assert clean_lines("one\x1b\ntwo") == "one\\x1b\ntwo"
