@@ -146,11 +146,33 @@ def run(rev):
 
     A part that fails to start (a reader that does not answer, a strip
     that will not set up) never stops the board at a traceback: it is
-    marked down (smartboard.board: check_parts), the board says so and runs without it,
-    and the PC can still talk to it."""
-    from machine import Pin
-
+    marked down (smartboard.board: check_parts), the board says so and runs
+    without it, and the PC can still talk to it. If the board itself
+    cannot be built, it runs in safe mode: the serial link alone, which
+    still answers HELLO, STATUS (why), LOGS, GET, PULLED, DEL and REBOOT,
+    so the matches on the flash can be pulled and a firmware put right."""
     pins = __import__("boards.%s.pins" % rev, None, None, ("pins",))
+    try:
+        b, log = build(pins)
+    except Exception as e:  # noqa: BLE001 - see above
+        safe_mode(pins, e)
+        return
+    import machine
+    from smartboard.link import Fanout, Link, StdioPort
+
+    lk = Link(StdioPort(), b, log, pins.NAME, pins.PROFILE, board_id())
+    lk.reboot = machine.reset
+    b.listener = Fanout((log, lk))
+    b.log = log
+    b.resume_from(log)
+    loop_forever(b, lk)
+
+
+def build(pins):
+    """The board and its match log, from the pin table."""
+    from machine import Pin
+    from smartboard import matchlog
+
     # The layout is frozen data (pins.LAYOUT names its module in boards/):
     # nothing needs to be on the flash for the board to light its cells.
     data = __import__("boards." + pins.LAYOUT, None, None, ("JSON",))
@@ -183,24 +205,49 @@ def run(rev):
     hw = board.Hardware(cells, pad, keys, paint, lay, pins.PROFILE == "B", deck, parts=tuple(parts))
     st = settings.Settings("settings.bin")
     st.load()
-    b = board.Board(hw, st)
-    # Issue 4: match logs on flash and the serial link on USB CDC. Ctrl-C
-    # from the PC stops this loop (KeyboardInterrupt): mpremote takes over.
-    import machine
-    from smartboard import matchlog
-    from smartboard.link import Fanout, Link, StdioPort
-
     log = matchlog.MatchLog("logs", (("Board", pins.NAME),))
-    uid = machine.unique_id()
-    lk = Link(StdioPort(), b, log, pins.NAME, pins.PROFILE, "".join("%02x" % x for x in uid))
+    return board.Board(hw, st), log
+
+
+def board_id():
+    import machine
+
+    return "".join("%02x" % x for x in machine.unique_id())
+
+
+# A loop that stops (a bug, a hang in a driver) is restarted by the chip's
+# watchdog; a loop the PC stopped (mpremote's Ctrl-C: it takes the board
+# over, to copy a firmware) has the watchdog fed by a timer until the PC
+# restarts the board. The RP2040's watchdog cannot be stopped once started.
+WATCHDOG_MS = 8000  # the RP2040's longest is 8.3 s; a loop pass takes < 0.2 s
+
+
+def loop_forever(b, lk):
+    import machine
+    from smartboard import loop
+
+    wdt = machine.WDT(timeout=WATCHDOG_MS)
+    try:
+        while True:
+            wdt.feed()
+            loop.step(b, lk, time.ticks_ms())
+    except KeyboardInterrupt:
+        machine.Timer(-1, period=WATCHDOG_MS // 4, callback=lambda t: wdt.feed())
+        raise
+
+
+def safe_mode(pins, err):
+    import machine
+    from smartboard.link import Link, StdioPort
+
+    try:
+        from smartboard import matchlog
+
+        log = matchlog.MatchLog("logs", (("Board", pins.NAME),))
+    except Exception:  # noqa: BLE001 - no log: the link says so per command
+        log = None
+    lk = Link(StdioPort(), None, log, pins.NAME, pins.PROFILE, board_id())
+    lk.safe = "%s %s" % (type(err).__name__, err)
     lk.reboot = machine.reset
-    b.listener = Fanout((log, lk))
-    b.log = log
-    resumed = log.unfinished()
-    if resumed is not None:
-        b.resume(resumed[1].lines(), log)
     while True:
-        now = time.ticks_ms()
-        b.tick(now)
-        lk.poll(now)
-        lk.send_changes()  # cells and leds events, when watching
+        lk.poll(time.ticks_ms())

@@ -273,6 +273,20 @@ class Board:
         self._refresh()
         return True
 
+    def resume_from(self, log):
+        """At boot: go on with the log's unfinished match, if there is one.
+        Whatever the flash holds, this never stops the boot: a log that
+        cannot be read or replayed is left as it is, the board says so and
+        starts in set-up."""
+        try:
+            found = log.unfinished()
+            if found is not None:
+                self.resume(found[1].lines(), log)
+        except Exception as e:  # noqa: BLE001 - a board that boots, whatever the log
+            log.release()
+            self.new_match()
+            self.fault("resume", e)
+
     def resume(self, lines, log=None):
         """Issue 4: a match cut off by a power cut goes on. lines: its .apx
         record from the log (smartboard.matchlog). The LEDs show the

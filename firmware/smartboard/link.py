@@ -9,6 +9,7 @@ import time
 from apixagon import record
 from apixagon.codes import MODES
 from apixagon.compat import const
+from apixagon.geometry import NCELLS
 
 from . import matchlog, proto, referee, scan
 from . import settings as S
@@ -51,6 +52,18 @@ def number(text, lo, hi):
     if not lo <= v <= hi:
         raise ValueError(text)
     return v
+
+
+class _SafeMode(Exception):
+    """A command the safe mode cannot do (no board, or no match log)."""
+
+
+def _token(text):
+    # a STATUS value: no spaces, printable, short
+    out = []
+    for ch in text[:80]:
+        out.append(ch if "!" <= ch <= "~" else "_")
+    return "".join(out)
 
 
 def _heap_free():
@@ -114,23 +127,28 @@ class Link:
         self.frames = 0
         self.errors = 0
         self._leds_sent = False
-        self._last = bytearray(len(board.view.layer))
+        # board None: the safe mode (the board could not be built at boot):
+        # HELLO, STATUS, LOGS, GET, PULLED, DEL and REBOOT still answer
+        self.safe = None  # why the board is in safe mode
+        self._last = bytearray(NCELLS)
         # The cells event: a copy of its source as last sent, and the wire
         # bytes (what CELLS answers), kept here so a tick allocates nothing.
         self._cells_sent = False
         self._cells_from = None  # which bytearray that copy was taken from
-        self._cells_src = bytearray(len(board.sensed))
-        self._cells = bytearray(len(board.sensed))
+        self._cells_src = bytearray(NCELLS)
+        self._cells = bytearray(NCELLS)
         self._chunk = bytearray(proto.MAX_CHUNK)  # GET reads into this, every time
 
     # ---- the loop -----------------------------------------------------------
     def poll(self, now):
         """Take what the port has (bounded), answer complete frames."""
         de = self.de
+        got = False
         for _ in range(_BYTES_PER_POLL):
             b = self.port.read_byte()
             if b < 0:
                 break
+            got = True
             if b == _CTRL_C:
                 # On the board the REPL's own Ctrl-C handler gets there
                 # first; on the unix port the byte reaches us: the same
@@ -143,7 +161,11 @@ class Link:
                 self.handle(text)
             elif r:
                 self._err(0, r)
-        r = de.stale(now)
+        # A partial line is dropped only after a second of polls that found
+        # the port empty: a tick that read bytes (or stopped at its budget
+        # with more waiting) never judges it, however late a busy host or a
+        # slow tick makes it.
+        r = 0 if got else de.stale(now)
         if r:
             self._err(0, r)
 
@@ -241,6 +263,9 @@ class Link:
         except (ValueError, IndexError):
             self._err(seq, proto.E_ARGS, verb)
             return
+        except _SafeMode as e:
+            self._err(seq, proto.E_STATE, "safe mode: %s" % (e.args[0] if e.args else verb))
+            return
         except OSError as e:
             self._err(seq, proto.E_INTERNAL, "%s %s" % (verb, e))
             return
@@ -273,6 +298,8 @@ class Link:
         if args:
             return proto.E_ARGS
         b = self.board
+        if b is None:
+            return self._safe_status()
         parts = ["phase=" + PHASES[b.phase] if b.phase < len(PHASES) else "phase=resume"]
         if b.ref is not None:
             g = b.ref.game
@@ -300,6 +327,34 @@ class Link:
         parts.append("watch=%d" % self.watching)
         # values never hold a space: a host splits the reply on them
         parts.append("display=" + DISPLAY_NAMES[b.settings.get(S.DISPLAY)].replace(" ", "_"))
+        self._counts(parts)
+        parts.append("log=%s" % (self.log.current() or "-"))
+        parts.append("clock=%d" % self.clock())
+        parts.append("hw=" + b.faults_text())
+        parts.append("faults=%d" % b.crashes)
+        parts.append("heap=%d" % _heap_free())
+        return " ".join(parts)
+
+    def _safe_status(self):
+        # what a host needs to pull the matches and see what is wrong
+        parts = ["phase=safe", "error=" + _token(self.safe or "unknown")]
+        if self.log is not None:
+            self._counts(parts)
+        parts.append("clock=%d" % self.clock())
+        parts.append("heap=%d" % _heap_free())
+        return " ".join(parts)
+
+    def _log(self):
+        if self.log is None:
+            raise _SafeMode("no match log")
+        return self.log
+
+    def _board(self):
+        # a command that needs the board, in safe mode
+        if self.board is None:
+            raise _SafeMode()
+
+    def _counts(self, parts):
         log = self.log
         names = log.names()
         unpulled = 0
@@ -310,14 +365,9 @@ class Link:
         parts.append("unpulled=%d" % unpulled)
         parts.append("free=%d" % log.free_bytes())
         parts.append("low=%d" % (1 if log.low() else 0))
-        parts.append("log=%s" % (log.current() or "-"))
-        parts.append("clock=%d" % self.clock())
-        parts.append("hw=" + b.faults_text())
-        parts.append("faults=%d" % b.crashes)
-        parts.append("heap=%d" % _heap_free())
-        return " ".join(parts)
 
     def cmd_watch(self, args):
+        self._board()
         if len(args) != 1 or args[0] not in ("0", "1"):
             return proto.E_ARGS
         self.watching = args[0] == "1"
@@ -326,6 +376,7 @@ class Link:
         return "watch=%d" % self.watching
 
     def cmd_cells(self, args):
+        self._board()
         if args:
             return proto.E_ARGS
         return proto.hex_text(self.cells())
@@ -334,7 +385,7 @@ class Link:
         # "LOGS [start]": at most _LOGS_PER_REPLY entries a reply, then
         # "+next" if there are more: a long archive never needs a long
         # string in a small heap.
-        log = self.log
+        log = self._log()
         log.flush_all()  # the host asks now: what is queued goes to flash first
         if len(args) > 1:
             return proto.E_ARGS
@@ -359,9 +410,10 @@ class Link:
         name, off, n = args[0], number(args[1], 0, MAX_OFFSET), number(args[2], 1, proto.MAX_CHUNK)
         if not _safe(name):
             return proto.E_ARGS
+        log = self._log()
         chunk = memoryview(self._chunk)[:n]
         try:
-            n = self.log.fs.read_into(self.log.file(name), off, chunk)
+            n = log.fs.read_into(log.file(name), off, chunk)
         except OSError:
             return proto.E_NOT_FOUND
         if not n:
@@ -383,6 +435,7 @@ class Link:
 
     def cmd_pulled(self, args):
         name = args[0]
+        self._log()
         if not _safe(name) or not self.log.has(name):
             return proto.E_NOT_FOUND
         if name == self.log.current() and not self.log.over:
@@ -392,7 +445,7 @@ class Link:
 
     def cmd_del(self, args):
         name = args[0]
-        log = self.log
+        log = self._log()
         if not _safe(name) or not log.has(name):
             return proto.E_NOT_FOUND
         if name == log.current() and not log.over:
@@ -403,10 +456,12 @@ class Link:
         return name
 
     def cmd_conf(self, args):
+        self._board()
         s = self.board.settings
         return " ".join("%s=%d" % (_SETTINGS[i], s.get(i)) for i in range(len(_SETTINGS)))
 
     def cmd_set(self, args):
+        self._board()
         if len(args) != 2 or args[0] not in _SETTINGS:
             return proto.E_ARGS
         i = _SETTINGS.index(args[0])
@@ -428,10 +483,10 @@ class Link:
     def cmd_reboot(self, args):
         self._send(proto.reply_ok(0, "rebooting"))
         if self.reboot is not None:
-            self.log.flush_all()
-            st = self.board.settings
-            if st.dirty():
-                st.save()  # a setting changed just before is not lost
+            if self.log is not None:
+                self.log.flush_all()
+            if self.board is not None and self.board.settings.dirty():
+                self.board.settings.save()  # a setting changed just before is not lost
             self.reboot()
         return "rebooting"
 

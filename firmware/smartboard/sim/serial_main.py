@@ -93,9 +93,7 @@ def main(argv):
     lk.reboot = _reboot
     rig.board.listener = link.Fanout((log, lk))
     rig.board.log = log
-    resumed = log.unfinished()
-    if resumed is not None:
-        rig.board.resume(resumed[1].lines(), log)
+    rig.board.resume_from(log)
     t0 = time.ticks_ms()
     while True:
         # the simulator's tick (its sensors' time), then the board's own
