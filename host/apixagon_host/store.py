@@ -130,9 +130,10 @@ class Store:
             try:
                 os.makedirs(folder, exist_ok=True)
             except OSError as e:
+                why = "it is a file" if os.path.isfile(folder) else e.strerror or e
                 raise CommandError(
                     "cannot make the data folder %s: %s (APIXAGON_DATA or --db choose another)"
-                    % (folder, e.strerror or e),
+                    % (folder, why),
                     EXIT_USAGE,
                 ) from None
         if not write and not os.path.isfile(self.path):
