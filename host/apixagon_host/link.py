@@ -3,9 +3,10 @@ framing (smartboard.proto, the very file the board runs). Board discovery
 through pyserial's port list, a HELLO handshake, requests with sequence
 numbers, pipelined GETs for log downloads, and the event stream.
 
-The board is not trusted to behave: every wait has a deadline (a request's,
-not a frame's: a board that keeps sending frames that answer nothing does
-not keep the host waiting), what it lists and sends is checked before it
+The board is not trusted to behave: every wait has a deadline (from the
+board's last answer to what was asked, never moved by a frame that answers
+nothing: a board that keeps sending those does not keep the host
+waiting), what it lists and sends is checked before it
 is used (page markers, sizes, names, chunks), a board that answers nonsense
 is an error that says what was wrong (exit 1), and a port that fails under
 the host (unplugged) is "no board" (exit 3), never a traceback."""
@@ -273,28 +274,30 @@ class Link:
         checked against its CRC, and a damaged one is asked for again.
         progress(n) is told each chunk's length."""
         got = {}
-        pending = {}  # seq -> (request, its deadline)
+        pending = {}  # seq -> request, oldest first
         todo = list(reqs)
         todo.reverse()
         retries = 0
         garbled = 0  # seq-0 errors: the board could not read one of ours
         stray = self.stray
+        # The board answers the window in order: the deadline runs from its
+        # last answer to one of these requests (a GET behind seven others
+        # waits for them), and replies to other requests or junk coming
+        # meanwhile do not move it.
+        due = time.monotonic() + self.timeout
         while todo or pending:
             while todo and len(pending) < window:
                 r = todo.pop()
-                pending[self.send("GET", *r)] = (r, time.monotonic() + self.timeout)
-            # Each GET has its own deadline from when it was sent: replies
-            # to other requests (or junk) coming meanwhile do not extend it.
-            due = min(d for _, d in pending.values())
+                pending[self.send("GET", *r)] = r
             f = self.read_frame(due)
             if f is None:
-                seq = min(pending, key=lambda k: pending[k][1])
-                r = pending.pop(seq)[0]
+                r = pending.pop(next(iter(pending)))  # the oldest: the one it is on
                 if garbled and retries < 8:
                     # the one the board could not read, likely: once more
                     garbled -= 1
                     retries += 1
-                    pending[self.send("GET", *r)] = (r, time.monotonic() + self.timeout)
+                    pending[self.send("GET", *r)] = r
+                    due = time.monotonic() + self.timeout
                     continue
                 e = self._unanswered("GET %s %d %d" % r, self.timeout, stray)
                 if e.code == EXIT_NO_BOARD:
@@ -311,7 +314,7 @@ class Link:
                 elif not ok:
                     garbled += 1
                 continue
-            r = r[0]
+            due = time.monotonic() + self.timeout
             if ok:
                 data, why = _chunk(rest, r[1])
             else:
@@ -328,7 +331,7 @@ class Link:
                         "%s: the board's answers to GET are damaged or make no sense (%s), "
                         "%d times" % (r[0], why, retries)
                     )
-                pending[self.send("GET", *r)] = (r, time.monotonic() + self.timeout)
+                pending[self.send("GET", *r)] = r
                 continue
             got[(r[0], r[1])] = data
             if progress is not None:

@@ -132,15 +132,19 @@ class FakeBoard:
                 for line in lines:
                     if self._take(line.rstrip(b"\r")) is UNPLUG:
                         return
+                    self._write()  # each answer as it is made, as a board does
             if w:
                 if not self._out and self.flood is not None:
                     self._out += self.flood
-                try:
-                    del self._out[: os.write(self.master, self._out)]
-                except (BlockingIOError, InterruptedError):
-                    pass
-                except OSError:
-                    self._stop.wait(0.01)
+                self._write()
+
+    def _write(self):
+        try:
+            del self._out[: os.write(self.master, self._out)]
+        except (BlockingIOError, InterruptedError):
+            pass  # the host is not reading: the rest waits for select
+        except OSError:
+            self._stop.wait(0.01)
 
     def _take(self, line):
         if proto.check(line) != 0:

@@ -138,6 +138,25 @@ def test_get_replies_with_the_wrong_seq_end_the_download_at_its_deadline(tmp_pat
     assert rows(db) == before
 
 
+def test_a_slow_honest_board_is_waited_for(tmp_path):
+    # 0.4 s a chunk, 8 GETs in flight: the last of a window is answered
+    # 3.2 s after it was sent, over the 3 s deadline, but 0.4 s after the
+    # answer before it: a deadline runs from the board's last answer.
+    logs = {"0001.alog": big_log(15)}  # 8 chunks: one window
+    with FakeBoard(logs) as board:
+        good = board.good
+
+        def slow(b, seq, args):
+            time.sleep(0.4)
+            return good(seq, "GET", args)
+
+        board.answer["GET"] = slow
+        db = str(tmp_path / "m.sqlite")
+        rc, out, err = apixagon(tmp_path, "logs", "pull", "-p", board.port, "--db", db, limit=8)
+    assert rc == 0 and "1 log pulled" in out, err
+    assert [d for b, n, d, c in rows(db)] == [logs["0001.alog"]]
+
+
 def test_invalid_base64_in_a_get_reply_is_refused_after_a_few_tries(tmp_path):
     db, before = seeded(tmp_path)
     with FakeBoard({"0001.alog": log_bytes(GAME)}) as board:
