@@ -152,6 +152,9 @@ def run(rev):
     still answers HELLO, STATUS (why), LOGS, GET, PULLED, DEL and REBOOT,
     so the matches on the flash can be pulled and a firmware put right."""
     pins = __import__("boards.%s.pins" % rev, None, None, ("pins",))
+    if mode_held(pins):
+        safe_mode(pins, "MODE held at power-on")
+        return
     try:
         b, log = build(pins)
     except Exception as e:  # noqa: BLE001 - see above
@@ -166,6 +169,16 @@ def run(rev):
     b.log = log
     b.resume_from(log)
     loop_forever(b, lk)
+
+
+def mode_held(pins):
+    """MODE held down at power-on asks for the safe mode: a way back for a
+    board whose firmware fails at every boot (hardware/README.md)."""
+    from machine import Pin
+
+    p = Pin(pins.BUTTONS[0], Pin.IN, Pin.PULL_UP)
+    time.sleep_ms(2)  # the pull-up charges the line
+    return not p.value()
 
 
 def build(pins):
@@ -216,10 +229,20 @@ def board_id():
 
 
 # A loop that stops (a bug, a hang in a driver) is restarted by the chip's
-# watchdog; a loop the PC stopped (mpremote's Ctrl-C: it takes the board
-# over, to copy a firmware) has the watchdog fed by a timer until the PC
-# restarts the board. The RP2040's watchdog cannot be stopped once started.
+# watchdog. A loop the PC stopped (mpremote's Ctrl-C: it takes the board
+# over, to copy a firmware) stops the watchdog too: MicroPython's WDT has no
+# stop, and a watchdog left running would reset the board 8 s after any
+# soft reset the PC asks for (mpremote's raw REPL resets without running
+# main.py, and a soft reset ends every timer that could feed it) - in the
+# middle of a copy or a rollback. The board is the PC's then; the next
+# start of the loop (a power-on, a reset) arms the watchdog again.
 WATCHDOG_MS = 8000  # the RP2040's longest is 8.3 s; a loop pass takes < 0.2 s
+# WATCHDOG_CTRL (0x40058000) through the RP2040's atomic-clear alias
+# (+0x3000): writing ENABLE there clears it alone, as the SDK's
+# watchdog_disable() does. Both are above the RP2040's small ints (2^30),
+# so plain names, not const().
+_WATCHDOG_CTRL_CLR = 0x4005B000
+_WATCHDOG_ENABLE = 1 << 30
 
 
 def loop_forever(b, lk):
@@ -232,7 +255,7 @@ def loop_forever(b, lk):
             wdt.feed()
             loop.step(b, lk, time.ticks_ms())
     except KeyboardInterrupt:
-        machine.Timer(-1, period=WATCHDOG_MS // 4, callback=lambda t: wdt.feed())
+        machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
         raise
 
 
@@ -247,7 +270,7 @@ def safe_mode(pins, err):
     except Exception:  # noqa: BLE001 - no log: the link says so per command
         log = None
     lk = Link(StdioPort(), None, log, pins.NAME, pins.PROFILE, board_id())
-    lk.safe = "%s %s" % (type(err).__name__, err)
+    lk.safe = err if isinstance(err, str) else "%s %s" % (type(err).__name__, err)
     lk.reboot = machine.reset
     while True:
         lk.poll(time.ticks_ms())

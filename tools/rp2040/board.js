@@ -168,7 +168,16 @@ function powerOn() {
     // IF, EX, FC, CX: the SSI/XIP set-up that the emulator does not need
   };
   mcu.watchdog = mcu.peripherals[0x40058];
-  mcu.watchdog.onWatchdogTrigger = () => reset('watchdog');
+  const chip = mcu;
+  const wd = mcu.watchdog;
+  mcu.watchdog.onWatchdogTrigger = () => {
+    // A watchdog reset clears the watchdog's own CTRL, as the chip does:
+    // left enabled, the dead chip's periodic alarm would fire again at the
+    // same instant, for ever, inside the step that reset it.
+    wd.alarm.enable = false;
+    wd.timer.enable = false;
+    if (mcu === chip) reset('watchdog'); // a dead chip's alarm is moot
+  };
   wireUsb();
   wireParts();
   mcu.core.PC = 0x10000000; // boot2 at the start of the flash, as the bootrom would
@@ -208,6 +217,7 @@ function reset(why) {
 
 function runSlice() {
   if (!running) return;
+  const chip = mcu;
   const core = mcu.core;
   const clock = sim.clock;
   const stopNanos = (cutAtCycle - cycleBase) * NS_PER_CYCLE;
@@ -219,6 +229,7 @@ function runSlice() {
     } else {
       clock.tick(core.executeInstruction() * NS_PER_CYCLE);
     }
+    if (mcu !== chip) return; // a reset or a cut in that step: the new chip has its own loop
     if (clock.nanos >= stopNanos) {
       powerOff('cut');
       return;
