@@ -328,6 +328,12 @@ def status(state, args):
 def warnings(st):
     """What STATUS says that a player should act on, in words."""
     out = []
+    if st.get("phase") == "safe":
+        out.append(
+            "the board runs in safe mode (%s): its matches can be pulled; "
+            "REBOOT it, or power it without MODE held, to play"
+            % st.get("error", "?").replace("_", " ")
+        )
     if st.get("low") == "1":
         out.append("the board's storage is low: pull the matches")
     hw = st.get("hw", "ok")

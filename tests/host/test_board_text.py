@@ -22,6 +22,17 @@ def test_a_value_with_a_space_from_an_older_board_stays_whole():
     assert L.fields("apixagon stray =x proto=1") == {"proto": "1"}  # nothing before a key
 
 
+def test_status_words_of_a_board_in_trouble():
+    from apixagon_host.logs import warnings
+
+    st = L.fields("phase=safe error=MODE_held_at_power-on logs=3 unpulled=1 faults=2 hw=pad low=1")
+    w = warnings(st)
+    assert w[0].startswith("the board runs in safe mode (MODE held at power-on)"), w
+    assert "storage is low" in w[1] and "the action pad's reader" in w[2], w
+    assert w[3] == "the board's main loop caught 2 errors since it started (it went on)", w
+    assert warnings(L.fields("phase=play logs=0 hw=ok faults=0")) == []
+
+
 def reply(data, off=0):
     return "%d %d %04X %s" % (
         off,
