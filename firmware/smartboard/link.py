@@ -113,6 +113,10 @@ class StdioPort:
 
 
 class Link:
+    # the verbs, as their cmd_ methods are named (a subclass adds its own)
+    VERBS = ("hello", "status", "watch", "cells", "logs", "get", "pulled", "del", "conf")
+    VERBS += ("set", "clock", "reboot")
+
     def __init__(self, port, board, log, name="APIXAGON", profile="A", board_id="sim"):
         self.port = port
         self.board = board
@@ -254,10 +258,14 @@ class Link:
             return
         self.frames += 1
         self._seq = seq
-        fn = getattr(self, "cmd_" + verb.lower(), None) if verb.isalpha() else None
-        if fn is None:
+        # The verb is looked for in the table first: getattr would intern
+        # any name it is given, and MicroPython never frees an interned
+        # string (a host sending made-up verbs would use the heap up).
+        v = verb.lower()
+        if v not in self.VERBS:
             self._err(seq, proto.E_VERB, verb[:16])
             return
+        fn = getattr(self, "cmd_" + v)
         try:
             r = fn(args)
         except (ValueError, IndexError):
@@ -284,6 +292,8 @@ class Link:
             self._send(proto.reply_ok(seq, r))
 
     def cmd_hello(self, args):
+        if len(args) > 1:
+            return proto.E_ARGS
         if args and number(args[0], 0, 99) > proto.VERSION:
             return proto.E_VERSION
         return "apixagon proto=%d fw=%s board=%s profile=%s id=%s" % (
@@ -433,10 +443,12 @@ class Link:
         self._send(proto.crc_tail(c))
         return _SENT
 
+    # A request of the wrong form changes nothing: DEL or REBOOT with a word
+    # too many is refused, never carried out on the words it understood.
     def cmd_pulled(self, args):
-        name = args[0]
+        name = _one_name(args)
         self._log()
-        if not _safe(name) or not self.log.has(name):
+        if not self.log.has(name):
             return proto.E_NOT_FOUND
         if name == self.log.current() and not self.log.over:
             return proto.E_STATE  # a match in play is pulled again later
@@ -444,9 +456,9 @@ class Link:
         return name
 
     def cmd_del(self, args):
-        name = args[0]
+        name = _one_name(args)
         log = self._log()
-        if not _safe(name) or not log.has(name):
+        if not log.has(name):
             return proto.E_NOT_FOUND
         if name == log.current() and not log.over:
             return proto.E_STATE
@@ -457,6 +469,8 @@ class Link:
 
     def cmd_conf(self, args):
         self._board()
+        if args:
+            return proto.E_ARGS
         s = self.board.settings
         return " ".join("%s=%d" % (_SETTINGS[i], s.get(i)) for i in range(len(_SETTINGS)))
 
@@ -481,6 +495,8 @@ class Link:
         return int(time.time() + self.clock_offset)
 
     def cmd_reboot(self, args):
+        if args:
+            return proto.E_ARGS
         self._send(proto.reply_ok(0, "rebooting"))
         if self.reboot is not None:
             if self.log is not None:
@@ -489,6 +505,14 @@ class Link:
                 self.board.settings.save()  # a setting changed just before is not lost
             self.reboot()
         return "rebooting"
+
+
+def _one_name(args):
+    # the one log name of PULLED and DEL, of a safe form, else ValueError
+    # (bad arguments)
+    if len(args) != 1 or not _safe(args[0]):
+        raise ValueError(args[0] if args else "")
+    return args[0]
 
 
 def _safe(name):

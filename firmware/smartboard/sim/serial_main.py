@@ -18,10 +18,13 @@ from . import replay
 from .rig import Rig
 
 _HAND_BUTTONS = ("mode", "confirm", "declare")
+_HAND_ARGS = {"put": 3, "lift": 2, "tap": 2, "wait": 2, "press": 2}
 _PLAY_MAX = 65536  # base64 of a PLAY record: far more than any match
 
 
 class SimLink(link.Link):
+    VERBS = link.Link.VERBS + ("hand", "play")
+
     def __init__(self, port, rig, log, profile):
         link.Link.__init__(
             self, port, rig.board, log, "APIXAGON simulator", profile, "sim-" + profile
@@ -34,6 +37,10 @@ class SimLink(link.Link):
 
         rig = self.rig
         what = args[0]
+        # a word too many is bad arguments, as for the board's own verbs
+        n = len(args)
+        if n != _HAND_ARGS.get(what, 0) and not (what == "press" and n == 3):
+            raise ValueError(what)
         if what == "put":
             if parse_cell(args[1]) == NONE:
                 raise ValueError(args[1])
@@ -61,11 +68,18 @@ class SimLink(link.Link):
     def cmd_play(self, args):
         # PLAY <base64 chunk> ... then PLAY END: the record arrives in
         # frames (MAX_IN), then is played from hands (sim time, unpaced).
+        if len(args) != 1:
+            raise ValueError("PLAY")
         if args[0] == "END":
             text = "".join(self._record)
             self._record = []
             lines = binascii.a2b_base64(text).decode().split("\n")
-            p = replay.play(self.rig, lines)
+            try:
+                p = replay.play(self.rig, lines)
+            except replay.ReplayError as e:
+                # a record the hands cannot play: the host's mistake
+                # (answered bad arguments), not a fault of the board
+                raise ValueError(str(e))
             self.rig.settle(600)
             return "played %d" % p.lines
         if sum(len(c) for c in self._record) > _PLAY_MAX:
