@@ -3,9 +3,11 @@
 # file (tools/manifestfile.py: include, package, module, options).
 #
 # `make firmware` (tools/build_firmware.py) builds one image per board
-# revision from a one-line manifest, include("<this file>", board="rev_a"):
-# that revision's pin table, and its boards/rev_a/main.py frozen as main.py,
-# which the board runs in preference to a main.py on its flash. Without
+# revision from a two-line manifest: include("<this file>", board="rev_a"),
+# that revision's pin table and its boards/rev_a/main.py frozen as main.py,
+# which the board runs in preference to a main.py on its flash; and
+# module("fwimage.py"), written by the tool: which image it is (its
+# revision, version and ID, for the boot selector, bootsel.py). Without
 # board= every revision's pin table is frozen and no main.py: the flash's
 # main.py (firmware/main.py, BOARD = "...") picks the revision.
 #
@@ -30,6 +32,9 @@ def py_files(top, skip=()):
 
 
 include("$(PORT_DIR)/boards/manifest.py")
+# The boot selector, which every main.py calls (bootsel.py): on an image
+# it is frozen, out of any deploy's reach.
+module("bootsel.py")
 package("apixagon")
 
 # The board firmware without its simulator, smartboard/sim (about 16 KB as

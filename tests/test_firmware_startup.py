@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from apixagon_host import deploy
+from apixagon_host import fwbuild
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -26,7 +26,7 @@ def test_the_build_makes_an_image_for_each_revision():
 
 
 def test_start_up_code_compiles(tmp_path):
-    start_up = ["main.py", "boards/start.py", "boards/layout_data.py"]
+    start_up = ["main.py", "bootsel.py", "boards/start.py", "boards/layout_data.py"]
     for r in REVISIONS:
         start_up += ["boards/%s/main.py" % r, "boards/%s/pins.py" % r]
     for rel in start_up:
@@ -49,41 +49,40 @@ def _top_level_imports(tree):
 
 
 @pytest.mark.parametrize("rev", REVISIONS)
-def test_revision_main_decides_the_path_before_importing_the_firmware(rev):
+def test_revision_main_imports_the_frozen_selector_and_nothing_else(rev):
     path = os.path.join(FIRMWARE, "boards", rev, "main.py")
     with open(path) as f:
         tree = ast.parse(f.read())
     imports = list(_top_level_imports(tree))
-    # os and sys first, then only the start-up module: every module of ours
-    # comes after the sys.path decision, from wherever it points.
-    assert [names for _, names in imports] == [["os"], ["sys"], ["boards"]]
-    first_ours = imports[-1][0]
-    path_edit = [
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Attribute)
-        and n.attr == "insert"
-        and ast.unparse(n.value) == "sys.path"
-    ]
-    assert path_edit and all(n.lineno < first_ours.lineno for n in path_edit)
-    text = ast.unparse(tree)
-    assert '"/lib/FIRMWARE.json"' in text.replace("'", '"')
-    assert 'start.run("%s")' % rev in text.replace("'", '"')
+    # sys, then the selector, which decides where every module of ours
+    # comes from before any is imported: no module of the firmware here.
+    assert [names for _, names in imports] == [["sys"], ["bootsel"]]
+    selector = imports[-1][0]
+    # The selector is taken from the frozen modules, whatever the flash holds.
+    first = [n for n in tree.body if isinstance(n, ast.Expr)]
+    assert ast.unparse(first[0]) == "sys.path.insert(0, '.frozen')"
+    assert first[0].lineno < selector.lineno < first[1].lineno
+    assert ast.unparse(first[1]) == "sys.path.pop(0)"
+    assert ast.unparse(first[2]) == "bootsel.boot('%s')" % rev
 
 
 def test_flash_main_names_a_revision_deploy_can_rewrite():
     with open(os.path.join(FIRMWARE, "main.py")) as f:
         text = f.read()
-    assert deploy._BOARD.search(text).group(1) in REVISIONS
-    assert "start.run(BOARD)" in text
+    assert fwbuild.BOARD_LINE.search(text).group(1) in REVISIONS
+    assert "bootsel.boot(BOARD)" in text
+    assert "start.run(BOARD)" in text  # with no selector on the flash
 
 
 def test_deploy_leaves_the_image_mains_out(tmp_path):
-    b = deploy.build(FIRMWARE, str(tmp_path))
-    assert "lib/boards/start.mpy" in b.files and "lib/boards/layout_data.mpy" in b.files
-    assert not [p for p in b.files if p.startswith("lib/boards/rev_") and p.endswith("main.mpy")]
+    b = fwbuild.build(FIRMWARE, str(tmp_path))
+    assert "boards/start.mpy" in b.files and "boards/layout_data.mpy" in b.files
+    assert not [p for p in b.files if p.startswith("boards/rev_") and p.endswith("main.mpy")]
     assert b.revisions() == REVISIONS
     assert b.revision() == "rev_a"
+    # A stock board's boot files, outside the slot: main.py and the selector.
+    assert sorted(b.boot) == ["lib/bootsel.mpy", "main.py"]
+    assert "bootsel.mpy" not in b.files and "main.py" not in b.files
 
 
 # ---- what a manifest freezes -------------------------------------------------------
@@ -170,13 +169,30 @@ def test_revision_manifest_freezes_its_main_and_pins(rev, tmp_path):
         and f.split("/")[1] not in others
         and not (f.startswith("boards/rev_") and f.endswith("/main.py"))
     }
-    assert set(files) - {"main.py"} == want
+    assert set(files) - {"main.py", "bootsel.py"} == want
+    assert files["bootsel.py"] == os.path.join(FIRMWARE, "bootsel.py")
     assert {"boards/start.py", "boards/layout_data.py", "smartboard/layout.py"} <= want
+
+
+@pytest.mark.parametrize("rev", REVISIONS)
+def test_an_image_freezes_which_image_it_is(rev, tmp_path):
+    (tmp_path / "fwimage.py").write_text(build_firmware.image_module(rev))
+    path = tmp_path / ("manifest-%s.py" % rev)
+    path.write_text(build_firmware.manifest_text(rev, image_dir=str(tmp_path)))
+    files = Frozen(str(path)).files
+    assert files["fwimage.py"] == str(tmp_path / "fwimage.py")
+    ns = {}
+    exec((tmp_path / "fwimage.py").read_text(), ns)
+    assert ns["REV"] == rev and ns["FW"] == fwbuild.firmware_version(FIRMWARE)
+    assert len(ns["ID"]) == 16 and ns["ID"] == build_firmware.image_id(rev)
+    assert ns["ID"] != build_firmware.image_id(rev, sim=True)
+    others = [r for r in REVISIONS if r != rev]
+    assert all(build_firmware.image_id(r) != ns["ID"] for r in others)
 
 
 def test_manifest_without_a_revision_freezes_every_table_and_no_main():
     files = Frozen(os.path.join(FIRMWARE, "manifest.py")).files
-    assert "main.py" not in files
+    assert "main.py" not in files and "bootsel.py" in files
     assert {"boards/%s/pins.py" % r for r in REVISIONS} <= set(files)
     assert not [f for f in files if f.startswith("smartboard/sim/") or f.endswith("/main.py")]
 

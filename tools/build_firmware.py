@@ -246,18 +246,57 @@ def revisions():
     )
 
 
-def manifest_text(rev, sim=False):
+def manifest_text(rev, sim=False, image_dir=None):
     """The revision's manifest: firmware/manifest.py for board `rev` (sim:
-    with the simulator, for the benchmark's image)."""
+    with the simulator, for the benchmark's image), and the image's
+    fwimage.py from image_dir if given (image_module)."""
     if sim:
-        return (
+        text = (
             "# Written by tools/build_firmware.py --sim: the firmware for board revision %s\n"
             "# and its simulator (the benchmark's image, tools/bench_target.py).\n"
             "include(%r, board=%r, sim=True)\n" % (rev, MANIFEST, rev)
         )
+    else:
+        text = (
+            "# Written by tools/build_firmware.py: the firmware for board revision %s.\n"
+            "include(%r, board=%r)\n" % (rev, MANIFEST, rev)
+        )
+    if image_dir is not None:
+        text += 'module("fwimage.py", base_path=%r)\n' % image_dir
+    return text
+
+
+def firmware_version():
+    with open(os.path.join(FIRMWARE, "smartboard", "link.py")) as f:
+        m = re.search(r"""^FW_VERSION\s*=\s*["']([^"']+)["']""", f.read(), re.M)
+    return m.group(1) if m else "?"
+
+
+def image_id(rev, sim=False):
+    """16 hex digits that name what an image freezes: the sha256 of its
+    revision, MicroPython's version and every firmware source (the
+    simulator's only with sim). Two builds of the same sources share it."""
+    h = hashlib.sha256(("%s %s %s\n" % (rev, VERSION, sim)).encode())
+    for dirpath, dirnames, names in os.walk(FIRMWARE):
+        rel = os.path.relpath(dirpath, FIRMWARE).replace(os.sep, "/")
+        dirnames[:] = sorted(
+            d for d in dirnames if d != "__pycache__" and (sim or rel + "/" + d != "smartboard/sim")
+        )
+        for name in sorted(names):
+            if name.endswith(".py"):
+                h.update(("%s/%s\n" % (rel, name)).encode())
+                with open(os.path.join(dirpath, name), "rb") as f:
+                    h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def image_module(rev, sim=False):
+    """fwimage.py, frozen into the image: which image it is. The boot
+    selector (firmware/bootsel.py) runs a deployed firmware only over the
+    image it was deployed over; `apixagon deploy` reads it too."""
     return (
-        "# Written by tools/build_firmware.py: the firmware for board revision %s.\n"
-        "include(%r, board=%r)\n" % (rev, MANIFEST, rev)
+        "# Written by tools/build_firmware.py: which image this is (firmware/bootsel.py).\n"
+        "REV = %r\nFW = %r\nID = %r\n" % (rev, firmware_version(), image_id(rev, sim))
     )
 
 
@@ -307,7 +346,10 @@ def build_revision(tree, rev, out, jobs, env, sim=False):
     bdir = os.path.join(out, "build-" + rev)
     manifest = os.path.join(out, "manifest-%s.py" % rev)
     log = os.path.join(out, rev + ".log")
-    _write_if_changed(manifest, manifest_text(rev, sim))
+    image_dir = os.path.join(out, "image-" + rev)
+    os.makedirs(image_dir, exist_ok=True)
+    _write_if_changed(os.path.join(image_dir, "fwimage.py"), image_module(rev, sim))
+    _write_if_changed(manifest, manifest_text(rev, sim, image_dir))
     port = os.path.join(tree, "ports", "rp2")
     config = [
         "cmake",

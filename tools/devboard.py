@@ -4,6 +4,13 @@ directory that plays its flash (lib/ holds the firmware, logs/ the match
 logs). When the firmware process ends — REBOOT, an mpremote soft reset, a
 simulated power cut — it is started again, as a board would boot.
 
+It boots as a board does, through the boot selector (firmware/bootsel.py)
+when there is one: from a folder that plays an image's frozen modules
+(factory=, made by install_image: the firmware, bootsel and fwimage), else
+from the flash's lib/ (a stock MicroPython's /lib, where `apixagon deploy`
+puts bootsel.mpy); with no selector at all, the firmware in lib/ runs
+directly (install()). The selector then picks a deployed slot in fw/.
+
     python tools/devboard.py [--profile A|B] [--flash DIR]   # prints the port
     python tools/devboard.py --companion [--db FILE]         # `make run`
 
@@ -20,6 +27,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 import tty
@@ -48,11 +56,42 @@ def install(flash, mpy_dir=None):
     shutil.copy(os.path.join(ROOT, "hardware", "layout.json"), flash)
 
 
+def install_image(factory, firmware=None, rev="rev_a"):
+    """The simulated board's image: the firmware compiled as `apixagon
+    deploy` builds it, with the boot selector and an fwimage module (its
+    ID: the manifest's sha256), in the folder `factory`, which DevBoard
+    puts first on the path, as .frozen is on the board. Returns the build."""
+    from apixagon_host import fwbuild
+
+    firmware = firmware or os.path.join(ROOT, "firmware")
+    stage = factory + ".build"
+    shutil.rmtree(stage, ignore_errors=True)
+    shutil.rmtree(factory, ignore_errors=True)
+    b = fwbuild.build(firmware, stage)
+    shutil.copytree(os.path.join(stage, "slot"), factory)
+    os.remove(os.path.join(factory, fwbuild.MANIFEST))
+    shutil.copy(b.local_boot(fwbuild.SELECTOR), os.path.join(factory, "bootsel.mpy"))
+    with open(os.path.join(factory, "fwimage.py"), "w") as f:
+        f.write("REV = %r\nFW = %r\nID = %r\n" % (rev, b.fw, b.files[fwbuild.MANIFEST][:16]))
+    return b
+
+
+# What the simulated board boots, in the place of a main.py: the selector
+# with the simulator's loop as the firmware's entry; with no selector, that
+# loop straight from lib/, called as a stock board's main.py calls
+# start.run (not run as a script, `-m`: its module would stay __main__,
+# and all it holds with it, after mpremote's Ctrl-C, where a board's heap
+# is freed for the REPL).
+_BOOT = 'import bootsel\nbootsel.boot("sim", "smartboard.sim.serial_main", "main", ["", %r])\n'
+_PLAIN = 'from smartboard.sim import serial_main\nserial_main.main(["", %r])\n'
+
+
 class DevBoard:
-    def __init__(self, flash, profile="A", heap=HEAP):
+    def __init__(self, flash, profile="A", heap=HEAP, factory=None):
         self.flash = flash
         self.profile = profile
         self.heap = heap
+        self.factory = factory  # a folder playing the image's frozen modules
         self.proc = None
         self.boots = 0
         self._stop = False
@@ -65,10 +104,18 @@ class DevBoard:
         self.stderr = []
 
     def _spawn(self):
-        env = dict(os.environ, MICROPYPATH=os.path.join(self.flash, "lib"))
+        path = [os.path.join(self.flash, "lib")]
+        if self.factory:
+            path.insert(0, self.factory)
+        if any(
+            os.path.exists(os.path.join(d, "bootsel" + x)) for d in path for x in (".py", ".mpy")
+        ):
+            run = ["-c", _BOOT % self.profile]
+        else:
+            run = ["-c", _PLAIN % self.profile]
+        env = dict(os.environ, MICROPYPATH=":".join(path))
         self.proc = subprocess.Popen(
-            [micropython(), "-X", "heapsize=" + self.heap, "-i", "-m"]
-            + ["smartboard.sim.serial_main", self.profile],
+            [micropython(), "-X", "heapsize=" + self.heap, "-i"] + run,
             stdin=self.master,
             stdout=self.master,
             stderr=subprocess.PIPE,
@@ -101,6 +148,13 @@ class DevBoard:
             with self._lock:
                 if self._stop:
                     break
+                # with empty buffers, as a reset leaves a board's USB: what
+                # the PC sent the process that ended is not read by the next
+                # (a killed mpremote's Ctrl-C would stop it at the REPL)
+                try:
+                    termios.tcflush(self.master, termios.TCIFLUSH)
+                except termios.error:
+                    pass
                 self._spawn()
 
     def power_cut(self, hold=False):

@@ -2,7 +2,7 @@
 
 `mpremote mip install github:<org>/<repo>/firmware/package.json` (or a local
 path) installs the board firmware (rules core, smartboard, pin tables, the
-start-up code with the board layout, main.py). Run after adding a module; a
+start-up code with the board layout, the boot selector, main.py). Run after adding a module; a
 test fails while the file is stale.
 """
 
@@ -34,10 +34,12 @@ def _files(pkg):
 
 def package_json():
     """The rules core, the board firmware (without the simulator), the pin
-    tables, the start-up code and the board layout (boards/), main.py."""
+    tables, the start-up code and the board layout (boards/), the boot
+    selector (bootsel.py), main.py."""
     from apixagon import VERSION
 
     urls = [[f, f] for pkg in ("apixagon", "smartboard", "boards") for f in _files(pkg)]
+    urls.append(["bootsel.py", "bootsel.py"])  # the boot selector main.py calls
     urls.append(["main.py", "main.py"])
     return json.dumps({"urls": urls, "version": VERSION}, indent=2) + "\n"
 

@@ -1,10 +1,10 @@
 """The host's commands against the emulated RP2040 over its USB CDC (a
 pseudo-terminal), all real parts: `apixagon logs pull` of a short game into
 a SQLite file, then `apixagon deploy` of a new firmware onto the image's
-littlefs (real mpremote; the frozen main.py lets the deployed firmware in
-/lib go first) and `apixagon update` with one that fails to start, which
-is rolled back: the board answers with the deployed firmware again, and the
-match is still there."""
+littlefs (real mpremote, into a slot, fw/a, that the image's frozen boot
+selector then boots) and `apixagon update` with one that fails to start,
+which is rolled back: the board answers with the deployed firmware again,
+and the match is still there."""
 
 import os
 import re

@@ -1,18 +1,13 @@
 # main.py of the rev_a image, frozen by `make firmware`
-# (tools/build_firmware.py). A firmware on the flash, put there by
-# `apixagon deploy` (its manifest: /lib/FIRMWARE.json), goes before the
-# image's own: /lib ahead of .frozen in sys.path, decided here before any
-# of our modules is imported, so none of them comes from the image while
-# the deployed firmware has it.
-import os
+# (tools/build_firmware.py). The boot selector (bootsel.py) chooses what
+# runs: a firmware put on the flash by `apixagon deploy` (a slot in fw/),
+# or this image's own, frozen beside this file: the factory firmware, which
+# no deploy can damage. The selector is imported from the frozen modules
+# whatever the flash holds, before any module of the firmware.
 import sys
 
-try:
-    os.stat("/lib/FIRMWARE.json")
-    sys.path.insert(sys.path.index(".frozen"), "/lib")
-except (OSError, ValueError):
-    pass  # none deployed (or no .frozen entry): the frozen packages
+sys.path.insert(0, ".frozen")
+import bootsel  # noqa: E402
 
-from boards import start  # noqa: E402
-
-start.run("rev_a")
+sys.path.pop(0)
+bootsel.boot("rev_a")
