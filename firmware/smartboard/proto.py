@@ -221,7 +221,9 @@ def parse_reply(text):
 class Deframer:
     """Bytes in, frames out, with bounded memory: a line longer than MAX_IN
     is dropped to its newline and reported once (E_LONG); a partial line
-    left alone for `idle_ms` is dropped and reported (E_TRUNCATED).
+    left alone for `idle_ms` is dropped and reported (E_TRUNCATED): timed
+    by stale(now), which the link calls when a poll found the port empty,
+    from the first such call after the last byte.
 
         d.feed(byte, now) -> 0 nothing yet, READY: a frame is in
                              d.line[:d.n], or an E_* code for the line
@@ -233,10 +235,10 @@ class Deframer:
         self.size = size
         self.idle_ms = idle_ms
         self._over = False
-        self._at = 0
+        self._at = None  # when a poll first found nothing after the last byte
 
     def feed(self, b, now):
-        self._at = now
+        self._at = None
         if b == 10 or b == 13:
             n = self.n
             over = self._over
@@ -265,7 +267,14 @@ class Deframer:
         self.n = 0
 
     def stale(self, now):
-        """E_TRUNCATED when a partial line waited too long (then dropped)."""
+        """E_TRUNCATED when a partial line waited too long (then dropped).
+        The wait counts from the first empty poll, never from the last
+        byte: the poll that read it may have gone on to answer a slow
+        request (a LOGS that writes the flash, a simulator's PLAY), and the
+        rest of the line, sent a moment later, would find its head dropped
+        (an ERR 4, then an ERR 1 for the tail: the request lost)."""
+        if self._at is None:
+            self._at = now
         if (self.n or self._over) and now - self._at > self.idle_ms:
             self.n = 0
             self._over = False

@@ -3,8 +3,10 @@
 # a REBOOT was carried out on the words the board understood); an unsafe
 # log name is bad arguments for PULLED and DEL as for GET; made-up verbs
 # cost no heap for ever (getattr interned each one: MicroPython never
-# frees an interned string). Plain functions: also run under the
-# MicroPython unix port at 96 wK, where the heap is measured.
+# frees an interned string); the tail of a frame that comes a moment
+# after a slow request is read with its head (the head was dropped as
+# stale: ERR 4, ERR 1, the request lost). Plain functions: also run under
+# the MicroPython unix port at 96 wK, where the heap is measured.
 import gc
 
 from logkit import MICROPYTHON
@@ -68,3 +70,55 @@ def test_made_up_verbs_cost_no_heap():
         lost = free - gc.mem_free()
         assert lost < 1024, lost
     assert code(bd, "STATUS") == 0 and bd.status()["faults"] == "0"
+
+
+class Feed:
+    """A port the test fills as a host would, a piece at a time."""
+
+    def __init__(self):
+        self.inp = b""
+        self.out = []
+
+    def read_byte(self):
+        if not self.inp:
+            return -1
+        b = self.inp[0]
+        self.inp = self.inp[1:]
+        return b
+
+    def write(self, data):
+        self.out.append(bytes(data))
+
+    def replies(self):
+        out = []
+        for line in b"".join(self.out).split(b"\n")[:-1]:
+            kind, seq, ok, rest = proto.parse_reply(proto.body(line))
+            out.append((seq, ok if ok else int(rest.split()[0])))
+        del self.out[:]
+        return out
+
+
+def test_the_tail_of_a_frame_after_a_slow_request_is_read_with_its_head():
+    bd = Board("strict-split", SimFlash())
+    port = Feed()
+    lk = bd.link
+    lk.port = port
+    second = proto.request(2, "STATUS")
+    port.inp = proto.request(1, "LOGS") + second[:5]
+    lk.poll(0)  # LOGS answered, then the head of STATUS read
+    lk.poll(1500)  # LOGS took 1.5 s: the first poll to find the port empty
+    lk.poll(1600)
+    port.inp = second[5:]  # the tail, 0.1 s later
+    lk.poll(1610)
+    assert port.replies() == [(1, True), (2, True)]
+    # a second of empty polls still drops a partial line, once
+    port.inp = second[:5]
+    lk.poll(2000)
+    lk.poll(2100)  # the first empty poll
+    lk.poll(3100)
+    assert port.replies() == []
+    lk.poll(3101)
+    assert port.replies() == [(0, proto.E_TRUNCATED)]
+    port.inp = second
+    lk.poll(3200)
+    assert port.replies() == [(2, True)]
