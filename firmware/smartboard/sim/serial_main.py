@@ -111,8 +111,12 @@ def main(argv):
     t0 = time.ticks_ms()
     while True:
         # the simulator's tick (its sensors' time), then the board's own
-        # guarded pass over the link (smartboard.loop: as on the board)
-        loop.step(rig.board, lk, rig.now(), rig.tick)
+        # guarded pass over the link (smartboard.loop: as on the board).
+        # The link keeps the wall clock, as on the board: a host's silence
+        # is real time, and simulated time runs ahead whenever the loop
+        # catches up after a busy spell (twenty ticks' worth in a few ms,
+        # which dropped the head of a frame split across two writes).
+        loop.step(rig.board, lk, time.ticks_ms(), rig.tick)
         # Paced to the wall clock: the simulated sensors take their time.
         # A PLAY runs ahead in simulated time: the clock is re-anchored
         # then, never slept off.
@@ -126,7 +130,13 @@ def main(argv):
 
 def _reboot():
     # The process ends; tools/devboard.py starts it again, as a board boots.
-    sys.exit(0)
+    # Not by SystemExit alone: the unix port runs with -i (so that Ctrl-C
+    # leaves mpremote a REPL), and -i turns SystemExit into the REPL too:
+    # the board sat at ">>> ", deaf to its host, and never booted again.
+    import os
+
+    os.system("kill -TERM $PPID")  # the shell's parent: this process
+    sys.exit(0)  # (where the shell could not)
 
 
 if __name__ == "__main__":

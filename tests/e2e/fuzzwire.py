@@ -1,0 +1,157 @@
+"""The link fuzz over a real serial line: batches of tests/fuzzkit.py's
+items written to a board (the simulated board of tools/devboard.py on a
+pseudo-terminal) through pyserial, in bursts, in pieces split across
+writes with pauses between, now and then a partial frame left to go
+stale; every reply read back and checked in order. After each batch: the
+board still answers HELLO and STATUS (the batch's last two frames), STATUS
+faults=0, nothing on the line that is not a frame (no traceback, no REPL
+prompt), the board process never restarted but by a REBOOT it was sent,
+and on its flash every byte of every log kept unless a DEL was answered
+OK (a log in play may grow), a deleted log never back. Used by
+tests/e2e/test_fuzz.py and tools/soak.py."""
+
+import os
+import sys
+import time
+
+from apixagon_host import link as L
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import fuzzkit  # noqa: E402
+
+WAIT = 20  # s: the most a batch's replies may take (a PLAY END plays in sim time)
+
+
+class FuzzWire:
+    def __init__(self, board, seed, hands=True, stale_every=0):
+        """board: a tools/devboard.DevBoard, started. stale_every: a partial
+        frame left to go stale (a second and more of silence) once every
+        that many batches (0: never)."""
+        self.board = board
+        self.link = L.connect(board.port, timeout=10)
+        self.fz = fuzzkit.Fuzzer(seed, (), sim=True, reboot=fuzzkit.LAST, hands=hands)
+        self.r = fuzzkit.Rand(seed + 1)
+        self.stale_every = stale_every
+        self.batches = 0
+        self.frames = 0  # items sent
+        self.replies = 0
+        self.reboots = 0
+        self.boots = board.boots
+        self.kept = {}  # log name: its bytes as last read
+        self.deleted = set()
+        self.pulled = set()  # PULLED answered OK: the marker is on flash
+        self.look()
+        self.fz.names = sorted(self.kept)
+
+    # ---- the flash --------------------------------------------------------------
+    def logs(self):
+        d = os.path.join(self.board.flash, "logs")
+        out = {}
+        if not os.path.isdir(d):
+            return out
+        for name in os.listdir(d):
+            if name.endswith(".alog"):
+                with open(os.path.join(d, name), "rb") as f:
+                    out[name] = f.read()
+        return out
+
+    def look(self, acked=()):
+        now = self.logs()
+        for verb, name in acked:
+            if verb == "DEL":
+                self.deleted.add(name)
+                self.kept.pop(name, None)
+                self.pulled.discard(name)
+            else:
+                self.pulled.add(name)
+        back = self.deleted & set(now)
+        assert not back, "deleted logs back on flash: %r" % sorted(back)
+        for name in self.pulled:
+            marker = os.path.join(self.board.flash, "logs", name[:-5] + ".pulled")
+            assert os.path.exists(marker), "%s was PULLED, its marker is not on flash" % name
+        for name, old in self.kept.items():
+            assert name in now, "%s is gone from flash, no DEL was answered OK" % name
+            assert now[name][: len(old)] == old, "%s changed on flash" % name
+        self.kept = now
+        return now
+
+    # ---- a batch --------------------------------------------------------------------
+    def batch(self, n):
+        items = self.fz.batch(n)
+        self.last = items  # (for a failure's message)
+        if self.stale_every and self.batches % self.stale_every == self.stale_every - 1:
+            items.insert(self.r.below(len(items) - 2), self.fz.stale_item())
+        rp = fuzzkit.Replies()
+        for it in items:
+            rp.expect(it)
+        self.send(items, rp)
+        self.collect(rp, items)
+        self.batches += 1
+        self.frames += len(items)
+        self.replies += rp.replies
+        st = rp.status
+        assert st is not None and st.get("faults") == "0", st
+        link = self.link
+        assert not link.noise, "not frames on the line: %r" % link.noise[-3:]
+        if items[-1].verb == "REBOOT":
+            self.reboots += 1
+            self.boots += 1
+            assert self.board.wait_boot(self.boots), "no boot after REBOOT"
+            self.link.hello()  # the new process reads its port
+        assert self.board.boots == self.boots, (
+            "the board restarted: %s" % "".join(self.board.stderr)[-2000:]
+        )
+        self.look(rp.acked)
+        self.fz.names = sorted(self.kept)
+        return rp
+
+    def send(self, items, rp):
+        ser = self.link.ser
+        r = self.r
+        pending = []
+        for it in items:
+            if it.stale:
+                # the reply to what went before, then the partial frame and
+                # more than a second of silence: ERR 4, once
+                ser.write(b"".join(pending))
+                pending = []
+                self.wait(rp, rp.want.index((0, fuzzkit.E4, it)))
+                ser.write(it.data)
+                time.sleep(1.2)
+            elif it.slow:
+                # split across writes, with pauses the board polls in
+                ser.write(b"".join(pending))
+                pending = []
+                data = it.data
+                while data:
+                    k = r.below(len(data)) + 1
+                    ser.write(data[:k])
+                    ser.flush()
+                    data = data[k:]
+                    time.sleep(r.below(5) / 1000)
+            else:
+                pending.append(it.data)
+                if it.drain or sum(len(x) for x in pending) > 4096:
+                    ser.write(b"".join(pending))  # a write of its own
+                    pending = []
+        ser.write(b"".join(pending))
+
+    def wait(self, rp, upto):
+        """Replies read until `upto` of them were checked."""
+        deadline = time.monotonic() + WAIT
+        while rp.i < upto:
+            f = self.link.read_frame(deadline)
+            if f is None:
+                seq, mask, item = rp.want[rp.i]
+                raise AssertionError(
+                    "no reply to %r (=%d) in %d s; noise %r"
+                    % (item.what[:80], seq, WAIT, self.link.noise[-3:])
+                )
+            _, seq, ok, rest = f
+            rp.reply(seq, ok, rest)
+
+    def collect(self, rp, items):
+        self.wait(rp, len(rp.want))
+
+    def close(self):
+        self.link.close()

@@ -1,0 +1,118 @@
+"""The serial link fuzzed (tests/fuzzkit.py, seeded): valid frames of every
+verb with numbers at 2^30, 2^31, 2^62, 2^63, negatives and 240 digits,
+mutated frames, junk, bursts, frames split across writes. Over a real
+pseudo-terminal to the firmware (.mpy) in the MicroPython unix port
+(tools/devboard.py, tests/e2e/fuzzwire.py: 20 000 frames, hands and PLAY
+among them, REBOOTs), and through the board's own loop pass in-process
+(tests/board/fuzzrun.py) under CPython with the simulator's link and under
+MicroPython at 96 wK with the board's. Every frame gets exactly its one
+reply, in order; no fault counted, no traceback, no REPL; every byte of
+every log kept unless a DEL was answered OK. `make soak` runs more of the
+same, with power cuts (tools/soak.py)."""
+
+import os
+import subprocess
+import sys
+import time
+
+import fuzzkit
+import pytest
+from e2ekit import RECORD, connect, play_record
+from fuzzwire import FuzzWire
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BOARD_TESTS = os.path.join(ROOT, "tests", "board")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import build_mpy  # noqa: E402
+
+SEED = 20240611
+FRAMES = 20000  # over the pty
+BATCH = 50
+
+
+def two_logs(link):
+    """A match abandoned after 6 moves (0001.alog), one in play after 3
+    (0002.alog): something to GET, PULL and DEL."""
+    assert play_record(link, RECORD, upto=6).startswith("played")
+    assert link.request("HAND", "press", "confirm", "long") == "ok"
+    cells = link.request("CELLS")
+    from apixagon.geometry import cell_name
+
+    for x in range(len(cells) // 2):
+        if cells[2 * x : 2 * x + 2] != "00":
+            link.request("HAND", "lift", cell_name(x))
+    link.request("HAND", "wait", 800)
+    assert play_record(link, RECORD, upto=3).startswith("played")
+    assert [x[0] for x in link.logs()] == ["0001.alog", "0002.alog"]
+
+
+def test_fuzzed_frames_over_the_pty(board):
+    with connect(board) as link:
+        two_logs(link)
+    w = FuzzWire(board, SEED, stale_every=150)
+    t = time.monotonic()
+    try:
+        while w.frames < FRAMES:
+            w.batch(BATCH)
+    finally:
+        w.close()
+    took = time.monotonic() - t
+    print(
+        "%d frames (%d well-formed requests), %d replies, %d REBOOTs, 0 faults in %.1f s"
+        % (w.frames, w.fz.valid, w.replies, w.reboots, took)
+    )
+    assert w.reboots >= 1 and w.fz.valid > FRAMES // 2
+
+
+def test_a_reboot_restarts_the_simulated_board(board):
+    # (it sat at the unix port's REPL: -i turns SystemExit into the REPL)
+    with connect(board) as link:
+        link.send("REBOOT")
+        f = link.read_frame(time.monotonic() + 5)
+        assert f[1:] == (0, True, "rebooting"), f
+        assert board.wait_boot(2)
+        assert link.hello()["proto"] == "1"
+        link.ser.write(b"print(123)\r\n")  # Python to a REPL; junk to the board
+        f = link.read_frame(time.monotonic() + 5)
+        assert f[1:3] == (0, False) and f[3].startswith("1 malformed"), f
+        assert not link.noise, link.noise
+
+
+def runner_stream(path, seed, sim, batches):
+    fz = fuzzkit.Fuzzer(seed, ("0001.alog", "0002.alog"), sim=sim, reboot=fuzzkit.ANYWHERE)
+    fz.stale = True
+    out = [fz.batch(40) for _ in range(batches)]
+    with open(path, "wb") as f:
+        for b in out:
+            f.write(fuzzkit.encode(b))
+    return out
+
+
+@pytest.mark.parametrize("where", ["cpython-simlink", "micropython-96wK"])
+def test_the_boards_loop_fuzzed_in_process(where, firmware_mpy, tmp_path):
+    stream = str(tmp_path / "stream.bin")
+    if where.startswith("cpython"):
+        batches = runner_stream(stream, SEED + 1, True, 500)
+        cmd = [sys.executable, os.path.join(BOARD_TESTS, "fuzzrun.py"), "firmware", BOARD_TESTS]
+        cmd += [stream, "sim"]
+    else:
+        batches = runner_stream(stream, SEED + 2, False, 250)
+        helpers = tmp_path / "helpers"
+        helpers.mkdir()
+        for name in ("boardkit", "logkit"):
+            subprocess.run(
+                [build_mpy.mpy_cross(), "-o", str(helpers / (name + ".mpy")), name + ".py"],
+                cwd=BOARD_TESTS,
+                check=True,
+            )
+        exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+        cmd = [exe, "-X", "heapsize=96wK", os.path.join(BOARD_TESTS, "fuzzrun.py")]
+        cmd += [firmware_mpy, str(helpers), stream, "board"]
+    t = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, cwd=ROOT, timeout=300)
+    took = time.monotonic() - t
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+    check = fuzzkit.RunCheck(batches)
+    check.feed(proc.stdout)
+    assert check.done is not None and check.b == len(batches), check.b
+    print("%s: %d frames, %d replies in %.1f s" % (where, check.frames, check.rp.replies, took))
