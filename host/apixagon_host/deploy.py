@@ -144,6 +144,8 @@ def deploy(
                 timeout=T.SHORT,
             )
             st = T.parse_state(lines)
+            for note in st["notes"]:  # what its selector set aside at this boot, and why
+                say(out, "the board at its last boot: %s" % note)
             stock = _fit(b, st, revision, out)
         except BaseException as e:
             _leave(port, timeout, e)  # nothing written: the old firmware runs again

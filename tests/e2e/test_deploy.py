@@ -352,6 +352,13 @@ def test_deploy_onto_a_stock_board_of_before_the_slots(tmp_path, fws):
         assert fwcheck.await_firmware(b.port, 10)["fw"] == fws.old
         rec = record(b)
         assert rec["cur"] is None and rec["bad"] == "a" and "link.mpy missing" in rec["why"]
+        # and the next deploy says so
+        deploy.deploy(b.port, fws.new, full=False, out=out)
+        assert (
+            "the board at its last boot: firmware in fw/a set aside: smartboard/link.mpy missing"
+            in out.getvalue()
+        )
+        assert hello(b)["fw"] == NEW
     finally:
         b.stop()
 
