@@ -27,6 +27,17 @@ test: $(STAMP) $(EMU_STAMP) firmware
 	$(VENV)/bin/ruff check firmware host tests tools
 	$(PY) -m pytest -q -n $(JOBS)
 
+# The link fuzz and power cuts at length (tools/soak.py): 100 000 fuzzed
+# frames and 1 000 power cuts with a match played between them, on the
+# simulated board; prints its counts (frames, crashes, cuts, records
+# checked, lost), exit 1 on any failure. FRAMES=, CUTS=, SEED= to change.
+.PHONY: soak
+FRAMES ?= 100000
+CUTS   ?= 1000
+SEED   ?= 20240611
+soak: $(STAMP)
+	$(PY) tools/soak.py --frames $(FRAMES) --cuts $(CUTS) --seed $(SEED)
+
 # The simulated board and its companion in one terminal: the firmware
 # (.mpy) in the MicroPython unix port on a pseudo-terminal (its USB serial),
 # flash in build/flash (kept: matches and settings survive a run), and

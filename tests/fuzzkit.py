@@ -175,7 +175,7 @@ class Fuzzer:
     simulator's verbs); reboot: a plain REBOOT now and then, ANYWHERE (a
     board without a reset: answered at seq 0 and at its own) or LAST, only
     as a batch's last frame (the board resets: only the seq-0 answer);
-    hands: HAND puts, taps and presses (else only waits); stale: partial
+    hands: HAND puts, lifts, taps and presses (else only waits); stale: partial
     frames left to go stale (a second of silence each)."""
 
     def __init__(self, seed, names=(), sim=True, reboot=0, hands=True, stale=False):
@@ -262,8 +262,8 @@ class Fuzzer:
     def hand(self):
         r = self.r
         what = r.choice(("put", "lift", "tap", "wait", "press", "put", "lift", "drop"))
-        if not self.hands and what in ("put", "tap", "press"):
-            what = "wait"
+        if not self.hands and what in ("put", "lift", "tap", "press"):
+            what = "wait"  # (the cards are someone else's: a match is played)
         if what == "put":
             args = [what, r.choice(CELLS), self.code()]
         elif what == "lift":

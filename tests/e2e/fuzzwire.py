@@ -23,12 +23,14 @@ WAIT = 20  # s: the most a batch's replies may take (a PLAY END plays in sim tim
 
 
 class FuzzWire:
-    def __init__(self, board, seed, hands=True, stale_every=0):
-        """board: a tools/devboard.DevBoard, started. stale_every: a partial
-        frame left to go stale (a second and more of silence) once every
-        that many batches (0: never)."""
+    def __init__(self, board, seed, hands=True, stale_every=0, link=None):
+        """board: a tools/devboard.DevBoard, started (link: a host link to
+        it, else one is made). hands: the fuzz puts and lifts cards and
+        presses buttons too (False: a match is being played by someone
+        else). stale_every: a partial frame left to go stale (a second and
+        more of silence) once every that many batches (0: never)."""
         self.board = board
-        self.link = L.connect(board.port, timeout=10)
+        self.link = link or L.connect(board.port, timeout=10)
         self.fz = fuzzkit.Fuzzer(seed, (), sim=True, reboot=fuzzkit.LAST, hands=hands)
         self.r = fuzzkit.Rand(seed + 1)
         self.stale_every = stale_every
@@ -98,6 +100,7 @@ class FuzzWire:
             self.boots += 1
             assert self.board.wait_boot(self.boots), "no boot after REBOOT"
             self.link.hello()  # the new process reads its port
+            self.fz.play_total = 0  # (a PLAY record went with the process)
         assert self.board.boots == self.boots, (
             "the board restarted: %s" % "".join(self.board.stderr)[-2000:]
         )
@@ -152,6 +155,30 @@ class FuzzWire:
 
     def collect(self, rp, items):
         self.wait(rp, len(rp.want))
+
+    def burst(self, n):
+        """A batch sent and not read: the power is about to go. The names
+        of the logs it may have deleted."""
+        items = self.fz.batch(n)
+        self.send(items, fuzzkit.Replies())
+        self.frames += len(items)
+        # a DEL among them may have been carried out, unanswered
+        return set(it.name for it in items if it.verb == "DEL" and it.want[0][1] & fuzzkit.OK)
+
+    def gone(self, name):
+        """A log deleted by a DEL whose answer was never read."""
+        self.deleted.add(name)
+        self.pulled.discard(name)
+
+    def reattach(self, link):
+        """After a power cut: the new process, its link, its flash as it
+        booted (the caller checks what the cut kept)."""
+        self.link = link
+        self.boots = self.board.boots
+        self.fz.play_total = 0
+        self.kept = {}
+        self.look()
+        self.fz.names = sorted(self.kept)
 
     def close(self):
         self.link.close()

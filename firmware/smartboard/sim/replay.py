@@ -28,7 +28,7 @@ class ReplayError(Exception):
 
 
 class Player(record.Visitor):
-    def __init__(self, rig, on_move=None):
+    def __init__(self, rig, on_move=None, latency=True):
         self.rig = rig
         self.on_move = on_move
         self.mode = 0
@@ -40,7 +40,10 @@ class Player(record.Visitor):
         self.lines = 0
         self.skipped = 0  # lines already on the board (a resumed match)
         self.skip = 0
-        self.latency = []  # placements: ms from the card put down to the move
+        # placements: ms from the card put down to the move (the benchmark's;
+        # None for the serial link's PLAY: a list that grows a block at a
+        # time ran the simulator's 96 wK heap out now and then)
+        self.latency = [] if latency else None
 
     # ---- headers --------------------------------------------------------
     def header(self, lineno, key, value):
@@ -134,7 +137,7 @@ class Player(record.Visitor):
             rig.press(buttons.CONFIRM)
         t0 = rig.now_us
         self._until(lambda: g.nlog != before, lineno)
-        if kind == PLACE or kind == RAIN_MOVE:
+        if (kind == PLACE or kind == RAIN_MOVE) and self.latency is not None:
             self.latency.append((rig.now_us - t0) // 1000)
         self.lines += 1
         if self.on_move is not None:
@@ -163,8 +166,8 @@ class Player(record.Visitor):
         return self.rig.board.ref.game if self.started else None
 
 
-def play(rig, lines, on_move=None):
+def play(rig, lines, on_move=None, latency=True):
     """Play the record's lines on rig; returns the Player (its .latency)."""
-    p = Player(rig, on_move)
+    p = Player(rig, on_move, latency)
     record.read(lines, p)
     return p

@@ -10,6 +10,7 @@
 # commands — hands that put, lift and tap cards and press buttons — and
 # PLAY, which plays a whole .apx record from hands in simulated time.
 import binascii
+import gc
 import sys
 import time
 
@@ -71,11 +72,11 @@ class SimLink(link.Link):
         if len(args) != 1:
             raise ValueError("PLAY")
         if args[0] == "END":
-            text = "".join(self._record)
+            chunks = self._record
             self._record = []
-            lines = binascii.a2b_base64(text).decode().split("\n")
+            gc.collect()  # the match is played in a heap made compact first
             try:
-                p = replay.play(self.rig, lines)
+                p = replay.play(self.rig, _lines(chunks), None, False)
             except replay.ReplayError as e:
                 # a record the hands cannot play: the host's mistake
                 # (answered bad arguments), not a fault of the board
@@ -87,6 +88,31 @@ class SimLink(link.Link):
             raise ValueError("record too long")
         self._record.append(args[0])
         return "more"
+
+
+def _lines(chunks):
+    # The record's lines from its base64 chunks, decoded a chunk at a time:
+    # neither the whole record nor a list of its lines is ever in the heap
+    # (in a simulator at 96 wK, after a resume, a 3 KB block is not always
+    # to be had: PLAY ran out of memory now and then).
+    carry = ""
+    line = b""
+    for c in chunks:
+        c = carry + c
+        k = len(c) - len(c) % 4
+        carry = c[k:]
+        data = binascii.a2b_base64(c[:k]) if k else b""
+        while data:
+            j = data.find(b"\n")
+            if j < 0:
+                line += data
+                break
+            yield (line + data[:j]).decode()
+            line = b""
+            data = data[j + 1 :]
+    if carry:
+        raise ValueError("base64")
+    yield line.decode()
 
 
 def _card(text):
