@@ -458,6 +458,10 @@ class Board:
         if self._space_seen < 0 and log.damaged is not None:
             # left as it is: the host shows where it breaks (logs pull)
             self._say("log %s damaged or unreadable: kept as it is, not resumed" % log.damaged)
+        if log.note is not None:
+            # what the log's listing put right (junk moved aside), once
+            self._say(log.note)
+            log.note = None
         self._space_seen = log.space
         old = self.storage
         if log.failing:
@@ -471,8 +475,12 @@ class Board:
         elif old == STORE_FULL:
             self._say("storage: the match log is saved again")
         if st == STORE_LOW and (announce or old == STORE_OK):
+            # The board deletes no match itself, ever (docs/protocol.md):
+            # the PC frees space, after a pull (STATUS unpulled= says how
+            # many wait for it).
             self._say(
-                "storage low: %d KB free; download the match logs" % (log.free_bytes() // 1024)
+                "storage low: %d KB free; download the match logs (the board deletes none)"
+                % (log.free_bytes() // 1024)
             )
         if st != old:
             if self.phase == SETUP:

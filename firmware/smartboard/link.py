@@ -27,7 +27,7 @@ _PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
 # many characters, then checked against the request's own range.
 _DIGITS = const(10)
 MAX_OFFSET = const(1 << 24)  # GET: beyond any log a 2 MB flash can hold
-MAX_START = const(1 << 16)  # LOGS: beyond any number of logs
+MAX_START = const(1 << 16)  # LOGS: past any log number (matchlog.MAX_NUMBER)
 CLOCK_MIN = 946684800  # CLOCK: 2000-01-01 ..
 CLOCK_MAX = 4102444800  # .. 2100-01-01 (unix seconds)
 
@@ -142,6 +142,10 @@ class Link:
         self._cells_src = bytearray(NCELLS)
         self._cells = bytearray(NCELLS)
         self._chunk = bytearray(proto.MAX_CHUNK)  # GET reads into this, every time
+        if log is not None and log.window is None:
+            # lent to the log as the window it reads logs through (one
+            # buffer: a GET and a log read never overlap in one loop)
+            log.window = self._chunk
 
     # ---- the loop -----------------------------------------------------------
     def poll(self, now):
@@ -365,16 +369,16 @@ class Link:
             raise _SafeMode()
 
     def _counts(self, parts):
+        # From the log's index (no listing, no lookup per log: a board with
+        # a thousand logs answers as fast as one with none) and one ask of
+        # the free space (littlefs counts its blocks to tell).
         log = self.log
-        names = log.names()
-        unpulled = 0
-        for n in names:
-            if not log.is_pulled(n):
-                unpulled += 1
-        parts.append("logs=%d" % len(names))
+        n, unpulled = log.counts()
+        free = log.free_bytes()
+        parts.append("logs=%d" % n)
         parts.append("unpulled=%d" % unpulled)
-        parts.append("free=%d" % log.free_bytes())
-        parts.append("low=%d" % (1 if log.low() else 0))
+        parts.append("free=%d" % free)
+        parts.append("low=%d" % (1 if log.low(free) else 0))
 
     def cmd_watch(self, args):
         self._board()
@@ -394,25 +398,42 @@ class Link:
     def cmd_logs(self, args):
         # "LOGS [start]": at most _LOGS_PER_REPLY entries a reply, then
         # "+next" if there are more: a long archive never needs a long
-        # string in a small heap.
+        # string in a small heap. start is a log number (0: from the
+        # first), +next the number of the next log: the host only ever
+        # sends back what it was given, so it reads these pages as it read
+        # pages by position, and a log deleted between two pages moves no
+        # other one. A listing from the start lists the folder afresh
+        # (matchlog.MatchLog.rescan); the pages after it walk the index.
         log = self._log()
         log.flush_all()  # the host asks now: what is queued goes to flash first
         if len(args) > 1:
             return proto.E_ARGS
         start = number(args[0], 0, MAX_START) if args else 0
+        if start == 0:
+            log.rescan()
+        nums, more = log.page(start, _LOGS_PER_REPLY)
+        sizes = log.sizes(nums)
         cur = log.current()
-        names = log.names()
-        out = []
-        for k in range(start, min(len(names), start + _LOGS_PER_REPLY)):
-            n = names[k]
-            size = log.size_of(n)
-            state = "play" if n == cur and not log.over else "done"
-            if log.is_pulled(n):
+        # The reply goes out an entry at a time, its CRC chained (as GET's):
+        # a page never needs a 500-byte block of a fragmented heap.
+        c = self._piece(("=%d OK" % self._seq).encode(), 0xFFFF)
+        for i in range(len(nums)):
+            if sizes[i] < 0:
+                continue  # gone from flash (not by the board): nothing to pull
+            name = matchlog.log_name(nums[i])
+            state = "play" if name == cur and not log.over else "done"
+            if log.is_pulled(name):
                 state = "pulled"
-            out.append("%s:%d:%s" % (n, size, state))
-        if start + _LOGS_PER_REPLY < len(names):
-            out.append("+%d" % (start + _LOGS_PER_REPLY))
-        return " ".join(out)
+            c = self._piece((" %s:%d:%s" % (name, sizes[i], state)).encode(), c)
+        if more:
+            c = self._piece((" +%d" % more).encode(), c)
+        self._send(proto.crc_tail(c))
+        return _SENT
+
+    def _piece(self, data, c):
+        # a part of a reply written in parts: sent, its CRC chained
+        self._send(data)
+        return proto.crc16(data, c)
 
     def cmd_get(self, args):
         if len(args) != 3:

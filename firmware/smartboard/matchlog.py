@@ -26,6 +26,32 @@
 # back (a take-back made and undone meanwhile is then logged as its net
 # effect). A log file appears whole with its header (written to a .tmp
 # file, then renamed), so a log never lacks its mode line.
+#
+# Scale (a board that is never pulled holds a thousand matches and more):
+# nothing here holds the whole folder or a whole log in memory.
+#   - The folder is listed one entry at a time (os.ilistdir where the
+#     filesystem has it, names as bytes; a wrapper without it, such as the
+#     flash's twin, falls back on listdir) into an index: a bit per log
+#     number for NNNN.alog on flash and one for NNNN.pulled (1000 logs:
+#     256 bytes, not 1000 strings). LOGS pages, STATUS counts, the newest
+#     log and the next number come from it, and PULLED and DEL look up no
+#     file. The board is the flash's only writer while it runs, so the
+#     index follows its own writes; the folder is listed afresh at boot and
+#     at each LOGS from the start (one pass: 0.4 s for 1500 entries on the
+#     RP2040, where a lookup by name in such a folder costs up to 0.2 s).
+#   - A log is read through a fixed window (the link's 2 KB GET buffer,
+#     lent; else 320 bytes made for the read), refilled at the record that
+#     does not fit (a record is at most 264 bytes): verifying, resuming and
+#     repairing a log of any length take the same memory.
+#   - What the board did not make is moved aside, never deleted: an entry
+#     of logs/ that is no log, marker or LAST (a folder, a stray file) goes
+#     to logs.junk/, and so does a file named logs (the folder is then
+#     made); the board says so (smartboard.logfs). Only its own .tmp files
+#     go.
+#   - Log numbers run to MAX_NUMBER, four digits as the names have always
+#     been ("%04d": 10000.alog would sort before 9999.alog): the index is
+#     at most 2.5 KB. Past it no new log is made and the board says the
+#     flash is full (9999 matches: 13 years of 2 a day).
 import hashlib
 import os
 
@@ -48,7 +74,19 @@ TMP = ".tmp"  # a file being written whole, renamed over its name when done
 # host, which knows a match by board and name, would take a new match for
 # the one it stored under that name (and append to it or replace it).
 HIGH = "LAST"
+MAX_NUMBER = const(9999)  # the highest log number (see above)
+JUNK = ".junk"  # what logs/ should not hold goes to <root>.junk/
 _NCRC = const(256)  # moves whose identity the writer keeps (a match has ~100)
+_WINDOW = const(320)  # a log is read through this much memory (a record: <= 264)
+_GROW = const(32)  # the index grows by this many bytes (128 numbers)
+_S_IFDIR = const(0x4000)
+_FIX = const(8)  # entries dropped or moved aside after one pass of a listing
+# kinds of names in logs/ (_kind)
+_K_JUNK = const(0)
+_K_LOG = const(1)
+_K_MARK = const(2)
+_K_TMP = const(3)
+_K_HIGH = const(4)
 _RETRY_MS = const(2000)  # a failing flash is tried again this often
 _PULLED_RAM = const(16)  # PULLED names kept in memory while the flash is full
 
@@ -91,34 +129,51 @@ def read_log(data, visit=None):
     """Walk the records of a log's bytes: visit(kind, payload) for each good
     one. Returns (verdict, good_length, records, link): good_length is where
     the good records end (a writer appends there), link the last link."""
-    i = 0
-    n = len(data)
+    return _walk(None, None, data, visit)
+
+
+def _walk(fs, path, buf, visit):
+    # read_log over a log on flash (path on fs) read through the buffer buf
+    # (fs.read_into, refilled at the record that does not fit: one record
+    # in view at a time, a log of any length in the same memory), or over
+    # the log's bytes (fs None, buf the bytes, all in view)
+    off = 0
     prev = SEED
     count = 0
-    while i < n:
+    base = 0  # the file offset of buf[0]
+    n = 0 if fs else len(buf)  # bytes of the file in buf
+    end = not fs  # buf holds the file up to its end
+    while True:
+        i = off - base
+        if not end and (i + 9 > n or i + buf[i + 2] + 9 > n):
+            n = fs.read_into(path, off, buf)
+            base = off
+            end = n < len(buf)
+            i = 0
+        if i >= n:
+            return OK_LOG, off, count, prev
         if n - i < 9:
-            return TORN, i, count, prev
-        if data[i] != MAGIC:
-            return CORRUPT, i, count, prev
-        ln = data[i + 2]
-        end = i + ln + 9
-        if end > n:
-            return TORN, i, count, prev
-        c = crc16(data[i:end], 0xFFFF, ln + 7)
-        if data[end - 2] != c >> 8 or data[end - 1] != c & 255:
+            return TORN, off, count, prev
+        if buf[i] != MAGIC:
+            return CORRUPT, off, count, prev
+        ln = buf[i + 2]
+        e = i + ln + 9
+        if e > n:
+            return TORN, off, count, prev
+        c = crc16(memoryview(buf)[i:e], 0xFFFF, ln + 7)
+        if buf[e - 2] != c >> 8 or buf[e - 1] != c & 255:
             # the last record torn mid-write, or damage with data after it
-            return (TORN if end == n else CORRUPT), i, count, prev
-        kind = data[i + 1]
-        payload = bytes(data[i + 3 : i + 3 + ln])
-        link = bytes(data[i + 3 + ln : i + 7 + ln])
+            return (TORN if e == n and end else CORRUPT), off, count, prev
+        kind = buf[i + 1]
+        payload = bytes(buf[i + 3 : i + 3 + ln])
+        link = bytes(buf[i + 3 + ln : i + 7 + ln])
         if link != link_of(prev, kind, payload):
-            return BROKEN, i, count, prev
+            return BROKEN, off, count, prev
         prev = link
         count += 1
         if visit is not None:
             visit(kind, payload)
-        i = end
-    return OK_LOG, i, count, prev
+        off += ln + 9
 
 
 class Lines:
@@ -153,14 +208,17 @@ class Lines:
 
 class Positions:
     """read_log visitor for the board's resume: where each header line and
-    each move still standing lies in the log's bytes, 4 bytes a line, and
-    the lines themselves made one at a time when lines() is read (a boot
-    replays a whole match: a list of strings would crowd a small heap).
-    data: the bytes read_log walks."""
+    each move still standing lies in the log, 3 bytes a line (its record's
+    offset), and the lines themselves read from flash one at a time when
+    lines() is walked (a boot replays a whole match: neither a list of
+    strings nor the log's bytes are held). fs, path: the log; buf: the
+    window it is read through."""
 
-    def __init__(self, data):
-        self.data = data
-        self.at = bytearray(4 * 96)  # (offset, length) as 2 + 2 bytes per line
+    def __init__(self, fs, path, buf):
+        self.fs = fs
+        self.path = path
+        self.buf = buf
+        self.at = bytearray(3 * 32)
         self.n = 0  # lines standing
         self.header = 0  # of which header lines
         self.result = None
@@ -170,15 +228,13 @@ class Positions:
         i = self._pos
         self._pos = i + len(payload) + 9
         if kind == HEADER or kind == MOVE:
-            if 4 * self.n >= len(self.at):
-                self.at.extend(bytearray(len(self.at)))
+            j = 3 * self.n
+            if j >= len(self.at):
+                self.at.extend(bytes(j))
             a = self.at
-            j = 4 * self.n
-            i += 3  # the payload
-            a[j] = i >> 8
-            a[j + 1] = i & 255
-            a[j + 2] = len(payload) >> 8
-            a[j + 3] = len(payload) & 255
+            a[j] = i >> 16
+            a[j + 1] = (i >> 8) & 255
+            a[j + 2] = i & 255
             self.n += 1
             if kind == HEADER:
                 self.header += 1
@@ -193,11 +249,13 @@ class Positions:
         return self.n - self.header
 
     def lines(self):
-        """The record's lines, header first (a generator)."""
+        """The record's lines, header first (a generator: one line made at
+        a time, its record read into the window)."""
         a = self.at
-        for j in range(0, 4 * self.n, 4):
-            i = a[j] << 8 | a[j + 1]
-            yield bytes(memoryview(self.data)[i : i + (a[j + 2] << 8 | a[j + 3])]).decode()
+        b = self.buf
+        for j in range(0, 3 * self.n, 3):
+            self.fs.read_into(self.path, a[j] << 16 | a[j + 1] << 8 | a[j + 2], b)
+            yield bytes(memoryview(b)[3 : 3 + b[2]]).decode()
 
 
 def _move_crc(kind, payload, ply):
@@ -211,6 +269,45 @@ def _is_header(line):
     return line[0] == "[" or line[:4] in ("mode", "play", "opti", "star")
 
 
+def _number(name):
+    """The number of a log's name as the board makes them ("0007.alog" ->
+    7), 0 for any other name."""
+    k, n = _kind(name.encode() if isinstance(name, str) else name)
+    return n if k == _K_LOG else 0
+
+
+def _kind(name):
+    """(kind, number) of a name in logs/ (bytes): a log NNNN.alog or its
+    marker NNNN.pulled as the board writes them (four digits, 1..MAX_NUMBER:
+    "7.alog" or "00007.alog" is not one), LAST, a .tmp, or junk."""
+    if name == b"LAST":
+        return _K_HIGH, 0
+    if name.endswith(b".tmp"):
+        return _K_TMP, 0
+    d = name[: name.find(b".")]
+    k = name[len(d) :]
+    k = _K_LOG if k == b".alog" else _K_MARK if k == b".pulled" else _K_JUNK
+    if k and len(d) == 4 and d.isdigit() and d != b"0000":
+        return k, int(d)
+    return _K_JUNK, 0
+
+
+def _join(d, name):
+    # the path in folder d (str) of a name a listing gave as bytes or str
+    return d + "/" + name if isinstance(name, str) else d.encode() + b"/" + name
+
+
+def log_name(n):
+    """The name of log number n (7 -> "0007.alog")."""
+    return "%04d%s" % (n, SUFFIX)
+
+
+def _bit(bits, n, m):
+    # bit n of the index (MatchLog._bits): m 0 the logs', 1 the markers'
+    j = 2 * (n >> 3) + m
+    return j < len(bits) and (bits[j] >> (n & 7)) & 1
+
+
 def _write(path, mode, data):
     with open(path, mode) as f:
         n = f.write(data)
@@ -218,29 +315,64 @@ def _write(path, mode, data):
         raise OSError(28)  # ENOSPC: a short write, the flash is full
 
 
-def _number(name):
-    """The number of a log's name ("0007.alog" -> 7), 0 if it has none."""
-    try:
-        return int(name[: -len(SUFFIX)])
-    except ValueError:
-        return 0
-
-
 class Flash:
     """The board's filesystem as the match logs use it: MicroPython's os
-    over littlefs on the board, the PC's files under the unix port. Its
-    simulated twin (smartboard.sim.flash.SimFlash) cuts the power inside a
-    write and reports a chosen free space."""
+    over littlefs on the board, the PC's files under the unix port and
+    CPython. Its simulated twin (smartboard.sim.flash.SimFlash) cuts the
+    power inside a write and reports a chosen free space; it has no
+    ilistdir, and the log lists it with listdir."""
+
+    def __init__(self):
+        # The file read last, kept open (read_into): a log read in parts
+        # (a resume, a pull's GETs) is looked up once, not per part (on a
+        # littlefs folder of a thousand entries a lookup costs 0.1-0.2 s on
+        # the RP2040). Closed by every write, rename and removal.
+        self._f = None
+        self._fp = None
+
+    def _shut(self):
+        if self._f is not None:
+            self._f.close()
+            self._f = None
 
     def listdir(self, d):
         return os.listdir(d)
 
+    def ilistdir(self, d):
+        """(name as bytes, a folder?, size or -1) of each entry of d, one at
+        a time (MicroPython's os.ilistdir; littlefs gives the size with it,
+        a POSIX folder does not). Bytes: a name that is not UTF-8 lists
+        too (as str it would raise UnicodeError in the middle of a listing)."""
+        if hasattr(os, "ilistdir"):
+            for e in os.ilistdir(d.encode()):
+                yield e[0], e[1] == _S_IFDIR, e[3] if len(e) > 3 else -1
+        else:  # CPython
+            with os.scandir(d.encode()) as it:
+                for e in it:
+                    yield e.name, e.is_dir(), -1
+
+    def isdir(self, path):
+        return os.stat(path)[0] & _S_IFDIR != 0
+
     def mkdir(self, d):
         os.mkdir(d)
 
-    def read(self, path):
-        with open(path, "rb") as f:
-            return f.read()
+    def copy(self, src, dst, n, buf):
+        """The first n bytes of src into a new file dst, through buf (both
+        files opened once: a repair of a long log in a folder of a thousand
+        needs no lookup per chunk)."""
+        self._shut()
+        mv = memoryview(buf)
+        with open(src, "rb") as f:
+            with open(dst, "wb") as g:
+                while n > 0:
+                    k = f.readinto(mv if n >= len(buf) else mv[:n])
+                    if not k:
+                        raise OSError(5)  # EIO: shorter than its good records
+                    w = g.write(mv[:k])
+                    if w is not None and w != k:
+                        raise OSError(28)
+                    n -= k
 
     def size(self, path):
         return os.stat(path)[6]
@@ -248,10 +380,12 @@ class Flash:
     def read_into(self, path, offset, buf):
         """Bytes from offset into buf (a GET chunk: the link's own buffer,
         no allocation); how many (0 past the end)."""
-        with open(path, "rb") as f:
-            f.seek(offset)
-            n = f.readinto(buf)
-        return n or 0
+        if self._f is None or self._fp != path:
+            self._shut()
+            self._f = open(path, "rb")
+            self._fp = path
+        self._f.seek(offset)
+        return self._f.readinto(buf) or 0
 
     def exists(self, path):
         try:
@@ -261,15 +395,19 @@ class Flash:
             return False
 
     def append(self, path, data):
+        self._shut()
         _write(path, "ab", data)
 
     def write(self, path, data):
+        self._shut()
         _write(path, "wb", data)
 
     def rename(self, src, dst):
+        self._shut()
         os.rename(src, dst)
 
     def remove(self, path):
+        self._shut()
         os.remove(path)
 
     def free(self, d):
@@ -312,14 +450,26 @@ class MatchLog:
         self.errors = 0  # failed writes
         self.damaged = None  # name of a newest log that does not verify
         self.space = 0  # bumped when the free space may have changed
-        self._pulled = []  # PULLED while the marker could not be written
+        self.note = None  # what a listing put right, for the players (said once)
+        # The buffer logs are read through (_walk, at least _WINDOW): the
+        # link lends its GET chunk, never in use at the same time (one
+        # loop); without a link, one is made for each read (_window).
+        self.window = None
+        # The index (see the top of this file), made by the first listing:
+        # two bitmaps interleaved a byte each, numbers 8j..8j+7 in bytes 2j
+        # (NNNN.alog on flash) and 2j+1 (pulled: its marker on flash, or
+        # in _ram). Made here, with the board's other lasting buffers.
+        self._bits = bytearray(_GROW)
+        self._listed = False  # the index was made (rescan)
+        self._hi = 0  # LAST: the highest number deleted
+        self._ram = []  # numbers PULLED while the marker could not be written
+        self._sized = False  # the last listing gave each entry's size (littlefs)
 
     # ---- files --------------------------------------------------------------
     def names(self):
-        """The log files, oldest first."""
-        out = [f for f in self.fs.listdir(self.root) if f.endswith(SUFFIX)]
-        out.sort()
-        return out
+        """The log files, oldest first: a list, for tests and tools (the
+        firmware walks the index instead: page(), counts())."""
+        return [log_name(n) for n in self.page(0, MAX_NUMBER)[0]]
 
     def file(self, name):
         return "%s/%s" % (self.root, name)
@@ -332,26 +482,31 @@ class MatchLog:
             return -1
 
     def has(self, name):
-        """Whether the log exists: one stat, not a listing (the host marks
-        a whole archive pulled, a request per log)."""
-        return self.fs.exists(self.file(name))
+        """Whether the log exists (the index: no lookup on flash; the host
+        marks a whole archive pulled, a request per log)."""
+        self._index()
+        return _bit(self._bits, _number(name), 0) == 1
 
     def _marker(self, name):
         return self.file(name[: -len(SUFFIX)] + PULLED)
 
     def is_pulled(self, name):
-        return name in self._pulled or self.fs.exists(self._marker(name))
+        self._index()
+        return _bit(self._bits, _number(name), 1) == 1
 
     def mark_pulled(self, name):
+        n = _number(name)
         try:
             self.fs.write(self._marker(name), b"1")
         except OSError:
             # A full flash: kept in memory, so that DEL can free space (the
             # host has the match); after a reboot the host pulls it again.
-            if name not in self._pulled:
-                if len(self._pulled) >= _PULLED_RAM:
+            if n not in self._ram:
+                if len(self._ram) >= _PULLED_RAM:
                     raise
-                self._pulled.append(name)
+                self._ram.append(n)
+        self._index()
+        self._set(1, n, 1)
 
     def current(self):
         return self.path[len(self.root) + 1 :] if self.path else None
@@ -363,17 +518,20 @@ class MatchLog:
         used again, never a number free for another match. Older logs need
         no write (on a full flash they are what frees space)."""
         n = _number(name)
-        if n >= self._newest() and n > self._high():
+        if n >= self._newest() and n > self._hi:
             tmp = self.file(HIGH + TMP)
             self.fs.write(tmp, ("%d" % n).encode())
             self.fs.rename(tmp, self.file(HIGH))
+            self._hi = n
         self.fs.remove(self.file(name))
+        self._set(0, n, 0)
+        self._set(1, n, 0)
         try:
             self.fs.remove(self._marker(name))
         except OSError:
             pass  # pulled in memory only
-        if name in self._pulled:
-            self._pulled.remove(name)
+        if n in self._ram:
+            self._ram.remove(n)
         self.hold = None  # space came back: try the waiting records at once
         self.space += 1
 
@@ -383,28 +541,178 @@ class MatchLog:
         except (OSError, AttributeError):
             return -1
 
-    def low(self):
-        """Warn the players: little space left, or writes failing."""
+    def low(self, free=None):
+        """Warn the players: little space left, or writes failing. free:
+        free_bytes() if the caller has it (littlefs counts every block in
+        use to tell: 0.2 s with a thousand logs on the RP2040)."""
         if self.failing:
             return True
-        f = self.free_bytes()
+        f = self.free_bytes() if free is None else free
         return 0 <= f < LOW_BYTES
 
-    def _high(self):
-        try:
-            return int(bytes(self.fs.read(self.file(HIGH))))
-        except (OSError, ValueError):
-            return 0  # none deleted yet (or unreadable: the names still count)
+    def counts(self):
+        """(logs, of which not pulled): the index's bits counted, no listing."""
+        self._index()
+        bits = self._bits
+        n = k = 0
+        for j in range(0, len(bits), 2):
+            b = bits[j]
+            p = b & ~bits[j + 1]
+            while b:
+                b &= b - 1
+                n += 1
+            while p:
+                p &= p - 1
+                k += 1
+        return n, k
+
+    def page(self, start, k):
+        """The numbers of up to k logs from number `start` up, oldest first,
+        and the number to go on from (0: no more). A page is asked for by
+        number, not position: a log deleted between two pages moves no
+        other log to another page."""
+        self._index()
+        bits = self._bits
+        out = []
+        n = start if start > 0 else 1
+        while n < 4 * len(bits):
+            b = bits[2 * (n >> 3)]
+            if not b:
+                n = (n | 7) + 1  # eight numbers at once where none is a log
+                continue
+            if (b >> (n & 7)) & 1:
+                if len(out) == k:
+                    return out, n
+                out.append(n)
+            n += 1
+        return out, 0
+
+    def sizes(self, nums):
+        """The sizes of the logs numbered nums (ascending), -1 for one that
+        is gone: a lookup each, or one pass over a folder that lists sizes
+        (logfs.sizes: littlefs)."""
+        if self._sized:
+            from .logfs import sizes  # littlefs, the board: frozen there
+
+            return sizes(self, nums)
+        return [self.size_of(log_name(n)) for n in nums]
+
+    # ---- the index ------------------------------------------------------------
+    def _index(self):
+        if not self._listed:
+            self.rescan()
 
     def _newest(self):
-        """The highest number among the logs on flash (0: none)."""
+        # the highest log number (0: none), from the end of the bitmap
+        self._index()
+        bits = self._bits
+        j = len(bits) - 2
+        while j > 0 and not bits[j]:
+            j -= 2
+        b = bits[j]
         n = 0
-        for f in self.names():
-            n = max(n, _number(f))
-        return n
+        while b > 1:
+            b >>= 1
+            n += 1
+        return 4 * j + n if bits[j] else 0
 
-    def _next_name(self):
-        return "%04d%s" % (max(self._high(), self._newest()) + 1, SUFFIX)
+    def _set(self, m, n, on):
+        # bit n of the index on or off (m: 0 the logs', 1 the markers'),
+        # grown _GROW bytes at a time (rare: 128 numbers a step)
+        bits = self._bits
+        j = 2 * (n >> 3) + m
+        if j >= len(bits):
+            if not on:
+                return
+            bits.extend(bytes((j // _GROW + 1) * _GROW - len(bits)))
+        if on:
+            bits[j] |= 1 << (n & 7)
+        else:
+            bits[j] &= ~(1 << (n & 7)) & 255
+
+    def rescan(self):
+        """List the folder afresh into the index (at boot, and at each LOGS
+        from the start: the host then sees what is on flash, whoever put
+        it there). The board's own .tmp files are dropped and what is not
+        the board's is moved to <root>.junk/, after the pass (a folder is
+        never changed while it is listed); the board says what it moved
+        (note). A root that is a file, not a folder, is moved there too and
+        the folder made (smartboard.logfs). OSError if the folder cannot be
+        listed."""
+        try:
+            extra = self._pass()
+        except OSError:
+            from . import logfs
+
+            if not logfs.fix_root(self):
+                raise
+            extra = self._pass()
+        seen = moved = 0  # entries not the board's, of which moved aside
+        while extra:
+            gone = 0
+            for e in extra:
+                if e[1] == _K_TMP:
+                    self._drop(_join(self.root, e[0]))  # a cut mid-rewrite: not a log
+                    gone += 1
+                else:
+                    from . import logfs  # only then: nothing is wrong as a rule
+
+                    seen += 1
+                    if logfs.aside(self, e[0]):
+                        moved += 1
+                        gone += 1
+            # more than _FIX: listed again while that moves some out of the
+            # way (what cannot be moved stays, ignored: never a loop)
+            extra = self._pass() if len(extra) >= _FIX and gone else None
+        if seen:
+            from . import logfs
+
+            logfs.tell(self, seen, moved)
+        for n in self._ram:  # pulled while the flash was full
+            self._set(1, n, 1)
+        # LAST, its first bytes read into the window (whatever its size):
+        # the highest number deleted, 0 if none or unreadable (the names
+        # still count)
+        w = memoryview(self._window())[:12]
+        try:
+            v = int(bytes(w[: self.fs.read_into(self.file(HIGH), 0, w)]))
+        except (OSError, ValueError):
+            v = 0
+        self._hi = v if 0 < v <= MAX_NUMBER else 0
+        self._listed = True
+
+    def _pass(self):
+        # one pass over the folder: the index made anew; the first _FIX
+        # entries to drop or move aside returned as (name, kind)
+        self._bits[:] = bytes(len(self._bits))  # anew, in place
+        self._sized = True
+        extra = []
+        fs = self.fs
+        # one entry at a time where the filesystem can (see the top)
+        for e in fs.ilistdir(self.root) if hasattr(fs, "ilistdir") else fs.listdir(self.root):
+            if isinstance(e, str):  # listdir: a name (no folders: SimFlash)
+                e = (e, False, -1)
+            if e[2] < 0:
+                self._sized = False
+            k, n = _kind(e[0].encode() if isinstance(e[0], str) else e[0])
+            if e[1]:
+                k = _K_JUNK  # a folder, whatever its name
+            if k == _K_LOG or k == _K_MARK:
+                self._set(k - _K_LOG, n, 1)
+            elif k != _K_HIGH and len(extra) < _FIX:
+                extra.append((e[0], k))
+        return extra
+
+    def _window(self):
+        # the buffer a log is read through: the link's GET chunk when it is
+        # lent (window), else one made for this read and gone after it
+        return self.window if self.window is not None else bytearray(_WINDOW)
+
+    def _next_number(self):
+        n = max(self._hi, self._newest()) + 1
+        if n > MAX_NUMBER:
+            raise OSError(28)  # numbers used up: as a full flash (see top)
+        return n
 
     def _drop(self, path):
         try:
@@ -416,11 +724,15 @@ class MatchLog:
     def make_room(self):
         """A match is about to start: the one waiting for the full flash, if
         any, is never logged (begin() would drop it next), so it goes now,
-        before the new game is made: two games in the heap at most, not three."""
+        before the new game is made: two games in the heap at most, not
+        three. And the last match, if it is all on flash, is let go too
+        (begin() would replace it): then the new game is the only one."""
         if self.next is not None:
             self.dropped += 1
             self.next = None
             self.next_end = None
+        if not self.due and not self.failing:
+            self.game = None
 
     def begin(self, game):
         """A match starts. Its file is made on the next quiet tick. If the
@@ -571,14 +883,27 @@ class MatchLog:
                 break
             rec, link = encode(link, HEADER, line.encode())
             buf.extend(rec)
-        path = self.file(self._next_name())
+        n = self._next_number()
+        if self.fs.exists(self.file(log_name(n))):
+            # The folder changed behind the board's back (a PC wrote to the
+            # flash): listed afresh, never a log written over (one lookup
+            # a match)
+            self.rescan()
+            n = self._next_number()
+        path = self.file(log_name(n))
         tmp = path + TMP
+        if _bit(self._bits, n, 1):
+            # a marker left by another match of this number (a flash wiped
+            # but for it): the new match is not pulled
+            self._drop(self._marker(log_name(n)))
+            self._set(1, n, 0)
         try:
             self.fs.write(tmp, buf)
             self.fs.rename(tmp, path)
         except OSError:
             self._drop(tmp)
             raise
+        self._set(0, n, 1)
         self.path = path
         self.made = True
         self.link = link
@@ -591,18 +916,17 @@ class MatchLog:
         self.link = link
         self.size += len(rec)
 
-    def _repair(self, data=None):
+    def _repair(self, torn=False):
         # A failed write may have left part of a record after the good
-        # ones: rewrite the good part and rename it over (littlefs commits
-        # a rename whole; a cut before it leaves the old file as it was).
-        # data: the file's bytes if already read (one copy in the heap).
+        # ones: copy the good part and rename it over (littlefs commits a
+        # rename whole; a cut before it leaves the old file as it was).
+        # Through the window, never the whole log in memory. torn: known
+        # to be torn (no need to ask its size).
         fs = self.fs
-        if data is not None or fs.size(self.path) != self.size:
-            if data is None:
-                data = fs.read(self.path)
+        if torn or fs.size(self.path) != self.size:
             tmp = self.path + TMP
             try:
-                fs.write(tmp, memoryview(data)[: self.size])
+                fs.copy(self.path, tmp, self.size, self._window())
                 fs.rename(tmp, self.path)
             except OSError:
                 self._drop(tmp)
@@ -633,25 +957,24 @@ class MatchLog:
         A torn tail is cut off first; a log that does not verify (CORRUPT,
         BROKEN) or cannot be read is left exactly as it is and named in
         .damaged (the start-up code calls this before the loop: an error
-        here must not stop the board)."""
+        here must not stop the board). The folder is listed first (the
+        index), the log read through the window: a log of any length and a
+        folder of any size take the same memory (3 bytes a line standing)."""
         fs = self.fs
         name = None
         try:
-            for f in fs.listdir(self.root):
-                if f.endswith(TMP):
-                    self._drop(self.file(f))  # a cut mid-rewrite: not a log
-            names = self.names()
-            if not names:
+            n = self._newest()
+            if not n:
                 return None
-            name = names[-1]
+            name = log_name(n)
             path = self.file(name)
-            data = fs.read(path)
+            w = self._window()
+            lines = Positions(fs, path, w)
+            verdict, good, count, link = _walk(fs, path, w, lines)
         except OSError:
             self.errors += 1
             self.damaged = name or self.root
             return None
-        lines = Positions(data)
-        verdict, good, count, link = read_log(data, lines)
         if verdict == CORRUPT or verdict == BROKEN:
             self.damaged = name
             return None
@@ -663,10 +986,10 @@ class MatchLog:
         self.link = link
         self.size = good
         self.over = False
-        self.suspect = good < len(data)
+        self.suspect = verdict == TORN
         if self.suspect:
             try:
-                self._repair(data)
+                self._repair(True)
             except OSError:
                 # a full flash: cut before the next record is written
                 self.errors += 1

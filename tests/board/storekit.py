@@ -47,11 +47,13 @@ class Says:
 class Board:
     """A simulated board wired as the start-up code does (serial_main)."""
 
-    def __init__(self, name, flash, fresh=True):
+    def __init__(self, name, flash, fresh=True, root=ROOT):
+        # flash None: the real filesystem (smartboard.matchlog.Flash), the logs
+        # in the folder root
         gc.collect()  # a board built in a compacted heap, as at boot
         self.r = rig(name, "A", fresh=fresh)
         self.flash = flash
-        self.log = L.MatchLog(ROOT, TAGS, flash)
+        self.log = L.MatchLog(root, TAGS, flash)
         self.port = Port()
         self.link = link.Link(self.port, self.r.board, self.log)
         self.says = Says()

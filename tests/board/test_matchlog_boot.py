@@ -71,6 +71,9 @@ class BadReads(SimFlash):
     def read(self, path):
         raise OSError(5)
 
+    def read_into(self, path, offset, buf):
+        raise OSError(5)
+
 
 def test_a_flash_that_cannot_be_read_at_boot_does_not_stop_the_board():
     flash = BadReads()

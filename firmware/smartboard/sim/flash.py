@@ -127,7 +127,7 @@ class SimFlash:
         return [p[len(pre) :] for p in self.files if p.startswith(pre)]
 
     def mkdir(self, d):
-        if d in self.dirs:
+        if d in self.dirs or d in self.files:
             self._alive()
             raise OSError(EEXIST)
         self._unit()
@@ -188,7 +188,12 @@ class SimFlash:
 
     def exists(self, path):
         self._alive()
-        return path in self.files
+        return path in self.files or path in self.dirs
+
+    def copy(self, src, dst, n, buf):
+        # the first n bytes of src written whole as dst (as many units as
+        # bytes: a cut lands inside)
+        self.write(dst, self._copy(src, 0, min(n, self.size(src))))
 
     def append(self, path, data):
         self._store(path, data, True)

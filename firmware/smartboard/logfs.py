@@ -1,0 +1,101 @@
+# What the match logs (smartboard.matchlog) need only now and then: the
+# sizes of a page of logs from one pass over a littlefs folder (LOGS on the
+# board), and the repairs of a logs folder that is not as the board left it
+# (MatchLog.rescan: fix_root, aside, tell). Apart from matchlog because a
+# board that has nothing to repair never loads them, and under the unix
+# port (the simulated board, the tests in 96 wK) a module's bytecode takes
+# heap; on the board itself the code is frozen into flash.
+#
+# Repairs never delete what the board did not make: an entry of logs/ that
+# is not a log, its marker or LAST (a folder named like a log, a file
+# someone put there) is moved into <root>.junk/ (logs.junk/), and so is a
+# file named logs, whose place the folder then takes. What cannot be moved
+# (logs.junk is itself a file, the name is taken there) stays and is
+# ignored by the listing: it never stops the board. The board says what
+# it moved (MatchLog.note, said by the board as a message).
+from apixagon.compat import const
+
+from . import matchlog
+
+_K_LOG = const(1)  # matchlog's (its const names are folded away on MicroPython)
+
+
+def sizes(log, nums):
+    """MatchLog.sizes on a filesystem whose listing gives sizes (littlefs):
+    one pass over the folder, stopped when all are found, costs less than
+    a few lookups by name in a large folder (each walks its metadata blocks
+    from the first: 0.1-0.2 s with a thousand logs on the RP2040)."""
+    out = [-1] * len(nums)
+    left = len(nums)
+    for name, isdir, size in log.fs.ilistdir(log.root) if left else ():
+        k, n = matchlog._kind(name)
+        if k == _K_LOG and n in nums and not isdir:
+            out[nums.index(n)] = size
+            left -= 1
+            if not left:
+                break
+    return out
+
+
+def fix_root(log):
+    """The log's folder could not be listed: made if it is missing, moved
+    aside if it is a file. False when there is nothing to put right (a
+    folder that fails to list: the error is the caller's)."""
+    fs = log.fs
+    root = log.root
+    if fs.exists(root):
+        if not hasattr(fs, "isdir") or fs.isdir(root):
+            return False
+        where = _aside(log, root, root[root.rfind("/") + 1 :])
+        if where is None:
+            _tell(log, "%s is a file, not a folder, and cannot be moved: no match logs" % root)
+            return False
+        _tell(log, "%s was a file, not a folder: moved to %s" % (root, where))
+    fs.mkdir(root)
+    return True
+
+
+def aside(log, name):
+    """An entry of the log's folder that is not the board's moved aside:
+    whether it could be."""
+    return _aside(log, matchlog._join(log.root, name), name) is not None
+
+
+def tell(log, seen, moved):
+    """What a listing found and moved, for the players."""
+    text = "%s: %d unknown entr%s" % (log.root, seen, "y" if seen == 1 else "ies")
+    if moved:
+        text += ", %d moved to %s%s" % (moved, log.root, matchlog.JUNK)
+    if moved < seen:
+        text += ", %d left where they are (ignored)" % (seen - moved)
+    _tell(log, text)
+
+
+def _tell(log, text):
+    # for the players: the board says it (MatchLog.note) when it judges
+    # the storage again (space moved)
+    log.note = text
+    log.space += 1
+
+
+def _aside(log, path, name):
+    # path moved into <root>.junk/ under its name (.1 .. .9 if taken):
+    # where it went, or None
+    fs = log.fs
+    d = log.root + matchlog.JUNK
+    try:
+        fs.mkdir(d)
+    except OSError:
+        pass  # there already (or not a folder: the rename fails below)
+    dst = matchlog._join(d, name)
+    for k in range(10):
+        to = dst
+        if k:
+            to = dst + (".%d" % k if isinstance(dst, str) else (".%d" % k).encode())
+        if not fs.exists(to):
+            try:
+                fs.rename(path, to)
+            except OSError:
+                return None
+            return to
+    return None

@@ -1,0 +1,92 @@
+# The logs' index (smartboard.matchlog: a bit per log number, listed once
+# at boot and at each LOGS from the start), through the serial link's own
+# handlers: LOGS pages go by log number, so a log deleted between two pages
+# moves no other one past the host; a PULLED kept in memory on a full flash
+# survives a fresh listing (DEL may still free the space); a marker left by
+# another match of the same number never marks a new match pulled; past
+# the highest number no log is made and the log says the flash is full,
+# never crashes. Simulated flash (smartboard.sim.flash), the log's writer
+# following a game, the link without a board (as in safe mode): light
+# enough for many logs in MicroPython's 96 wK.
+from apixagon.game import Game
+from logkit import ROOT, collect
+from pagekit import Host
+from smartboard import matchlog as L
+from smartboard.sim.flash import SimFlash
+
+# a log of one header record (one 128-byte block of the twin each)
+HEADER = bytes(L.encode(L.SEED, L.HEADER, b"mode queens-gambit")[0])
+
+
+def _flash(n, pulled=0):
+    flash = SimFlash(blocks=n + pulled)
+    flash.mkdir(ROOT)
+    data = HEADER
+    for i in range(1, n + 1):
+        flash.write("%s/%04d.alog" % (ROOT, i), data)
+        if i <= pulled:
+            flash.write("%s/%04d.pulled" % (ROOT, i), b"1")
+    return flash
+
+
+def test_logs_pages_go_by_number_so_a_delete_between_them_skips_none():
+    h = Host(_flash(26, 2))
+    names, more = h.page()
+    assert names == ["%04d.alog" % i for i in range(1, 25)] and more == 25
+    # the host deletes two it stored before asking the next page
+    for name in ("0001.alog", "0002.alog"):
+        assert h.ask("DEL " + name) == (True, name)
+    names, more = h.page(more)
+    assert names == ["0025.alog", "0026.alog"] and not more
+    assert h.page(27) == ([], 0)  # past the last: an empty page
+    assert h.log.counts() == (24, 24)
+
+
+def test_a_pulled_kept_in_memory_survives_a_fresh_listing():
+    flash = _flash(3)
+    h = Host(flash)
+    flash.set_free(0)  # the marker cannot be written
+    assert h.ask("PULLED 0002.alog") == (True, "0002.alog")
+    if flash.exists(ROOT + "/0002.pulled"):
+        # the twin made the file empty before it found no room; a flash
+        # may make none at all: then only the board's memory knows
+        flash.remove(ROOT + "/0002.pulled")
+    ok, text = h.ask("LOGS")  # from the start: the folder listed afresh
+    assert "0002.alog:%d:pulled" % len(HEADER) in text.split(), text
+    assert h.ask("DEL 0002.alog") == (True, "0002.alog")  # frees the space
+    assert h.ask("DEL 0001.alog")[0] is False  # never one not pulled
+    assert h.log.counts() == (2, 2)
+
+
+def test_a_marker_of_another_match_never_marks_a_new_one_pulled():
+    # 0002.pulled without its log (a flash wiped but for it, LAST lost):
+    # the next match is 0002, and it is not pulled
+    flash = _flash(1)
+    flash.write(ROOT + "/0002.pulled", b"1")
+    h = Host(flash)
+    assert h.log.counts() == (1, 1)
+    h.match()
+    assert not flash.exists(ROOT + "/0002.pulled")
+    ok, text = h.ask("LOGS")
+    assert text.split()[1].startswith("0002.alog:") and text.endswith(":done"), text
+    assert h.ask("DEL 0002.alog")[0] is False
+
+
+def test_past_the_highest_number_no_log_is_made_and_the_flash_reads_full():
+    flash = SimFlash()
+    flash.mkdir(ROOT)
+    flash.write(ROOT + "/" + L.HIGH, b"9998")
+    h = Host(flash)
+    h.match()  # 9999.alog: the last number there is
+    assert h.log.names() == ["9999.alog"] and h.page() == (["9999.alog"], 0)
+    g = Game()
+    h.log.begin(g)  # no number left: not logged, as on a full flash
+    assert not h.log.flush() and h.log.failing and h.log.low()
+    assert h.log.names() == ["9999.alog"]
+    collect()
+    flash = SimFlash()
+    flash.mkdir(ROOT)
+    flash.write(ROOT + "/" + L.HIGH, b"99999999999")  # no number: unreadable
+    h = Host(flash)
+    h.match()
+    assert h.log.names() == ["0001.alog"]
