@@ -33,7 +33,7 @@ class PinButtons:
 
 
 def led_strip(pins, n):
-    # issue 3: MicroPython's neopixel on the board, the Adafruit library
+    # MicroPython's neopixel on the board, the Adafruit library
     # when the board runs CircuitPython — chosen here, behind one interface.
     if sys.implementation.name == "circuitpython":
         import board as cp_board
@@ -250,10 +250,11 @@ def loop_forever(b, lk):
     from smartboard import loop
 
     wdt = machine.WDT(timeout=WATCHDOG_MS)
+    now = loop.Millis(time.ticks_ms, time.ticks_diff)
     try:
         while True:
             wdt.feed()
-            loop.step(b, lk, time.ticks_ms())
+            loop.step(b, lk, now())
     except KeyboardInterrupt:
         machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
         raise
@@ -272,5 +273,8 @@ def safe_mode(pins, err):
     lk = Link(StdioPort(), None, log, pins.NAME, pins.PROFILE, board_id())
     lk.safe = err if isinstance(err, str) else "%s %s" % (type(err).__name__, err)
     lk.reboot = machine.reset
+    from smartboard.loop import Millis
+
+    now = Millis(time.ticks_ms, time.ticks_diff)
     while True:
-        lk.poll(time.ticks_ms())
+        lk.poll(now())

@@ -36,3 +36,27 @@ def _caught(board, where, err):
         board.fault(where, err)
     except Exception:  # noqa: BLE001 - saying so must not be what stops the board
         board.crashes += 1
+
+
+class Millis:
+    """Milliseconds since the loop started, never wrapping. The board's
+    timers hold deadlines (`now + 8000`) and compare plain differences;
+    time.ticks_ms() wraps at 2^30 ms on the RP2040 (12.4 days: a board
+    left plugged in), after which `now - then` goes hugely negative and a
+    record would wait days to be written. ticks_diff sees through the
+    wrap; the sum is a small int for 12.4 days, then a long int, which
+    MicroPython handles the same (a few bytes a pass)."""
+
+    def __init__(self, ticks, diff):
+        self.ticks = ticks
+        self.diff = diff
+        self.last = ticks()
+        self.ms = 0
+
+    def __call__(self):
+        t = self.ticks()
+        d = self.diff(t, self.last)
+        if d > 0:  # ticks never go back; a negative diff is none
+            self.ms += d
+            self.last = t
+        return self.ms

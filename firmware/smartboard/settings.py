@@ -5,7 +5,7 @@
 # One 9-byte record: magic, version, the 6 fields, CRC-8. It is written to
 # a new file and renamed over the old one (atomic on LittleFS and on a PC),
 # and only when a value changed and the board has been quiet for a moment
-# (flash programming stops interrupts: issue 3). A missing, short, corrupt
+# (flash programming stops interrupts, and the scan with them). A missing, short, corrupt
 # or out-of-range file loads as the defaults, with the reason kept in
 # .error, and is not written over until a setting changes.
 import os
