@@ -42,7 +42,6 @@ import argparse
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -94,35 +93,11 @@ def ms(cycles):
 
 
 # ---- the emulated board ------------------------------------------------------------
-def flash_of(image):
-    """The 2 MB flash of a board with this UF2 written on it."""
-    with open(image, "rb") as f:
-        data = f.read()
-    flash = bytearray(b"\xff" * flashfs.FLASH_BYTES)
-    for off in range(0, len(data) - 511, 512):
-        m0, m1, _flags, addr, n = struct.unpack_from("<IIIII", data, off)
-        if m0 != 0x0A324655 or m1 != 0x9E5D5157:
-            raise RuntimeError("%s: not a UF2 block at %d" % (image, off))
-        at = addr - 0x10000000
-        flash[at : at + n] = data[off + 32 : off + 32 + n]
-    return flash
-
-
 def make_flash(path, image, files=()):
     """A flash image file: the UF2's blocks, and MicroPython's littlefs
-    (formatted here as the board formats it) holding files: (path, bytes),
-    or (path, None) for an empty folder."""
-    from littlefs import LittleFS
-    from littlefs.context import UserContext
-
-    flash = flash_of(image)
-    ctx = UserContext(flashfs.STORAGE_BYTES)
-    fs = LittleFS(context=ctx, mount=False, **flashfs._GEOMETRY)
-    fs.format()
-    flash[flashfs.STORAGE_OFFSET :] = bytes(ctx.buffer)
-    with open(path, "wb") as f:
-        f.write(flash)
-    ffs = flashfs.FlashFs(path)
+    (formatted as the board formats it) holding files: (path, bytes), or
+    (path, None) for an empty folder."""
+    ffs = flashfs.FlashFs.new(path, image)
     for name, data in files:
         if data is None:
             ffs.fs.mkdir(name)

@@ -21,19 +21,50 @@ _K_LOG = const(1)  # matchlog's (its const names are folded away on MicroPython)
 
 
 def sizes(log, nums):
-    """MatchLog.sizes on a filesystem whose listing gives sizes (littlefs):
-    one pass over the folder, stopped when all are found, costs less than
-    a few lookups by name in a large folder (each walks its metadata blocks
-    from the first: 0.1-0.2 s with a thousand logs on the RP2040)."""
+    """MatchLog.sizes on a filesystem whose listing gives sizes (littlefs),
+    where a lookup by name walks the folder's metadata blocks from the
+    first (0.1-0.2 s a name with a thousand logs on the RP2040). The pages
+    of a listing come in order and littlefs lists names in order, so one
+    pass over the folder goes on from page to page (log._dir: the pass, the
+    last log number it read, the log it read past the page's end): a
+    listing of a thousand logs reads each entry once, not once a page. A
+    page the pass has gone past, or names out of order, start a pass from
+    the first entry for what is missing."""
     out = [-1] * len(nums)
     left = len(nums)
-    for name, isdir, size in log.fs.ilistdir(log.root) if left else ():
-        k, n = matchlog._kind(name)
-        if k == _K_LOG and n in nums and not isdir:
+    hi = nums[-1]
+    st = log._dir
+    if st is None or st[1] >= nums[0]:
+        st = log._dir = [log.fs.ilistdir(log.root), 0, None]
+    if st[2] is not None:  # the log read past the last page's end
+        n, size = st[2]
+        st[2] = None
+        if n in nums:
             out[nums.index(n)] = size
             left -= 1
-            if not left:
-                break
+    while left:
+        e = next(st[0], None)
+        if e is None:
+            log._dir = None  # all read
+            break
+        k, n = matchlog._kind(e[0])
+        if k != _K_LOG or e[1]:
+            continue
+        st[1] = n
+        if n > hi:
+            st[2] = (n, e[2])  # the next page's
+            break
+        if n in nums:
+            out[nums.index(n)] = e[2]
+            left -= 1
+    if left:
+        for name, isdir, size in log.fs.ilistdir(log.root):
+            k, n = matchlog._kind(name)
+            if k == _K_LOG and n in nums and not isdir and out[nums.index(n)] < 0:
+                out[nums.index(n)] = size
+                left -= 1
+                if not left:
+                    break
     return out
 
 

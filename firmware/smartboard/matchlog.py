@@ -279,15 +279,21 @@ def _number(name):
 def _kind(name):
     """(kind, number) of a name in logs/ (bytes): a log NNNN.alog or its
     marker NNNN.pulled as the board writes them (four digits, 1..MAX_NUMBER:
-    "7.alog" or "00007.alog" is not one), LAST, a .tmp, or junk."""
-    if name == b"LAST":
+    "7.alog" or "00007.alog" is not one), LAST, a .tmp, or junk. The usual
+    names first, in few steps: a listing runs this for each of thousands."""
+    n = len(name)
+    if n == 9 and name[4:] == b".alog":
+        k = _K_LOG
+    elif n == 11 and name[4:] == b".pulled":
+        k = _K_MARK
+    elif name == b"LAST":
         return _K_HIGH, 0
-    if name.endswith(b".tmp"):
+    elif name.endswith(b".tmp"):
         return _K_TMP, 0
-    d = name[: name.find(b".")]
-    k = name[len(d) :]
-    k = _K_LOG if k == b".alog" else _K_MARK if k == b".pulled" else _K_JUNK
-    if k and len(d) == 4 and d.isdigit() and d != b"0000":
+    else:
+        return _K_JUNK, 0
+    d = name[:4]
+    if d.isdigit() and d != b"0000":
         return k, int(d)
     return _K_JUNK, 0
 
@@ -464,6 +470,7 @@ class MatchLog:
         self._hi = 0  # LAST: the highest number deleted
         self._ram = []  # numbers PULLED while the marker could not be written
         self._sized = False  # the last listing gave each entry's size (littlefs)
+        self._dir = None  # LOGS pages' pass over the folder, going on (logfs.sizes)
 
     # ---- files --------------------------------------------------------------
     def names(self):
@@ -526,6 +533,7 @@ class MatchLog:
         self.fs.remove(self.file(name))
         self._set(0, n, 0)
         self._set(1, n, 0)
+        self._dir = None
         try:
             self.fs.remove(self._marker(name))
         except OSError:
@@ -591,7 +599,7 @@ class MatchLog:
         """The sizes of the logs numbered nums (ascending), -1 for one that
         is gone: a lookup each, or one pass over a folder that lists sizes
         (logfs.sizes: littlefs)."""
-        if self._sized:
+        if self._sized and nums:
             from .logfs import sizes  # littlefs, the board: frozen there
 
             return sizes(self, nums)
@@ -639,6 +647,7 @@ class MatchLog:
         (note). A root that is a file, not a folder, is moved there too and
         the folder made (smartboard.logfs). OSError if the folder cannot be
         listed."""
+        self._dir = None
         try:
             extra = self._pass()
         except OSError:
@@ -685,9 +694,9 @@ class MatchLog:
         # one pass over the folder: the index made anew; the first _FIX
         # entries to drop or move aside returned as (name, kind)
         self._bits[:] = bytes(len(self._bits))  # anew, in place
-        self._sized = True
-        extra = []
         fs = self.fs
+        self._sized = hasattr(fs, "ilistdir")
+        extra = []
         # one entry at a time where the filesystem can (see the top)
         for e in fs.ilistdir(self.root) if hasattr(fs, "ilistdir") else fs.listdir(self.root):
             if isinstance(e, str):  # listdir: a name (no folders: SimFlash)

@@ -10,7 +10,7 @@
 # enough for many logs in MicroPython's 96 wK.
 from apixagon.game import Game
 from logkit import ROOT, collect
-from pagekit import Host
+from pagekit import Host, logs_page
 from smartboard import matchlog as L
 from smartboard.sim.flash import SimFlash
 
@@ -90,3 +90,52 @@ def test_past_the_highest_number_no_log_is_made_and_the_flash_reads_full():
     h = Host(flash)
     h.match()
     assert h.log.names() == ["0001.alog"]
+
+
+def _header(pad):
+    return bytes(L.encode(L.SEED, L.HEADER, b"mode queens-gambit" + b" " * pad)[0])
+
+
+class Listed(SimFlash):
+    """The twin with a listing that gives sizes, as littlefs's does (in
+    name order, or backwards): logfs.sizes then reads each page's sizes
+    from one pass going on from page to page. read: entries listed."""
+
+    def __init__(self, backwards=False):
+        SimFlash.__init__(self, blocks=70)
+        self.backwards = backwards
+        self.read = 0
+
+    def ilistdir(self, d):
+        pre = d + "/"
+        names = sorted(p[len(pre) :] for p in self.files if p.startswith(pre))
+        if self.backwards:
+            names.reverse()
+        for name in names:
+            self.read += 1
+            yield name.encode(), False, self.lens[pre + name]
+
+
+def _listed(backwards):
+    flash = Listed(backwards)
+    flash.mkdir(ROOT)
+    for i in range(1, 61):
+        flash.write("%s/%04d.alog" % (ROOT, i), _header(i % 7))  # sizes differ
+    h = Host(flash)
+    flash.read = 0
+    seen = []
+    more = 0
+    while True:
+        more = logs_page(h, more, lambda name, size, state: seen.append((name, size)))[1]
+        if not more:
+            break
+    assert seen == [("%04d.alog" % i, len(HEADER) + i % 7) for i in range(1, 61)], seen
+    return flash.read
+
+
+def test_a_listing_that_gives_sizes_is_read_once_across_the_pages():
+    # in name order: the rescan's pass, then one pass for all three pages
+    assert _listed(False) <= 2 * 60 + 3
+    collect()
+    # out of order: still every log once, at its size (more passes)
+    assert _listed(True) > 2 * 60 + 3

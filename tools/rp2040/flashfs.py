@@ -10,7 +10,14 @@ a board a flash that already holds matches.
     fs = FlashFs("build/emu/flash-rev_a.bin")
     fs.listdir("logs"); fs.read("logs/0001.alog")
     fs.write("logs/0002.alog", data); fs.save()
+
+    fs = FlashFs.new("flash.bin", "build/firmware/apixagon-rev_a.uf2")
+    # a board's whole flash: the image, and littlefs formatted as the board
+    # formats it at its first boot, to be filled from the PC (a thousand
+    # logs in a few seconds, where the emulated board would play for hours)
 """
+
+import struct
 
 from littlefs import LittleFS
 from littlefs.context import UserContext
@@ -33,7 +40,34 @@ _GEOMETRY = dict(
 )
 
 
+def flash_of(image):
+    """The 2 MB flash of a board with this UF2 written on it."""
+    with open(image, "rb") as f:
+        data = f.read()
+    flash = bytearray(b"\xff" * FLASH_BYTES)
+    for off in range(0, len(data) - 511, 512):
+        m0, m1, _flags, addr, n = struct.unpack_from("<IIIII", data, off)
+        if m0 != 0x0A324655 or m1 != 0x9E5D5157:
+            raise ValueError("%s: not a UF2 block at %d" % (image, off))
+        at = addr - 0x10000000
+        flash[at : at + n] = data[off + 32 : off + 32 + n]
+    return flash
+
+
 class FlashFs:
+    @classmethod
+    def new(cls, path, image):
+        """A flash image file at path holding the UF2 image and an empty
+        littlefs, formatted here as MicroPython formats it; its FlashFs
+        (write files, then save())."""
+        flash = flash_of(image)
+        ctx = UserContext(STORAGE_BYTES)
+        LittleFS(context=ctx, mount=False, **_GEOMETRY).format()
+        flash[STORAGE_OFFSET:] = bytes(ctx.buffer)
+        with open(path, "wb") as f:
+            f.write(flash)
+        return cls(path, bytes(flash))
+
     def __init__(self, path, data=None):
         self.path = path
         if data is None:
@@ -69,6 +103,10 @@ class FlashFs:
                 self.fs.mkdir(d)
         with self.fs.open(path, "wb") as f:
             f.write(data)
+
+    def free(self):
+        """Bytes free, as the board's statvfs counts them (whole blocks)."""
+        return (self.fs.block_count - self.fs.used_block_count) * BLOCK
 
     def save(self, path=None):
         self.image[STORAGE_OFFSET:FLASH_BYTES] = bytes(self._ctx.buffer)
