@@ -1,10 +1,10 @@
 # What the match logs (smartboard.matchlog) need only now and then: the
-# sizes of a page of logs from one pass over a littlefs folder (LOGS on the
-# board), and the repairs of a logs folder that is not as the board left it
-# (MatchLog.rescan: fix_root, aside, tell). Apart from matchlog because a
-# board that has nothing to repair never loads them, and under the unix
-# port (the simulated board, the tests in 96 wK) a module's bytecode takes
-# heap; on the board itself the code is frozen into flash.
+# sizes of a LOGS page from one pass over a littlefs folder (the board),
+# the copy that cuts a torn tail off, and the repairs of a logs folder
+# that is not as the board left it (MatchLog.rescan: fix_root, aside,
+# tell). Apart from matchlog so that the simulated board under the unix
+# port, where a module's bytecode takes heap (96 wK), loads it only when
+# it is needed; on the board the code is frozen into flash.
 #
 # Repairs never delete what the board did not make: an entry of logs/ that
 # is not a log, its marker or LAST (a folder named like a log, a file
@@ -13,11 +13,14 @@
 # (logs.junk is itself a file, the name is taken there) stays and is
 # ignored by the listing: it never stops the board. The board says what
 # it moved (MatchLog.note, said by the board as a message).
+import os
+
 from apixagon.compat import const
 
 from . import matchlog
 
 _K_LOG = const(1)  # matchlog's (its const names are folded away on MicroPython)
+_S_IFDIR = const(0x4000)
 
 
 def sizes(log, nums):
@@ -68,6 +71,40 @@ def sizes(log, nums):
     return out
 
 
+def copy(fs, src, dst, n, buf):
+    """The first n bytes of src into a new file dst: the filesystem's own
+    copy where it has one (the flash's twin), else copy_files."""
+    if hasattr(fs, "copy"):
+        fs.copy(src, dst, n, buf)
+    else:
+        copy_files(src, dst, n, buf)
+
+
+def copy_files(src, dst, n, buf):
+    """The first n bytes of file src into a new file dst, through buf, both
+    opened once (a repair of a long log in a folder of a thousand looks up
+    no name per chunk)."""
+    mv = memoryview(buf)
+    with open(src, "rb") as f:
+        with open(dst, "wb") as g:
+            while n > 0:
+                k = f.readinto(mv if n >= len(buf) else mv[:n])
+                if not k:
+                    raise OSError(5)  # EIO: shorter than its good records
+                w = g.write(mv[:k])
+                if w is not None and w != k:
+                    raise OSError(28)
+                n -= k
+
+
+def _isdir(fs, path):
+    if hasattr(fs, "isdir"):
+        return fs.isdir(path)
+    if isinstance(fs, matchlog.Flash):
+        return os.stat(path)[0] & _S_IFDIR != 0
+    return True  # not known: a folder, never moved
+
+
 def fix_root(log):
     """The log's folder could not be listed: made if it is missing, moved
     aside if it is a file. False when there is nothing to put right (a
@@ -75,7 +112,7 @@ def fix_root(log):
     fs = log.fs
     root = log.root
     if fs.exists(root):
-        if not hasattr(fs, "isdir") or fs.isdir(root):
+        if _isdir(fs, root):
             return False
         where = _aside(log, root, root[root.rfind("/") + 1 :])
         if where is None:

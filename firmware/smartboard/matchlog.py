@@ -87,8 +87,8 @@ _K_LOG = const(1)
 _K_MARK = const(2)
 _K_TMP = const(3)
 _K_HIGH = const(4)
-_RETRY_MS = const(2000)  # a failing flash is tried again this often
 _PULLED_RAM = const(16)  # PULLED names kept in memory while the flash is full
+_RETRY_MS = const(2000)  # a failing flash is tried again this often
 
 # read_log() verdicts
 OK_LOG = const(0)
@@ -357,28 +357,8 @@ class Flash:
                 for e in it:
                     yield e.name, e.is_dir(), -1
 
-    def isdir(self, path):
-        return os.stat(path)[0] & _S_IFDIR != 0
-
     def mkdir(self, d):
         os.mkdir(d)
-
-    def copy(self, src, dst, n, buf):
-        """The first n bytes of src into a new file dst, through buf (both
-        files opened once: a repair of a long log in a folder of a thousand
-        needs no lookup per chunk)."""
-        self._shut()
-        mv = memoryview(buf)
-        with open(src, "rb") as f:
-            with open(dst, "wb") as g:
-                while n > 0:
-                    k = f.readinto(mv if n >= len(buf) else mv[:n])
-                    if not k:
-                        raise OSError(5)  # EIO: shorter than its good records
-                    w = g.write(mv[:k])
-                    if w is not None and w != k:
-                        raise OSError(28)
-                    n -= k
 
     def size(self, path):
         return os.stat(path)[6]
@@ -935,7 +915,9 @@ class MatchLog:
         if torn or fs.size(self.path) != self.size:
             tmp = self.path + TMP
             try:
-                fs.copy(self.path, tmp, self.size, self._window())
+                from .logfs import copy  # rare: after a cut or a full flash
+
+                copy(fs, self.path, tmp, self.size, self._window())
                 fs.rename(tmp, self.path)
             except OSError:
                 self._drop(tmp)

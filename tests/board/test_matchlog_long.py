@@ -16,8 +16,8 @@ from apixagon.geometry import NCELLS, cell_name
 from logkit import RECORD, TAGS, collect, is_move, record_lines
 from scalekit import folder, log_size
 from smartboard import board as B
+from smartboard import logfs, proto
 from smartboard import matchlog as L
-from smartboard import proto
 from storekit import Board
 
 MOVES = 60
@@ -94,7 +94,7 @@ class Watched(L.Flash):
     def copy(self, src, dst, n, buf):
         self.most = max(self.most, len(buf))
         self.copied += n
-        return L.Flash.copy(self, src, dst, n, buf)
+        return logfs.copy_files(src, dst, n, buf)
 
     def read(self, path):
         raise AssertionError("%s read whole" % path)
