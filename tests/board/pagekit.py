@@ -39,6 +39,8 @@ def logs_page(bd, start=0, check=None):
 
 
 class Port:
+    """The serial link's port: nothing comes in, replies are kept."""
+
     def __init__(self):
         self.out = []
 
@@ -46,7 +48,7 @@ class Port:
         return -1
 
     def write(self, data):
-        self.out.append(bytes(data))
+        self.out.append(bytes(data))  # a GET reply comes in pieces, one a memoryview
 
 
 class Host:

@@ -8,24 +8,12 @@ import gc
 from apixagon.geometry import NCELLS, ROW_START, cell_name
 from boardkit import rig
 from logkit import ROOT, TAGS, record_lines
+from pagekit import Port
 from smartboard import buttons, link, proto, view
 from smartboard import matchlog as L
 from smartboard.sim import replay
 
 ROW_I = ROW_START[8]
-
-
-class Port:
-    """The serial link's port: nothing comes in, replies are kept."""
-
-    def __init__(self):
-        self.out = []
-
-    def read_byte(self):
-        return -1
-
-    def write(self, data):
-        self.out.append(bytes(data))  # a GET reply comes in pieces, one a memoryview
 
 
 class Says:
@@ -87,6 +75,15 @@ class Board:
     def play(self, moves):
         replay.play(self.r, record_lines(moves))
         self.r.settle(300)
+
+    def cards_back(self):
+        """The players put the logged position's cards back, as the LEDs
+        ask (after a resume)."""
+        b = self.r.board
+        for x in range(NCELLS):
+            if b.want[x]:
+                self.r.put(cell_name(x), b.want[x] - 1)
+        self.r.settle()
 
     def clear(self):
         """The players take every card off the board (for a new match)."""

@@ -12,7 +12,6 @@ import hashlib
 from apixagon import record
 from apixagon.codes import BEEHIVE
 from apixagon.game import Game
-from apixagon.geometry import NCELLS, cell_name
 from logkit import RECORD, TAGS, collect, is_move, record_lines
 from scalekit import folder, log_size
 from smartboard import board as B
@@ -112,15 +111,6 @@ def _walked(root, visit=None):
     return L._walk(L.MatchLog(root).fs, root + "/0001.alog", bytearray(320), visit)
 
 
-def _cards_back(bd):
-    # the players put the logged position's cards back, as the LEDs ask
-    b = bd.r.board
-    for x in range(NCELLS):
-        if b.want[x]:
-            bd.r.put(cell_name(x), b.want[x] - 1)
-    bd.r.settle()
-
-
 def _resumed(name, root, digest):
     fs = Watched()
     bd = Board(name, fs, root=root)
@@ -129,7 +119,7 @@ def _resumed(name, root, digest):
     g = b.ref.game
     assert g.nmoves() == MOVES and lines_digest(g) == digest
     assert fs.most <= proto.MAX_CHUNK and bd.log.window is bd.link._chunk
-    _cards_back(bd)
+    bd.cards_back()
     assert b.phase == B.PLAY, b.message
     bd.play(MOVES + 1)  # the next move of the record, into the same log
     bd.log.flush_all()

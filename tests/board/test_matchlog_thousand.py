@@ -4,22 +4,12 @@
 # deletes nothing and logs the next match beside the thousand. (LOGS, GET,
 # PULLED and DEL over the thousand: test_matchlog_scale.py.) Plain
 # functions: also run under the MicroPython unix port at 96 wK.
-from apixagon.geometry import NCELLS, cell_name
 from logkit import collect
 from scalekit import PULLED, N, log_bytes, log_size, thousand
 from smartboard import board as B
 from smartboard import buttons
 from smartboard import matchlog as L
 from storekit import Board
-
-
-def _cards_back(bd):
-    # the players put the logged position's cards back, as the LEDs ask
-    b = bd.r.board
-    for x in range(NCELLS):
-        if b.want[x]:
-            bd.r.put(cell_name(x), b.want[x] - 1)
-    bd.r.settle()
 
 
 def test_a_thousand_matches_boot_and_the_newest_resumes():
@@ -33,7 +23,7 @@ def test_a_thousand_matches_boot_and_the_newest_resumes():
     assert st["logs"] == str(N) and st["unpulled"] == str(N - PULLED), st
     assert st["log"] == "%04d.alog" % N
     # the players put the cards back: the match goes on in its own log
-    _cards_back(bd)
+    bd.cards_back()
     assert b.phase == B.PLAY, b.message
     bd.play(6)
     bd.log.flush_all()
