@@ -250,12 +250,8 @@ if _exists(T + '/FIRMWARE.json'):
     os.remove(T + '/FIRMWARE.json')
 keep = %(keep)r
 if %(full)r:
-    for e in list(os.ilistdir(T)):
-        q = T + '/' + e[0]
-        if _isdir(q):
-            _rmtree(q)
-        else:
-            os.remove(q)
+    _rmtree(T)
+    _mkdirs(T)
 else:
     for q in _files(T):
         if q not in keep:
