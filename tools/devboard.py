@@ -75,7 +75,7 @@ def install_image(factory, firmware=None, rev="rev_a"):
     stage = factory + ".build"
     shutil.rmtree(stage, ignore_errors=True)
     shutil.rmtree(factory, ignore_errors=True)
-    b = fwbuild.build(firmware, stage)
+    b = fwbuild.build(firmware, stage, arch=build_mpy.unix_arch())  # the unix port runs it
     shutil.copytree(os.path.join(stage, "slot"), factory)
     os.remove(os.path.join(factory, fwbuild.MANIFEST))
     shutil.copy(b.local_boot(fwbuild.SELECTOR), os.path.join(factory, "bootsel.mpy"))

@@ -1,8 +1,31 @@
-# const() shim: on MicroPython the compiler folds const() away; on CPython
-# (the host) it is the identity, so the same source runs on both.
+# What lets one source run on MicroPython (the board) and CPython (the host).
+#
+# const(): on MicroPython the compiler folds it away; on CPython it is the
+# identity.
+#
+# micropython.native / micropython.viper: MicroPython's compiler recognises
+# the decorator by its spelling, `@micropython.native`, whatever the name
+# `micropython` is bound to, and compiles the function to machine code
+# (mpy-cross needs -march for it: tools/build_mpy.py, the host's fwbuild and
+# the image's manifest pass the target's). On CPython `micropython` is a
+# stand-in whose decorators return the function unchanged, so the host runs
+# the same source as plain Python. Viper's type names (ptr8, ...) are read by
+# MicroPython's compiler from the annotation's spelling too; on CPython the
+# annotations are evaluated, so the names must exist: import them from here.
 try:
+    import micropython
     from micropython import const
 except ImportError:  # CPython
 
     def const(x):
         return x
+
+    class micropython:  # noqa: N801 - spelled as the module it stands in for
+        @staticmethod
+        def native(f):
+            return f
+
+        viper = native
+
+
+ptr8 = ptr16 = ptr32 = uint = None  # viper annotations (see above)

@@ -4,6 +4,7 @@
 # the board and on the unix port (StdioPort), anything with read_byte() and
 # write() in tests. A bad frame gets one error reply and changes nothing.
 import binascii
+import sys
 import time
 
 from apixagon import record
@@ -15,7 +16,7 @@ from . import matchlog, proto, referee, scan
 from . import settings as S
 from .board import DISPLAY_NAMES, OVER, PHASES, PLAY
 
-FW_VERSION = "0.4.0"
+FW_VERSION = "0.4.1"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
 _LOGS_PER_REPLY = const(24)
@@ -300,12 +301,15 @@ class Link:
             return proto.E_ARGS
         if args and number(args[0], 0, 99) > proto.VERSION:
             return proto.E_VERSION
-        return "apixagon proto=%d fw=%s board=%s profile=%s id=%s" % (
+        # mpy=: the .mpy format and native architecture the board loads
+        # (sys.implementation._mpy), so that deploy compiles for it.
+        return "apixagon proto=%d fw=%s board=%s profile=%s id=%s mpy=%d" % (
             proto.VERSION,
             FW_VERSION,
             self.name.replace(" ", "_"),
             self.profile,
             self.board_id,
+            getattr(sys.implementation, "_mpy", 0),
         )
 
     def cmd_status(self, args):

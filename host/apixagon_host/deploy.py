@@ -114,13 +114,8 @@ def deploy(
     if timeout <= 0:
         raise CommandError("--timeout must be positive", EXIT_USAGE)
     with tempfile.TemporaryDirectory(prefix="apixagon-fw-") as tmp:
-        b = B.build(firmware, tmp, revision)
-        if revision is not None:
-            B.check_revision(b, revision)
-        total = sum(b.sizes.values())
-        say(out, "built fw %s: %d files, %.1f KB" % (b.fw, len(b.files), total / 1024))
-
-        old_fw, was_safe = "?", True
+        B.check_firmware(firmware)
+        old_fw, was_safe, arch = "?", True, B.BOARD_ARCH
         try:
             with L.connect(port) as lk:
                 port = lk.port
@@ -129,12 +124,20 @@ def deploy(
                     was_safe = L.fields(lk.request("STATUS")).get("phase") == "safe"
                 except L.BoardError:
                     pass
+                if lk.info.get("mpy", "").isdigit():  # fw 0.4.1 on
+                    arch = B.arch_of(int(lk.info["mpy"])) or arch
                 say(out, "board on %s: %s, fw %s" % (port, lk.info.get("id", "?"), old_fw))
         except L.BoardError as e:
             if not (force and port):
                 hint = " (--force --port PORT: deploy to a board whose firmware is broken)"
                 raise L.BoardError(str(e) + hint, e.code)
             say(out, "board on %s does not answer HELLO (%s): going on (--force)" % (port, e))
+
+        b = B.build(firmware, tmp, revision, arch)
+        if revision is not None:
+            B.check_revision(b, revision)
+        total = sum(b.sizes.values())
+        say(out, "built fw %s: %d files, %.1f KB" % (b.fw, len(b.files), total / 1024))
 
         try:  # the firmware is at the REPL from here on
             lines = T.mpremote(
@@ -147,6 +150,9 @@ def deploy(
             for note in st["notes"]:  # what its selector set aside at this boot, and why
                 say(out, "the board at its last boot: %s" % note)
             stock = _fit(b, st, revision, out)
+            board_arch = B.arch_of(st["mpy"])
+            if board_arch and board_arch != b.arch:  # HELLO said nothing (--force)
+                b = B.build(firmware, os.path.join(tmp, board_arch), revision, board_arch)
         except BaseException as e:
             _leave(port, timeout, e)  # nothing written: the old firmware runs again
             raise

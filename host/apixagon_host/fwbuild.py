@@ -151,11 +151,23 @@ def mpy_cross():
     return exe
 
 
-def build(firmware, outdir, revision=None):
-    """Compile firmware/<package> into outdir/slot/<package>/*.mpy (the
-    embedded source name is the relative path: the same source gives the
-    same bytes from any checkout) and write the manifest; stage main.py
-    (for board revision `revision` if given) and bootsel.mpy in outdir/boot."""
+# sys.implementation._mpy >> 10 on a board: MicroPython's native
+# architecture numbers (py/persistentcode.h) as mpy-cross's -march names them.
+ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
+         "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
+BOARD_ARCH = "armv6m"  # the RP2040's Cortex-M0+: every product board
+
+
+def arch_of(mpy):
+    """The -march of a board whose sys.implementation._mpy is mpy (None
+    when it says none: a port without native code)."""
+    i = (mpy or 0) >> 10
+    return ARCHS[i] if i < len(ARCHS) else None
+
+
+def check_firmware(firmware):
+    """(version, mpy-cross) of a firmware folder that can be built; else a
+    CommandError (exit 2) before anything touches a board."""
     if not os.path.isdir(firmware):
         raise CommandError("%s: no such firmware folder" % firmware, EXIT_USAGE)
     for pkg in PACKAGES:
@@ -163,8 +175,18 @@ def build(firmware, outdir, revision=None):
             raise CommandError(
                 "%s: not a firmware folder (no %s package)" % (firmware, pkg), EXIT_USAGE
             )
-    fw = firmware_version(firmware)
-    cross = mpy_cross()
+    return firmware_version(firmware), mpy_cross()
+
+
+def build(firmware, outdir, revision=None, arch=BOARD_ARCH):
+    """Compile firmware/<package> into outdir/slot/<package>/*.mpy (the
+    embedded source name is the relative path: the same source gives the
+    same bytes from any checkout) and write the manifest; stage main.py
+    (for board revision `revision` if given) and bootsel.mpy in outdir/boot.
+    arch: mpy-cross's -march for the functions the firmware compiles to
+    machine code (@micropython.native / viper, apixagon.compat); a module
+    without any is the same bytes whatever the arch."""
+    fw, cross = check_firmware(firmware)
     jobs = []  # (source, name in tracebacks, staged file)
     paths = []
     for pkg in PACKAGES:
@@ -187,7 +209,9 @@ def build(firmware, outdir, revision=None):
         src, rel, out = job
         os.makedirs(os.path.dirname(out), exist_ok=True)
         p = subprocess.run(
-            [cross, "-O2", "-s", rel, "-o", out, src], capture_output=True, text=True
+            [cross] + (["-march=" + arch] if arch else []) + ["-O2", "-s", rel, "-o", out, src],
+            capture_output=True,
+            text=True,
         )
         return "%s: %s" % (rel, (p.stderr or p.stdout).strip()) if p.returncode else None
 
@@ -201,6 +225,7 @@ def build(firmware, outdir, revision=None):
     with open(jobs[0][2], "rb") as f:
         mpy = f.read(2)[1]  # b"M" and the .mpy version
     b = Build(outdir, paths, fw, mpy)
+    b.arch = arch
     if revision is not None:
         b.set_revision(revision)
     return b

@@ -27,6 +27,7 @@ from deploykit import copy_with_version, stock_flash
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import build_mpy  # noqa: E402
 import devboard  # noqa: E402
 
 BIN = os.path.join(os.path.dirname(sys.executable), "apixagon")
@@ -53,8 +54,8 @@ def fws(tmp_path_factory):
     f.broken = str(t / "broken")
     copy_with_version(f.base, f.broken, NEW + "-broken", broken=True)
     f.stage = str(t / "stage")
-    f.build = fwbuild.build(f.base, f.stage)
-    f.new_build = fwbuild.build(f.new, str(t / "stage-new"))
+    f.build = fwbuild.build(f.base, f.stage, arch=build_mpy.unix_arch())
+    f.new_build = fwbuild.build(f.new, str(t / "stage-new"), arch=build_mpy.unix_arch())
     return f
 
 

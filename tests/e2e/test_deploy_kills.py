@@ -36,6 +36,7 @@ from deploykit import (
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import build_mpy  # noqa: E402
 import devboard  # noqa: E402
 
 KILLS = int(os.environ.get("APIXAGON_KILLS") or (150 if os.environ.get("APIXAGON_SOAK") else 16))
@@ -52,7 +53,7 @@ def fws(tmp_path_factory):
     out = {"kill-0": base}
     for v in VERSIONS:
         out[v] = copy_with_version(base, str(t / v), v)
-    fwbuild.build(out["kill-1"], str(t / "stage-1"))
+    fwbuild.build(out["kill-1"], str(t / "stage-1"), arch=build_mpy.unix_arch())
     out["stage-1"] = str(t / "stage-1")
     return out
 
