@@ -10,8 +10,9 @@
 # the image's manifest pass the target's). On CPython `micropython` is a
 # stand-in whose decorators return the function unchanged, so the host runs
 # the same source as plain Python. Viper's type names (ptr8, ...) are read by
-# MicroPython's compiler from the annotation's spelling too; on CPython the
-# annotations are evaluated, so the names must exist: import them from here.
+# MicroPython's compiler from their spelling too; on CPython annotations
+# are evaluated and casts called, so the names must exist: import them from
+# here.
 try:
     import micropython
     from micropython import const
@@ -28,4 +29,10 @@ except ImportError:  # CPython
         viper = native
 
 
-ptr8 = ptr16 = ptr32 = uint = None  # viper annotations (see above)
+def _cast(x):
+    return x
+
+
+# Viper's casts and annotations (see above): MicroPython's compiler handles
+# ptr8(buf) in a viper function itself; on CPython it is the buffer as is.
+ptr8 = ptr16 = ptr32 = uint = _cast

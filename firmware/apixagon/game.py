@@ -6,6 +6,7 @@
 #   s[...]    the scalars below (turn count, flags, specials, result)
 #   log       bytearray undo log; each record holds the scalars as they were,
 #             then the move, so push/pop (python-chess style) restore exactly.
+from . import loops
 from .codes import (
     ADJACENT_OPPONENT,
     ALL_PLACED,
@@ -13,13 +14,11 @@ from .codes import (
     BAD_TARGET,
     BEEHIVE,
     BEEKEEPER,
-    BLOCK,
     CARD_ALREADY_PLAYED,
     CARDS_OUT,
     DECK_EMPTY,
     DRAW,
     EXHAUSTED,
-    EXTENSION,
     FORCED_REMOVAL,
     GAME_OVER,
     JUNIOR,
@@ -29,7 +28,6 @@ from .codes import (
     OCCUPIED,
     OK,
     PLACE,
-    PLAIN,
     RAIN_MOVE,
     RESERVE,
     ROYAL_CELL,
@@ -47,8 +45,8 @@ from .codes import (
     seats_of,
 )
 from .compat import const
-from .deck import COMMON, HAS, SYMS
-from .geometry import LINE_START, LINES, NB, NCELLS, NONE, ROYAL
+from .deck import COMMON, HAS
+from .geometry import NB, NCELLS, NONE, ROYAL
 
 REMOVED = const(255)  # loc value of a card taken out by a Smoker (§3.2)
 _NC = const(31)
@@ -184,21 +182,8 @@ class Game:
 
     def end_symbol(self, x, d):
         """If x is the open end of a run lying from x in direction d, return
-        symbol | owner << 5; else NONE. A run is >= 2 same-side normal cards
-        sharing a symbol (§2), and two adjacent cards share exactly one, so
-        the first two cards beyond x decide it."""
-        b = self.board
-        n1 = NB[x * 6 + d]
-        if n1 == NONE or not b[n1]:
-            return NONE
-        n2 = NB[n1 * 6 + d]
-        if n2 == NONE or not b[n2]:
-            return NONE
-        o1 = b[n1] - 1
-        o2 = b[n2] - 1
-        if (o1 ^ o2) & 32 or (o1 & 31) == _RAIN or (o2 & 31) == _RAIN:
-            return NONE
-        return COMMON[(o1 & 31) * _NC + (o2 & 31)] | (o1 & 32)
+        symbol | owner << 5; else NONE (loops.end_symbol)."""
+        return loops.end_symbol(self.board, x, d)
 
     def run_from(self, x, d, sym):
         """How many cards carrying sym, of the side of the card on x, follow
@@ -245,75 +230,13 @@ class Game:
         """out[x] = 1 for every card in a sequence of 4 or more (§2), 0
         elsewhere; the count. One pass over the 27 lines instead of a run
         search per card: the LED view asks this after every move."""
-        b = self.board
-        for x in range(NCELLS):
-            out[x] = 0
-        n = 0
-        for li in range(27):
-            lo = LINE_START[li]
-            hi = LINE_START[li + 1]
-            j = lo
-            while j < hi - 1:
-                o = b[LINES[j]]
-                p = b[LINES[j + 1]]
-                if not o or not p or (o ^ p) & 32 or (o - 1) & 31 == _RAIN or (p - 1) & 31 == _RAIN:
-                    j += 1
-                    continue
-                sym = COMMON[((o - 1) & 31) * _NC + ((p - 1) & 31)]
-                k = j + 2  # the run is LINES[j:k]; extend while sym is shared
-                while k < hi:
-                    q = b[LINES[k]]
-                    if not q or (q ^ o) & 32 or (q - 1) & 31 == _RAIN:
-                        break
-                    if not HAS[((q - 1) & 31) * _NC + sym]:
-                        break
-                    k += 1
-                if k - j >= 4:
-                    for i in range(j, k):
-                        if not out[LINES[i]]:
-                            out[LINES[i]] = 1
-                            n += 1
-                j = k - 1  # the last card may start a run of another symbol
-        return n
+        return loops.sealed(self.board, out)
 
     def count_runs(self, side):
         """(sequences of 3, sequences of 4) of side: maximal runs of length
         >= 3 and >= 4 along the 27 lines (D-6; distinct per D-1)."""
-        b = self.board
-        want = side << 5
-        n3 = n4 = 0
-        for li in range(27):
-            k = 0
-            sym = NONE
-            prev = 0
-            for j in range(LINE_START[li], LINE_START[li + 1]):
-                o = b[LINES[j]]
-                if o and (o - 1) & 32 == want and (o - 1) & 31 != _RAIN:
-                    if prev:
-                        s2 = COMMON[((prev - 1) & 31) * _NC + ((o - 1) & 31)]
-                        if s2 == sym:
-                            k += 1
-                        else:
-                            if k >= 3:
-                                n3 += 1
-                                if k >= 4:
-                                    n4 += 1
-                            sym = s2
-                            k = 2
-                    prev = o
-                else:
-                    if k >= 3:
-                        n3 += 1
-                        if k >= 4:
-                            n4 += 1
-                    k = 0
-                    sym = NONE
-                    prev = 0
-            if k >= 3:
-                n3 += 1
-                if k >= 4:
-                    n4 += 1
-        return n3, n4
+        r = loops.runs(self.board, side)
+        return r & 255, r >> 8
 
     def _adjacent_opponent(self, side, x):
         b = self.board
@@ -776,17 +699,7 @@ class Game:
     # ---- hint queries (for the LED layer) ---------------------------------
     def _fill_avail(self, t):
         """Per-symbol count of t's normal cards not yet on the board."""
-        av = self._avail
-        for i in range(_NC):
-            av[i] = 0
-        n = 0
-        base = t * _NC
-        for c in range(_NC):
-            if not self.loc[base + c]:
-                n += 1
-                for k in range(c * 6, c * 6 + 6):
-                    av[SYMS[k]] += 1
-        return n
+        return loops.avail(self.loc, self._avail, t * _NC)
 
     def _prepare(self):
         """Fill the hint cache for the board as it is now (once per
@@ -795,77 +708,26 @@ class Game:
         b = self.board
         if self._cboard == b:
             return
-        ends = self._ends
-        adj = self._adj
-        for x in range(NCELLS):
-            base = x * 6
-            a = 0
-            if not b[x]:
-                for d in range(6):
-                    n = NB[base + d]
-                    if n != NONE and b[n]:
-                        a |= 1 << ((b[n] - 1) >> 5)
-                        ends[base + d] = self.end_symbol(x, d)
-                    else:
-                        ends[base + d] = NONE
-            adj[x] = a
+        loops.prepare(b, self._ends, self._adj)
         self._cboard[:] = b
 
     def legal_cells(self, t=None, out=None):
         """Cells where some card side t (default: the side to play) has not
         yet placed could legally go; marks out[x] = 1 when out is given.
-        Returns the count (with out None, stops at the first: can_move)."""
+        Returns the count."""
         if t is None:
             t = self.side_to_play()
-        if out is not None:
+        if out is None:
+            out = self._tmp  # can_move after every move: only the count
+        if self.s[_OVER] or self.mode == JUNIOR or not self._fill_avail(t):
             for x in range(NCELLS):
                 out[x] = 0
-        if self.s[_OVER] or self.mode == JUNIOR:
-            return 0
-        n = self._fill_avail(t)
-        if not n:
-            return 0
-        av = self._avail
-        b = self.board
-        if out is None:
-            # can_move after every move: usually the first free cell away
-            # from the opponent answers, so no cache is built here.
-            for x in range(NCELLS):
-                if b[x]:
-                    continue
-                if x == ROYAL:
-                    if self.royal_allowed(t):
-                        return 1
-                    continue
-                if not self._adjacent_opponent(t, x):
-                    return 1
-                for d in range(6):
-                    e = self.end_symbol(x, d)
-                    if e != NONE and av[e & 31]:
-                        return 1
             return 0
         self._prepare()
-        ends = self._ends
-        adj = self._adj
-        opp = 2 >> t  # adj bit of the opponent
-        count = 0
-        for x in range(NCELLS):
-            if b[x]:
-                continue
-            ok = False
-            if x == ROYAL:
-                ok = self.royal_allowed(t)
-            elif not adj[x] & opp:
-                ok = True  # rules 2-3, D-3
-            else:
-                for k in range(x * 6, x * 6 + 6):  # rule 4: block or extension
-                    e = ends[k]
-                    if e != NONE and av[e & 31]:
-                        ok = True
-                        break
-            if ok:
-                count += 1
-                out[x] = 1
+        count = loops.legal(self.board, self._ends, self._adj, self._avail, out, t)
+        if not self.board[ROYAL] and self.royal_allowed(t):  # §3.1
+            out[ROYAL] = 1
+            count += 1
         return count
 
     def card_cells(self, card, out, t=None):
@@ -874,46 +736,16 @@ class Game:
         opponent run), ROYAL_CELL. card may be RAIN. Returns the count."""
         if t is None:
             t = self.side_to_play()
-        for x in range(NCELLS):
-            out[x] = 0
-        if self.s[_OVER] or self.mode == JUNIOR:
-            return 0
-        if card != _RAIN and self.loc[t * _NC + card]:
+        if self.s[_OVER] or self.mode == JUNIOR or (card != _RAIN and self.loc[t * _NC + card]):
+            for x in range(NCELLS):
+                out[x] = 0
             return 0
         self._prepare()
-        b = self.board
-        ends = self._ends
-        adj = self._adj
-        opp = 2 >> t
-        has = card * _NC
-        rain = card == _RAIN
-        royal = 0 if rain else 2  # 2: not asked yet (it scans the board)
-        count = 0
-        for x in range(NCELLS):
-            if b[x]:
-                continue
-            if x == ROYAL:
-                if royal == 2:
-                    royal = self.royal_allowed(t)
-                f = ROYAL_CELL if royal else 0
-            elif not adj[x]:
-                f = 0 if rain else PLAIN  # touches no card at all
-            else:
-                f = 0
-                for k in range(x * 6, x * 6 + 6):
-                    e = ends[k]
-                    if e == NONE:
-                        continue
-                    if rain:
-                        if e >> 5 != t:
-                            f |= BLOCK
-                    elif HAS[has + (e & 31)]:
-                        f |= EXTENSION if e >> 5 == t else BLOCK
-                if not f and not rain and not adj[x] & opp:
-                    f = PLAIN
-            if f:
-                out[x] = f
-                count += 1
+        count = loops.card_cells(self.board, self._ends, self._adj, out, t, card)
+        # §3.1: the Royal Cell takes a normal card once the side may.
+        if card != _RAIN and not self.board[ROYAL] and self.royal_allowed(t):
+            out[ROYAL] = ROYAL_CELL
+            count += 1
         return count
 
     def threats(self, out, level=None, t=None):
@@ -923,26 +755,9 @@ class Game:
         if t is None:
             t = self.side_to_play()
         self._prepare()
-        ends = self._ends
         lv = self._tmp if level is None else level
-        b = self.board
-        for x in range(NCELLS):
-            best = 0
-            if not b[x] and self._adj[x]:
-                for d in range(6):
-                    e = ends[x * 6 + d]
-                    if e != NONE and e >> 5 != t:
-                        k = 1 + self.run_from(NB[x * 6 + d], d, e & 31)
-                        if k > best:
-                            best = k
-            lv[x] = best
-        n = 0
-        for k in range(6, 1, -1):
-            for x in range(NCELLS):
-                if lv[x] == k:
-                    out[n] = x
-                    n += 1
-        return n
+        loops.threat_levels(self.board, self._ends, self._adj, lv, t)
+        return loops.by_level(lv, out)
 
     # ---- undo log ---------------------------------------------------------
     def _begin(self, kind, plen):

@@ -35,7 +35,7 @@ from apixagon.codes import (
 from apixagon.compat import const
 from apixagon.geometry import NCELLS, NONE
 
-from . import scan, tag
+from . import compare, scan, tag
 
 # err[x] values, for the LED layer
 RED = const(1)  # an illegal placement: lift it
@@ -69,7 +69,7 @@ class Referee:
         self.res = bytearray(12)  # cells lifted into the reserve deck (§4)
         self.nres = 0
         self.changed = 0  # bumped on every move, undo or error change (LEDs)
-        self._seen = bytearray(32)  # scratch: a bit per sensed state
+        self._before = bytearray(NCELLS)  # scratch: err before settle()
 
     # ---- inputs -----------------------------------------------------------
     def sensed(self, x, state):
@@ -218,7 +218,8 @@ class Referee:
         """Re-read the difference and act on it; repeat while moves apply
         (a bounded number of times: every physical state ends in a defined
         response, never in a loop)."""
-        before = bytes(self.err)
+        before = self._before
+        before[:] = self.err
         for _ in range(_MAX_STEPS):
             if not self._step():
                 break
@@ -228,53 +229,19 @@ class Referee:
     def _step(self):
         g = self.game
         err = self.err
-        phys = self.phys
-        extra = missing = NONE
-        nextra = nmissing = 0
-        for x in range(NCELLS):
-            err[x] = 0
-        # A card seen on two cells is an error on both, whatever else. A
-        # bitmap of the states seen finds one in a single pass; the pairs
-        # are looked for only then (this runs on every sensor event).
-        seen = self._seen
-        for i in range(32):
-            seen[i] = 0
-        dup = False
-        for x in range(NCELLS):
-            p = phys[x]
-            if p and p < UNPAIRED:
-                if seen[p >> 3] & (1 << (p & 7)):
-                    dup = True
-                seen[p >> 3] |= 1 << (p & 7)
-        if dup:
-            for x in range(NCELLS):
-                p = phys[x]
-                if p and p < UNPAIRED:
-                    for y in range(x + 1, NCELLS):
-                        if phys[y] == p:
-                            err[x] = err[y] = UNKNOWN
-        b = g.board
-        for x in range(NCELLS):
-            p = phys[x]
-            if p == b[x] == 0 or (p and b[x] and self._matches(x)):
-                if self.nres and self._reserved(x):
+        # The whole comparison (a duplicate tag is an error on both cells,
+        # whatever else) in one pass of machine code: smartboard.compare.
+        r = compare.compare(self.phys, g.board, err, self.res, self.nres, 0)
+        if r & compare.RES_BACK:
+            for i in range(self.nres - 1, -1, -1):
+                x = self.res[i]
+                if self._matches(x):
                     self._unreserve(x)  # put back: not in the reserve after all
-                continue
-            p = phys[x]
-            if p == UNPAIRED:
-                err[x] = TAP
-            elif p >= scan.FOREIGN:
-                err[x] = UNKNOWN
-            elif not p and self.nres and self._reserved(x):
-                err[x] = RESERVE
-            elif p and not g.board[x]:
-                nextra += 1
-                extra = x
-            elif g.board[x] and not p:
-                nmissing += 1
-                missing = x
-            else:
-                err[x] = UNKNOWN  # another card on an occupied cell
+        dup = r & compare.DUP
+        nextra = (r >> compare.NEXTRA_SHIFT) & 63
+        extra = (r >> compare.EXTRA_SHIFT) & 255
+        nmissing = (r >> compare.NMISSING_SHIFT) & 63
+        missing = (r >> compare.MISSING_SHIFT) & 255
         if dup:
             return False
         if nextra == 1 and nmissing == 0:
@@ -294,9 +261,7 @@ class Referee:
             self.moves -= 1
             self.changed += 1
             return True
-        for x in range(NCELLS):
-            if not self._matches(x) and not err[x]:
-                err[x] = RED if phys[x] else AMBER
+        compare.compare(self.phys, g.board, err, self.res, self.nres, 1)  # the rest: RED/AMBER
         return False
 
     def _placed(self, x):

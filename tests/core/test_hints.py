@@ -47,7 +47,7 @@ def test_legal_cells_are_the_union_of_check_place():
                     want[x] = 1
         assert out == want, t
         assert n == sum(out) and n > 0
-    assert g.legal_cells(None, None) == 1  # with out None: stops at the first
+    assert g.legal_cells(None, None) == n  # with out None: the count alone (can_move)
 
 
 def test_legal_cells_lose_a_block_when_no_card_carries_the_symbol():
