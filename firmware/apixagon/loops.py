@@ -238,8 +238,8 @@ def card_cells(b: ptr8, ends: ptr8, adj: ptr8, out: ptr8, t: int, card: int) -> 
 
 @micropython.viper
 def threat_levels(b: ptr8, ends: ptr8, adj: ptr8, lv: ptr8, t: int):
-    """lv[x] = 1 + the length of the longest run of t's opponent that has
-    its open end on free cell x, 0 where none. Needs prepare()'s cache."""
+    """lv[x] = the length of the longest run of t's opponent that has its
+    open end on free cell x, 0 where none. Needs prepare()'s cache."""
     nb = ptr8(NB)
     has = ptr8(HAS)
     x = 0
