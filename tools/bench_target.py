@@ -30,7 +30,13 @@ Prints:
   - placement to LED, each profile: the scripted 6-player game played from
     hands on the emulated board, from the cycle a card goes down to the
     cycle the strip latches the first frame in which that cell's LED
-    changed: mean, 95 %, worst.
+    changed: mean, 95 %, worst;
+  - `logs pull` of an archive of match logs over the board's USB CDC: KB
+    per second of the chip's clock, from the first byte of the first
+    request to the last byte of the last reply (the emulator stamps the
+    traffic), for the whole command and for its GETs alone; then `mpremote
+    cp` of the same files (the raw REPL), and the wall-time ratio of the
+    two; beside it tools/bench_link.py's pull on the unix port.
 
 Options: --quick (a shorter run: no position scans, a few moves of the
 game), --json (figures as one JSON object), --part NAME (only that part;
@@ -39,6 +45,7 @@ run takes several minutes, --quick about a minute.
 """
 
 import argparse
+import io
 import json
 import os
 import shutil
@@ -62,11 +69,13 @@ import flashfs  # noqa: E402
 
 HZ = emuboard.HZ
 RECORD = os.path.join(ROOT, "tests", "data", "beehive_full.apx")
-IMAGES = os.path.join(ROOT, "build", "firmware")
+# the images measured: make firmware's, or $BENCH_IMAGES (a build of one's
+# own: tools/build_firmware.py --out DIR, and --sim --out DIR/bench)
+IMAGES = os.environ.get("BENCH_IMAGES") or os.path.join(ROOT, "build", "firmware")
 BENCH_IMAGES = os.path.join(IMAGES, "bench")
 REVS = ("rev_a", "rev_b")
 PROFILE = {"rev_a": "A", "rev_b": "B"}
-PARTS = ("calibration", "core", "firmware", "boot", "resume", "play")
+PARTS = ("calibration", "core", "firmware", "boot", "resume", "play", "pull")
 # The calibration loop on a real Pico: the figure the issue quotes (and
 # ../shared/rp2040/README.md), "reported" without a source.
 REAL_PICO_LOOP_US = 31
@@ -76,6 +85,12 @@ LOOP_PIN = 25  # the Pico's LED: free on both revisions
 K_CORE = {"hint": 20, "cards": 4, "check": 500, "push": 20}
 K_FIRMWARE = {"event": 4, "frame": 20, "idle": 500}
 TAKEBACK_LOG_RECORDS = 100  # "boot + resume of a 100-move match log <= 3 s"
+# `logs pull`: an archive of long 2-player matches with take-backs (about
+# 7 KB each: several GETs a log) and finished 6-player matches (1.4 KB:
+# one GET a log), the long ones oldest (the newest log is finished: no
+# resume at boot).
+PULL_LONG = (4, 300)  # logs, move records each
+PULL_SHORT = 32
 SEED = 20261123
 
 
@@ -143,6 +158,12 @@ class Board(emuboard.EmuBoard):
     def frames_since(self, cycle):
         with self._cv:
             return [f for f in self.frames if f[0] > cycle]
+
+    def traffic(self, mark=True):
+        """The USB traffic since the last mark: cycles of the first byte
+        the chip was handed and of the last one it sent (-1: none), and
+        the byte counts; mark: a new mark from now."""
+        return self.request("usbstat", mark=mark)
 
 
 class Repl:
@@ -356,6 +377,34 @@ def takeback_log(rev, tmp, records=TAKEBACK_LOG_RECORDS):
         return g
 
     return write_log(rev, play, tmp)
+
+
+def finished_log(rev, tmp):
+    """The scripted 6-player game played to its end."""
+    from apixagon import record
+    from apixagon.game import Game
+
+    def play(log):
+        with open(RECORD) as f:
+            g, verdicts = record.check(f, Game)
+        log.begin(g)
+        log.flush_all()
+        return g
+
+    return write_log(rev, play, tmp)
+
+
+def pull_archive(rev, tmp):
+    """[(name, bytes)] of the `logs pull` benchmark's archive."""
+    n_long, records = PULL_LONG
+    out = []
+    data = takeback_log(rev, tmp, records)[1]
+    for i in range(n_long):
+        out.append(("%04d.alog" % (len(out) + 1), data))
+    data = finished_log(rev, tmp)[1]
+    for i in range(PULL_SHORT):
+        out.append(("%04d.alog" % (len(out) + 1), data))
+    return out
 
 
 def log_lines(data):
@@ -736,6 +785,101 @@ class Bench:
             % (profile, fig["mean_ms"], fig["p95_ms"], fig["max_ms"], n)
         )
 
+    # ---- logs pull -----------------------------------------------------------------------
+    def pull(self):
+        """`apixagon logs pull` of an archive (pull_archive) into a fresh
+        database, its rate in the chip's clock: the log bytes over the
+        cycles from the first byte of its first request (HELLO) to the
+        last byte of its last reply (PULLED); the same for GETs alone
+        (every chunk of every log, the host's window of 8); then mpremote
+        cp of the same files over the raw REPL (it stops the firmware's
+        loop; the board is reset after and answers HELLO again) and the
+        wall-time ratio."""
+        from apixagon_host import cli
+        from apixagon_host import link as L
+
+        rev = "rev_a"
+        tmp = self.workdir("pull")
+        archive = pull_archive(rev, tmp)
+        total = sum(len(d) for _, d in archive)
+        b = Board(self.images[rev], rev, tmp, [("logs/" + n, d) for n, d in archive])
+        fig = {"logs": len(archive), "bytes": total}
+        try:
+            link, on, usb, tx = self.hello_after_boot(b)
+            heap = int(L.fields(link.request("STATUS"))["heap"])
+            link.close()
+            b.wait_ms(500)  # the board's boot work done (its log index made)
+
+            def rate(t):
+                cycles = t["txLast"] - t["rxFirst"]
+                return cycles, round(t["txBytes"] and total / 1024.0 / (cycles / HZ), 1)
+
+            # the GETs alone, the host's own pipelining (link.fetch_many)
+            with L.Link(b.port, timeout=30) as link:
+                link.hello()
+                reqs = [
+                    (n, o, min(L.proto.MAX_CHUNK, len(d) - o))
+                    for n, d in archive
+                    for o in range(0, len(d), L.proto.MAX_CHUNK)
+                ]
+                b.traffic()
+                t1 = time.monotonic()
+                got = link.fetch_many(reqs)
+                get_wall = time.monotonic() - t1
+                t = b.traffic()
+            for (n, o, k), d in zip(reqs, (dict(archive)[r[0]] for r in reqs)):
+                if got[(n, o)] != d[o : o + k]:
+                    raise RuntimeError("GET %s %d %d: not the bytes on the flash" % (n, o, k))
+            fig["get_requests"] = len(reqs)
+            fig["get_cycles"], fig["get_kb_s"] = rate(t)
+            fig["get_wall_s"] = round(get_wall, 2)
+            # the whole command, into a fresh database
+            db = os.path.join(tmp, "pulled.sqlite")
+            out = io.StringIO()
+            b.traffic()
+            t1 = time.monotonic()
+            rc = cli.main(["logs", "pull", "-p", b.port, "--db", db], cli.State(out=out))
+            pull_wall = time.monotonic() - t1
+            t = b.traffic()
+            if rc != 0 or "%d logs pulled" % len(archive) not in out.getvalue():
+                raise RuntimeError("logs pull failed (%s): %s" % (rc, out.getvalue()))
+            fig["pull_cycles"], fig["pull_kb_s"] = rate(t)
+            fig["pull_wall_s"] = round(pull_wall, 2)
+            # mpremote cp of the same files
+            dest = os.path.join(tmp, "copied")
+            os.makedirs(dest)
+            mp = [sys.executable, "-m", "mpremote", "connect", b.port, "resume", "cp"]
+            t1 = time.monotonic()
+            r = subprocess.run(
+                mp + [":logs/" + n for n, _ in archive] + [dest + "/"],
+                capture_output=True,
+                text=True,
+                timeout=3600,
+            )
+            cp_wall = time.monotonic() - t1
+            if r.returncode != 0:
+                raise RuntimeError("mpremote cp failed: %s%s" % (r.stdout[-300:], r.stderr[-300:]))
+            for n, d in archive:
+                if read(os.path.join(dest, n)) != d:
+                    raise RuntimeError("mpremote cp: %s is not the file on the flash" % n)
+            fig["mpremote_wall_s"] = round(cp_wall, 2)
+            fig["ratio"] = round(cp_wall / pull_wall, 1)
+            # the board brought back: mpremote left it at its REPL
+            b.cut()
+            b.wait_for(lambda: not b.on, 30, "the power cut")
+            b.power_on()
+            b.wait_usb()
+            with L.Link(b.port, timeout=30) as link:
+                link.hello()
+        finally:
+            b.close()
+        fig["heap_after_boot"] = heap
+        self.put("pull", fig)
+        self.say(
+            "  logs pull: %.0f KB/s of chip time (GETs alone %.0f KB/s), %.1fx mpremote cp\n"
+            % (fig["pull_kb_s"], fig["get_kb_s"], fig["ratio"])
+        )
+
 
 class Hands:
     """The record's lines as hands on the emulated board, which is seen
@@ -919,6 +1063,17 @@ def unix_figures(unix, fig):
             p["unix_sensing_ms"] = unix.sensing_ms(PROFILE[rev])
 
 
+def unix_pull(fig, say):
+    """tools/bench_link.py: logs pull and mpremote cp over a pseudo-terminal
+    to the unix port's simulated board (wall time), one round."""
+    import bench_link
+
+    pull = fig.get("pull")
+    if pull:
+        say("  logs pull on the unix port (tools/bench_link.py) ...\n")
+        pull["unix"] = bench_link.measure(rounds=1)
+
+
 # ---- the report ----------------------------------------------------------------------------
 def _ms(us):
     return "%.2f ms" % (us / 1000.0) if us < 10000 else "%.1f ms" % (us / 1000.0)
@@ -1031,6 +1186,25 @@ def rows_of(fig):
             heap.append("%d lowest in play" % p["heap_lowest"])
         if heap:
             rows.append(("heap free (bytes), %s" % rev, ", ".join(heap), ""))
+    pull = fig.get("pull")
+    if pull:
+        u = pull.get("unix")
+        rows += [
+            (
+                "logs pull, %d logs, %.0f KB: KB/s of chip time (whole command; GETs alone)"
+                % (pull["logs"], pull["bytes"] / 1024.0),
+                "%.0f; %.0f KB/s" % (pull["pull_kb_s"], pull["get_kb_s"]),
+                "%.0f KB/s wall (%d logs, %.0f KB)" % (u["kb"] / u["pull_s"], u["logs"], u["kb"])
+                if u
+                else "",
+            ),
+            (
+                "logs pull vs mpremote cp of the same files (wall time)",
+                "%.2f s vs %.1f s: %.1fx"
+                % (pull["pull_wall_s"], pull["mpremote_wall_s"], pull["ratio"]),
+                "%.2f s vs %.1f s: %.1fx" % (u["pull_s"], u["mpremote_s"], u["ratio"]) if u else "",
+            ),
+        ]
     for rev in REVS:
         p = fig.get("play_" + rev)
         if p:
@@ -1150,6 +1324,8 @@ def main(argv=None):
         if unix is not None:
             say("On the unix port, at the same positions ...\n")
             unix_figures(unix, bench.fig)
+        if "pull" in parts:
+            unix_pull(bench.fig, say)
     fig = bench.fig
     fig["wall_s"]["total"] = round(time.monotonic() - t0, 1)
     if args.json:

@@ -244,6 +244,10 @@ function runSlice() {
 // nothing to send, so the device would take an interrupt every few
 // microseconds. A real host NAKs until it has data: requests wait here.
 const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false };
+// The link's traffic since the last 'usbstat' mark, stamped in cycles: the
+// first byte handed to the chip and the last one it sent (a download's
+// rate in the chip's own time, whatever the PC's speed).
+const traffic = { rxFirst: -1, rxLast: -1, txFirst: -1, txLast: -1, rxBytes: 0, txBytes: 0 };
 
 function wireUsb() {
   const cdc = new USBCDC(mcu.usbCtrl);
@@ -260,6 +264,10 @@ function wireUsb() {
       usb.spoke = true; // the first bytes since power-on: boot-to-answer figures
       emit({ ev: 'tx', cycle: cycles() });
     }
+    const now = cycles();
+    if (traffic.txFirst < 0) traffic.txFirst = now;
+    traffic.txLast = now;
+    traffic.txBytes += buf.length;
     process.stdout.write(Buffer.from(buf));
   };
   mcu.usbCtrl.onEndpointRead = (ep, size) => {
@@ -275,6 +283,10 @@ function feedUsb() {
   const n = Math.min(usb.want, usb.rx.length);
   const buf = Uint8Array.from(usb.rx.splice(0, n));
   usb.want = 0;
+  const now = cycles();
+  if (traffic.rxFirst < 0) traffic.rxFirst = now;
+  traffic.rxLast = now;
+  traffic.rxBytes += n;
   mcu.usbCtrl.endpointReadDone(usb.cdc.outEndpoint, buf);
 }
 
@@ -714,6 +726,13 @@ function handle(m) {
         return;
       }
       break;
+    case 'usbstat': // the traffic since the last mark (and, with mark, a new mark)
+      emit(Object.assign({ ev: 'ack', id: m.id, cycle: cycles() }, traffic));
+      if (m.mark) {
+        traffic.rxFirst = traffic.rxLast = traffic.txFirst = traffic.txLast = -1;
+        traffic.rxBytes = traffic.txBytes = 0;
+      }
+      return;
     case 'quit':
       if (mcu) powerOff('host');
       emit({ ev: 'ack', id: m.id, cycle: cycles() });
