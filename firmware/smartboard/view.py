@@ -14,7 +14,7 @@
 #           legal cells light, extensions and blocks in their own colours
 #           (the query also works in HINT and replaces the legal cells)
 from apixagon.codes import BEEKEEPER, BLOCK, EXTENSION, PLACE, PLAIN, RAIN_MOVE, ROYAL_CELL, SMOKER
-from apixagon.compat import const
+from apixagon.compat import const, micropython, ptr8
 from apixagon.geometry import NB, NCELLS, NONE, ROW_START, ROYAL
 
 from . import referee, tag
@@ -102,6 +102,44 @@ CORNERS = _corners()
 # The storage sign: row I, the edge of the board away from the Royal Cell
 # (hardware/README.md). In play its end cells stay the turn corners.
 SIGN_FIRST = const(56)  # ROW_START[8]: I5..I9
+
+
+_DARK = bytes(NCELLS)  # a layer all OFF: cleared by one slice copy
+_N = const(61)  # NCELLS, as a constant viper folds (an import is an object)
+
+
+# The match screen is redrawn after every move: its passes over the 61 cells
+# run as machine code on the board (viper; plain Python on CPython), which
+# keeps the sensor event inside its 25 ms (README, figures on the target).
+@micropython.viper
+def _mark(layer: ptr8, where: ptr8, v: int):
+    """layer[x] = v wherever where[x] is set."""
+    x = 0
+    while x < _N:
+        if where[x]:
+            layer[x] = v
+        x += 1
+
+
+@micropython.viper
+def _overlay(layer: ptr8, err: ptr8, table: ptr8):
+    """layer[x] = table[err[x]] wherever err[x] is set."""
+    x = 0
+    while x < _N:
+        e = int(err[x])
+        if e:
+            layer[x] = table[e]
+        x += 1
+
+
+@micropython.viper
+def _blinks(layer: ptr8) -> bool:
+    x = 0
+    while x < _N:
+        if int(layer[x]) & (SLOW | FAST):
+            return True
+        x += 1
+    return False
 
 
 def turn_colour(game):
@@ -196,8 +234,7 @@ class View:
         g = ref.game
         L = self.layer
         b = g.board
-        for x in range(NCELLS):
-            L[x] = OFF
+        L[:] = _DARK
         if g.over():
             self._over(g)
         else:
@@ -222,10 +259,7 @@ class View:
                 if not b[x]:
                     L[x] = turn
             self._last(g)
-        err = ref.err
-        for x in range(NCELLS):
-            if err[x]:
-                L[x] = _ERR[err[x]]
+        _overlay(L, ref.err, _ERR)
         self._changed()
 
     def _query(self, g, c):
@@ -250,9 +284,7 @@ class View:
         b = g.board
         out = self._out
         g.legal_cells(t, out)
-        for x in range(NCELLS):
-            if out[x]:
-                L[x] = LEGAL
+        _mark(L, out, LEGAL)
         lv = self._lv
         n = g.threats(out, lv, t)
         for i in range(n):
@@ -261,9 +293,7 @@ class View:
         if not b[ROYAL]:
             L[ROYAL] = ROYAL_OPEN | SLOW if g.royal_allowed(t) else ROYAL_LOCKED
         if g.sealed_cells(out):
-            for x in range(NCELLS):
-                if out[x]:
-                    L[x] = SEALED_RUN
+            _mark(L, out, SEALED_RUN)
 
     def _last(self, g):
         kind, p = g.last_move()
@@ -289,12 +319,7 @@ class View:
 
     def _changed(self):
         self.dirty = True
-        blink = False
-        for v in self.layer:
-            if v & (SLOW | FAST):
-                blink = True
-                break
-        self.blinking = blink
+        self.blinking = _blinks(self.layer)
 
     # ---- frames -------------------------------------------------------------
     def alarm(self, until):
@@ -322,28 +347,38 @@ class View:
             return False
         self.dirty = False
         self._phase = phase
-        fast_off = phase & 1
-        slow_off = phase >= 4
-        pal = PALETTE
-        paint = self.painter.cell
-        L = self.layer
-        dark = self.dark if self.ndark else None
-        for x in range(NCELLS):
-            v = L[x]
-            if dark is not None and dark[x]:
-                v = ERR_UNKNOWN | SLOW
-            c = v & 0x3F
-            if (v & FAST and fast_off) or (v & SLOW and slow_off):
-                c = OFF
-            i = 3 * c
-            paint(x, pal[i], pal[i + 1], pal[i + 2])
+        # the blink bits that are off in this phase, and the dark cells' flag
+        off = (FAST if phase & 1 else 0) | (SLOW if phase >= 4 else 0)
+        cols = self._cols
+        _colours(self.layer, self.dark, cols, off | (_DARK if self.ndark else 0))
         if alarm:
-            i = 3 * (OFF if fast_off else ERR_UNKNOWN)
+            c = OFF if phase & 1 else ERR_UNKNOWN
             for x in CORNERS:
-                paint(x, pal[i], pal[i + 1], pal[i + 2])
+                cols[x] = c
+        self.painter.cells(PALETTE, cols)
         self.painter.show()
         self.frames += 1
         return True
+
+
+_DARK = const(0x100)  # _colours: some cells are dark (View.ndark)
+
+
+@micropython.viper
+def _colours(layer: ptr8, dark: ptr8, cols: ptr8, off: int):
+    """cols[x] = the palette entry cell x shows in this blink phase: off
+    holds the blink bits that are dark now, and _DARK when dark[] counts
+    (a dark cell blinks ERR_UNKNOWN slowly over its layer)."""
+    x = 0
+    while x < NCELLS:
+        v = int(layer[x])
+        if (off & _DARK) and dark[x]:
+            v = ERR_UNKNOWN | SLOW
+        if v & off:
+            cols[x] = OFF
+        else:
+            cols[x] = v & 0x3F
+        x += 1
 
 
 def matches(want, got, occupancy=False):
