@@ -6,7 +6,13 @@
 # (from the board layout), and before each write() scales the whole frame
 # down if it would draw more than the power budget — a full white board is
 # 61 x 60 mA = 3.7 A, more than a USB port gives.
-from apixagon.compat import const
+#
+# A frame has 2 ms of the board's chip (README, figures on the target): the
+# gamma and brightness of every value are a table made once per brightness
+# (GAMMA[v] * brightness // 255, the same bytes as computing it per cell),
+# the palette is rendered through it once, and the loops over the frame are
+# machine code on the board (@micropython.viper; plain Python on CPython).
+from apixagon.compat import const, micropython, ptr8
 
 _MA_PER_CHANNEL = const(20)  # a WS2812 channel at 255 draws about 20 mA
 _MA_IDLE = const(1)  # per LED, all dark
@@ -22,6 +28,39 @@ def _gamma_table(g=2.6):
 GAMMA = _gamma_table()
 
 
+@micropython.viper
+def _cells(buf: ptr8, led: ptr8, grb: ptr8, cols, n: int):
+    """buf[3 * led[x] ...] = the rendered palette entry cols[x], x < n."""
+    c = ptr8(cols)
+    x = 0
+    while x < n:
+        i = 3 * int(c[x])
+        j = 3 * int(led[x])
+        buf[j] = grb[i]
+        buf[j + 1] = grb[i + 1]
+        buf[j + 2] = grb[i + 2]
+        x += 1
+
+
+@micropython.viper
+def _sum(buf: ptr8, n: int) -> int:
+    total = 0
+    i = 0
+    while i < n:
+        total += int(buf[i])
+        i += 1
+    return total
+
+
+@micropython.viper
+def _scale(buf: ptr8, n: int, num: int, den: int):
+    # num < den, both under 2^16 (a frame's lit current in mA): no overflow
+    i = 0
+    while i < n:
+        buf[i] = int(buf[i]) * num // den
+        i += 1
+
+
 class Painter:
     def __init__(self, strip, led_of_cell, budget_ma=900, brightness=160):
         self.strip = strip
@@ -29,6 +68,22 @@ class Painter:
         self.budget_ma = budget_ma
         self.brightness = brightness  # 0..255, a user setting
         self.scaled = 0  # frames the current limit had to dim
+        self._k = -1  # the brightness _lut and _grb were made for
+        self._lut = bytearray(256)  # GAMMA[v] * brightness // 255
+        self._pal = None  # the palette _grb renders (eye-linear RGB)
+        self._grb = bytearray(0)  # that palette through _lut, GRB
+
+    def _table(self):
+        """The gamma-and-brightness table, made again when the setting
+        changed (Board sets brightness)."""
+        k = self.brightness
+        if k != self._k:
+            t = self._lut
+            for i in range(256):
+                t[i] = GAMMA[i] * k // 255
+            self._k = k
+            self._pal = None
+        return self._lut
 
     def clear(self):
         b = self.strip.buf
@@ -37,19 +92,34 @@ class Painter:
 
     def cell(self, x, r, g, b):
         """Paint cell x (eye-linear colour)."""
-        k = self.brightness
+        t = self._table()
         i = 3 * self.led[x]
         buf = self.strip.buf
-        buf[i] = GAMMA[g] * k // 255
-        buf[i + 1] = GAMMA[r] * k // 255
-        buf[i + 2] = GAMMA[b] * k // 255
+        buf[i] = t[g]
+        buf[i + 1] = t[r]
+        buf[i + 2] = t[b]
+
+    def cells(self, pal, cols):
+        """Paint cell x in palette entry cols[x] for every x of cols; pal:
+        eye-linear RGB triples (bytes), rendered once per palette and
+        brightness."""
+        t = self._table()
+        if pal is not self._pal:
+            n = len(pal)
+            grb = self._grb
+            if len(grb) != n:
+                grb = self._grb = bytearray(n)
+            for i in range(0, n, 3):
+                grb[i] = t[pal[i + 1]]
+                grb[i + 1] = t[pal[i]]
+                grb[i + 2] = t[pal[i + 2]]
+            self._pal = pal
+        _cells(self.strip.buf, self.led, self._grb, cols, len(cols))
 
     def frame_ma(self):
         """Estimated current of the frame in the buffer, in mA."""
-        total = 0
-        for v in self.strip.buf:
-            total += v
-        return total * _MA_PER_CHANNEL // 255 + self.strip.n * _MA_IDLE
+        buf = self.strip.buf
+        return _sum(buf, len(buf)) * _MA_PER_CHANNEL // 255 + self.strip.n * _MA_IDLE
 
     def show(self):
         """Limit the frame to the power budget, then write it."""
@@ -58,9 +128,7 @@ class Painter:
             idle = self.strip.n * _MA_IDLE
             # Scale the lit part so that the total fits the budget.
             num = max(0, self.budget_ma - idle)
-            den = ma - idle
             buf = self.strip.buf
-            for i in range(len(buf)):
-                buf[i] = buf[i] * num // den
+            _scale(buf, len(buf), num, ma - idle)
             self.scaled += 1
         self.strip.write()

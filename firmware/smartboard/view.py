@@ -84,6 +84,30 @@ NCOLOURS = const(25)
 _ERR = bytes((OFF, ERR_RED | FAST, ERR_AMBER | FAST, ERR_UNKNOWN | FAST, ERR_TAP | FAST, RESERVED))
 
 
+_DARKS = const(0x100)  # _colours: some cells are dark (View.ndark)
+_NX = const(61)  # NCELLS, folded in viper (an imported name is an object)
+# View.frame's palette entry per cell: filled and painted within one call,
+# so every View (the simulator makes more than one) can share it
+_COLS = bytearray(NCELLS)
+
+
+@micropython.viper
+def _colours(layer: ptr8, dark: ptr8, cols: ptr8, off: int):
+    """cols[x] = the palette entry cell x shows in this blink phase: off
+    holds the blink bits that are dark now, and _DARKS when dark[] counts
+    (a dark cell blinks ERR_UNKNOWN slowly over its layer)."""
+    x = 0
+    while x < _NX:
+        v = int(layer[x])
+        if (off & _DARKS) and dark[x]:
+            v = ERR_UNKNOWN | SLOW
+        if v & off:
+            cols[x] = OFF
+        else:
+            cols[x] = v & 0x3F
+        x += 1
+
+
 def _corners():
     # The six corners of the hexagon (3 neighbours): the turn indicator,
     # visible from every seat around the board.
@@ -349,8 +373,8 @@ class View:
         self._phase = phase
         # the blink bits that are off in this phase, and the dark cells' flag
         off = (FAST if phase & 1 else 0) | (SLOW if phase >= 4 else 0)
-        cols = self._cols
-        _colours(self.layer, self.dark, cols, off | (_DARK if self.ndark else 0))
+        cols = _COLS
+        _colours(self.layer, self.dark, cols, off | (_DARKS if self.ndark else 0))
         if alarm:
             c = OFF if phase & 1 else ERR_UNKNOWN
             for x in CORNERS:
@@ -359,26 +383,6 @@ class View:
         self.painter.show()
         self.frames += 1
         return True
-
-
-_DARK = const(0x100)  # _colours: some cells are dark (View.ndark)
-
-
-@micropython.viper
-def _colours(layer: ptr8, dark: ptr8, cols: ptr8, off: int):
-    """cols[x] = the palette entry cell x shows in this blink phase: off
-    holds the blink bits that are dark now, and _DARK when dark[] counts
-    (a dark cell blinks ERR_UNKNOWN slowly over its layer)."""
-    x = 0
-    while x < NCELLS:
-        v = int(layer[x])
-        if (off & _DARK) and dark[x]:
-            v = ERR_UNKNOWN | SLOW
-        if v & off:
-            cols[x] = OFF
-        else:
-            cols[x] = v & 0x3F
-        x += 1
 
 
 def matches(want, got, occupancy=False):

@@ -105,3 +105,72 @@ def test_circuitpython_strip_sends_rgb_tuples():
     strip.buf[0:3] = bytes((1, 2, 3))  # G, R, B
     strip.write()
     assert px.shows == 1 and px.px[0] == (2, 1, 3) and px.px[60] == (0, 0, 0)
+
+
+def _reference_frame(layer, dark, alarm, now, brightness, budget=900):
+    """The frame as painted per cell before the tables (GAMMA * brightness
+    // 255 of each value, then the current limit): what the strip must get
+    byte for byte."""
+    from smartboard import view as V
+
+    lay = layout.load("hardware/layout.json")
+    buf = bytearray(3 * lay.nleds)
+    phase = (now >> 7) & 7
+    pal = V.PALETTE
+
+    def paint(x, c):
+        i = 3 * lay.led[x]
+        r, g, b = pal[3 * c], pal[3 * c + 1], pal[3 * c + 2]
+        buf[i] = GAMMA[g] * brightness // 255
+        buf[i + 1] = GAMMA[r] * brightness // 255
+        buf[i + 2] = GAMMA[b] * brightness // 255
+
+    for x in range(NCELLS):
+        v = layer[x]
+        if dark[x]:
+            v = V.ERR_UNKNOWN | V.SLOW
+        c = v & 0x3F
+        if (v & V.FAST and phase & 1) or (v & V.SLOW and phase >= 4):
+            c = V.OFF
+        paint(x, c)
+    if alarm:
+        for x in V.CORNERS:
+            paint(x, V.OFF if phase & 1 else V.ERR_UNKNOWN)
+    total = 0
+    for v in buf:
+        total += v
+    ma = total * 20 // 255 + lay.nleds
+    if ma > budget:
+        for i in range(len(buf)):
+            buf[i] = buf[i] * (budget - lay.nleds) // (ma - lay.nleds)
+    return bytes(buf)
+
+
+def test_frames_are_the_per_cell_paint_byte_for_byte():
+    # The painter's tables (gamma x brightness, the palette rendered once),
+    # the view's blink pass and the current limit's loops: random layers,
+    # dark cells, the corner alarm, every phase, brightness changed between
+    # frames (the tables are made again).
+    from smartboard import view as V
+
+    p, strip, lay = painter(brightness=160)
+    v = V.View(p)
+    seed = 12345
+    limited = 0
+    for k in range(24):
+        for x in range(NCELLS):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            c = (seed >> 8) % V.NCOLOURS
+            blink = (seed >> 16) & 3
+            v.layer[x] = c | (V.SLOW if blink == 1 else V.FAST if blink == 2 else 0)
+            v.dark[x] = ((seed >> 20) & 15) == 0 and k & 1
+        v.ndark = sum(v.dark)
+        v.alarm_until = 10**6 if k % 3 == 0 else -1
+        p.brightness = (40, 160, 255)[k % 3]
+        now = (k % 8) << 7
+        v.dirty = True
+        assert v.frame(now)
+        want = _reference_frame(v.layer, v.dark, v.alarm_until >= 0, now, p.brightness)
+        assert bytes(strip.frame) == want
+        limited = p.scaled
+    assert limited > 0  # some frames went over the budget
