@@ -63,6 +63,7 @@ for _p in ("tools", os.path.join("tools", "rp2040"), "firmware", "host"):
 
 import bench_board  # noqa: E402
 import bench_core  # noqa: E402
+import budgets  # noqa: E402
 import build_mpy  # noqa: E402
 import emuboard  # noqa: E402
 import flashfs  # noqa: E402
@@ -1230,6 +1231,7 @@ def print_report(fig):
     print("The firmware on an emulated RP2040 (rp2040js, 125 MHz cycles; frozen images):")
     for r in rows:
         print("  %-*s  %-*s  %s" % (w0, r[0], w1, r[1], r[2]))
+    budgets.print_verdicts(fig)
 
 
 # ---- main -----------------------------------------------------------------------------------
@@ -1328,6 +1330,7 @@ def main(argv=None):
             unix_pull(bench.fig, say)
     fig = bench.fig
     fig["wall_s"]["total"] = round(time.monotonic() - t0, 1)
+    fig["budgets"] = [list(v) for v in budgets.verdicts(fig)]
     if args.json:
         print(json.dumps(fig, indent=1, sort_keys=True))
     else:

@@ -1,0 +1,167 @@
+"""The board's time and memory budgets, and the verdict of `make bench`'s
+figures on the emulated RP2040 (tools/bench_target.py) against them.
+
+Each budget: (label, where in the figures, compare, limit, unit). The
+figures are the chip's own time (cycles at 125 MHz), at the worst case the
+benchmark found, never a PC figure times a factor.
+"""
+
+KB = 1024
+
+
+def _get(fig, path):
+    v = fig
+    for k in path:
+        if not isinstance(v, dict) or k not in v:
+            return None
+        v = v[k]
+    return v
+
+
+def _first(fig, *paths):
+    for p in paths:
+        v = _get(fig, p)
+        if v is not None:
+            return v
+    return None
+
+
+# (label, getter, "<=" or ">=", limit, format of value and limit)
+BUDGETS = (
+    (
+        "placement to LED, profile B (reeds), worst",
+        lambda f: _get(f, ("play_rev_b", "max_ms")),
+        "<=",
+        50,
+        "%.0f ms",
+    ),
+    (
+        "placement to LED, profile A (NFC, four readers), 95 %",
+        lambda f: _get(f, ("play_rev_a", "p95_ms")),
+        "<=",
+        200,
+        "%.0f ms",
+    ),
+    (
+        "placement to LED, profile A, worst",
+        lambda f: _get(f, ("play_rev_a", "max_ms")),
+        "<=",
+        300,
+        "%.0f ms",
+    ),
+    (
+        "full hint query, worst position",
+        lambda f: _scale(_get(f, ("core", "worst_hint_us")), 1e-3),
+        "<=",
+        20,
+        "%.1f ms",
+    ),
+    (
+        "one sensor event, worst",
+        lambda f: _scale(
+            _first(f, ("firmware", "worst_event_us"), ("firmware", "event_us")), 1e-3
+        ),
+        "<=",
+        25,
+        "%.1f ms",
+    ),
+    (
+        "one LED frame with the strip write, worst",
+        lambda f: _scale(
+            _first(
+                f,
+                ("firmware", "worst_frame_write_us"),
+                ("firmware", "frame_write_us"),
+            ),
+            1e-3,
+        ),
+        "<=",
+        2,
+        "%.2f ms",
+    ),
+    (
+        "boot to HELLO, rev A",
+        lambda f: _get(f, ("boot", "rev_a", "hello_ms")),
+        "<=",
+        1500,
+        "%.0f ms",
+    ),
+    (
+        "boot to HELLO, rev B",
+        lambda f: _get(f, ("boot", "rev_b", "hello_ms")),
+        "<=",
+        1500,
+        "%.0f ms",
+    ),
+    (
+        "boot + resume of a 100-move log, rev A",
+        lambda f: _get(f, ("resume_rev_a", "takebacks", "resumed_ms")),
+        "<=",
+        3000,
+        "%.0f ms",
+    ),
+    (
+        "boot + resume of a 100-move log, rev B",
+        lambda f: _get(f, ("resume_rev_b", "takebacks", "resumed_ms")),
+        "<=",
+        3000,
+        "%.0f ms",
+    ),
+    (
+        "heap free, a match in play (lowest), rev A",
+        lambda f: _scale(_get(f, ("play_rev_a", "heap_lowest")), 1.0 / KB),
+        ">=",
+        150,
+        "%.0f KB",
+    ),
+    (
+        "heap free, a match in play (lowest), rev B",
+        lambda f: _scale(_get(f, ("play_rev_b", "heap_lowest")), 1.0 / KB),
+        ">=",
+        150,
+        "%.0f KB",
+    ),
+    (
+        "logs pull, KB per second of the chip's clock",
+        lambda f: _get(f, ("pull", "pull_kb_s")),
+        ">=",
+        200,
+        "%.0f KB/s",
+    ),
+    (
+        "logs pull against mpremote cp of the same files (wall time)",
+        lambda f: _get(f, ("pull", "ratio")),
+        ">=",
+        10,
+        "%.1fx",
+    ),
+)
+
+
+def _scale(v, k):
+    return None if v is None else v * k
+
+
+def verdicts(fig):
+    """[(label, budget text, measured text, "met" / "MISSED" / "not run")]."""
+    out = []
+    for label, get, op, limit, fmt in BUDGETS:
+        v = get(fig)
+        budget = "%s %s" % ("≤" if op == "<=" else "≥", fmt % limit)
+        if v is None:
+            out.append((label, budget, "-", "not run"))
+            continue
+        ok = v <= limit if op == "<=" else v >= limit
+        out.append((label, budget, fmt % v, "met" if ok else "MISSED"))
+    return out
+
+
+def print_verdicts(fig, out=None):
+    import sys
+
+    out = out or sys.stdout
+    rows = [("budget (RP2040, emulated)", "target", "measured", "")] + verdicts(fig)
+    w = [max(len(r[i]) for r in rows) for i in range(3)]
+    out.write("\nBudgets:\n")
+    for r in rows:
+        out.write("  %-*s  %-*s  %-*s  %s\n" % (w[0], r[0], w[1], r[1], w[2], r[2], r[3]))
