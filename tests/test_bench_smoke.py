@@ -124,3 +124,21 @@ def test_only_the_bench_image_freezes_the_simulator(tmp_path):
         files = Frozen(str(path)).files
         assert "smartboard/board.py" in files and "main.py" in files
         assert any(f.startswith("smartboard/sim/") for f in files) == sim
+
+
+def test_budget_verdicts_say_met_missed_or_not_run():
+    import budgets
+
+    fig = {
+        "core": {"worst_hint_us": 19999},  # just inside 20 ms
+        "firmware": {"event_us": 30000},  # no scan: the one position, over 25 ms
+        "play_rev_a": {"heap_lowest": 150 * 1024},  # exactly 150 KB
+        "pull": {"pull_kb_s": 199.9},
+    }
+    got = {label: verdict for label, _, _, verdict in budgets.verdicts(fig)}
+    assert got["full hint query, worst position"] == "met"
+    assert got["one sensor event, worst"] == "MISSED"
+    assert got["heap free, a match in play (lowest), rev A"] == "met"
+    assert got["logs pull, KB per second of the chip's clock"] == "MISSED"
+    assert got["boot to HELLO, rev A"] == "not run"
+    assert len(got) == len(budgets.BUDGETS)
