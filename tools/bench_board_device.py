@@ -7,7 +7,14 @@
 #       event K P      K placement + take-back sensor events at move P
 #                      (inference, rules, hint layer, sensor priorities)
 #       frame K P      K LED frames at move P (palette, gamma, current
-#                      limit, write)
+#                      limit, write), each timed alone: on the board to its
+#                      strip through the start-up code's PIO driver, the
+#                      wire left to finish between frames (as between loop
+#                      ticks); on the unix port to the simulated strip
+#       litframe K P   the same for the dearest frame: every cell lit
+#                      white at full brightness (the current limit scales
+#                      each), half of them blinking, the alarm on the
+#                      corners, some cells dark
 #       idle K P       K loop ticks with nothing happening (profile B)
 #       setup K P      the position alone (the callgrind baseline)
 #       scan PROFILE K F
@@ -111,16 +118,58 @@ def measure(rig, what, k):
             b._refresh()
             b.cell_changed(x, scan.EMPTY)  # and lifted: taken back
             b._refresh()
-    elif what == "frame":
-        v = b.view
-        for i in range(k):
-            v.dirty = True
-            v.frame(i << 7)
+    elif what in ("frame", "litframe"):
+        dt = frames(rig, k, what == "litframe")
+        return dt, k
     elif what == "idle":
         for i in range(k):
             rig.tick()
     dt = time.ticks_diff(time.ticks_us(), t0)
     return dt, 2 * k if what == "event" else k
+
+
+def board_strip(n):
+    """The board's own strip (the start-up code's driver), or None off the
+    board (the unix port has no rp2)."""
+    try:
+        from boards import start
+        from boards.rev_a import pins
+
+        return start.led_strip(pins, n)
+    except ImportError:
+        return None
+
+
+def frames(rig, k, lit):
+    """Microseconds for k frames, each timed alone (the blink phases in
+    turn); lit: the dearest layer (litframe)."""
+    from smartboard import view as V
+
+    b = rig.board
+    v = b.view
+    p = b.hw.painter
+    strip = board_strip(p.strip.n)
+    if strip is not None:
+        p.strip = strip
+    if lit:
+        p.brightness = 255
+        for x in range(NCELLS):
+            v.layer[x] = V.CLEAR | (V.FAST if x & 1 else 0)
+            v.dark[x] = x % 10 == 0
+        v.ndark = 7
+        v.alarm_until = 1 << 29
+    gc.collect()
+    dt = 0
+    for i in range(k):
+        v.dirty = True
+        t0 = time.ticks_us()
+        v.frame(i << 7)
+        dt += time.ticks_diff(time.ticks_us(), t0)
+        if strip is not None:
+            time.sleep_ms(3)  # the frame's 1.8 ms on the wire and the latch
+    if lit and p.scaled < k // 2:
+        raise RuntimeError("the lit frames were not current-limited")
+    return dt
 
 
 class Walk(record.Visitor):

@@ -18,9 +18,11 @@ Prints:
     check, a place + undo;
   - the firmware's costs (tools/bench_board_device.py on the benchmark
     image, which also freezes the simulator: build/firmware/bench, built
-    by tools/build_firmware.py --sim): one sensor event, one LED frame, an
+    by tools/build_firmware.py --sim): one sensor event, one LED frame
+    (painted and written to the strip through the start-up code's PIO
+    driver; and the dearest frame: every cell lit, current-limited), an
     idle tick (profile B), at bench_board.py's position and the worst of
-    the game;
+    the game; the strip's write alone;
   - boot to the answer to a HELLO sent as soon as USB is up, per board
     revision, with an empty file system and with an unfinished match log
     on the flash (the scripted 6-player game, and a 100-move 2-player
@@ -84,7 +86,7 @@ LOOP_PIN = 25  # the Pico's LED: free on both revisions
 # Repetitions on the board (each a few hundred ms of chip time at most)
 # and, for the unix port, bench_core's and bench_board's own.
 K_CORE = {"hint": 20, "cards": 4, "check": 500, "push": 20}
-K_FIRMWARE = {"event": 4, "frame": 20, "idle": 500}
+K_FIRMWARE = {"event": 4, "frame": 20, "litframe": 20, "idle": 500}
 TAKEBACK_LOG_RECORDS = 100  # "boot + resume of a 100-move match log <= 3 s"
 # `logs pull`: an archive of long 2-player matches with take-backs (about
 # 7 KB each: several GETs a log) and finished 6-player matches (1.4 KB:
@@ -244,7 +246,8 @@ class Unix:
         raise RuntimeError("the game failed:\n" + out)
 
     def firmware_us(self, what, pos):
-        out = self.whole.run(256, what, str(bench_board.K_TIME[what]), str(pos))
+        k = bench_board.K_TIME.get(what, bench_board.K_TIME["frame"])  # litframe: as frame
+        out = self.whole.run(256, what, str(k), str(pos))
         return round(parse_time(out, what)[0], 1)
 
 
@@ -467,11 +470,10 @@ def match_frames(profile, lines, tmp):
 
 # ---- the parts -------------------------------------------------------------------------
 def strip_write_us(repl, k=10):
-    """The strip's write on the board (the frame above writes to the
-    simulated strip): the start-up code's PIO driver, a frame handed to
-    the state machine's FIFO, which drains at the WS2812 bit rate; the CPU
-    waits while the frame does not fit in it. The FIFO is left to drain
-    between writes, as between loop ticks."""
+    """The strip's write alone (the frames above include it): the start-up
+    code's PIO driver, the frame handed to a DMA channel that feeds the
+    state machine's FIFO at the WS2812 bit rate. The strip is left to
+    finish between writes, as between loop ticks."""
     code = (
         "import time\n"
         "from boards import start\n"
@@ -628,9 +630,11 @@ class Bench:
                 us, occupied = parse_time(out, what)
                 return round(us, 1), occupied
 
-            for what in ("event", "frame", "idle"):
+            for what in ("event", "frame", "litframe", "idle"):
                 fig[what + "_us"], fig["occupied"] = timed(what, pos)
             fig["strip_write_us"] = strip_write_us(repl)
+            # the budget's figure: a frame with its write, the dearest one
+            fig["frame_write_us"] = max(fig["frame_us"], fig["litframe_us"])
             if not self.quick:
                 self.say("  firmware: every position of the game, on the board ...\n")
                 rows = []
@@ -650,13 +654,20 @@ class Bench:
                     us, occupied = timed(what, worst[0])
                     fig["worst_%s_us" % what] = us
                     fig["worst_%s_occupied" % what] = occupied
+                fig["worst_frame_write_us"] = max(fig["worst_frame_us"], fig["litframe_us"])
             repl.close()
         finally:
             b.close()
         self.put("firmware", fig)
         self.say(
-            "  firmware: sensor event %.1f ms, LED frame %.1f ms, idle tick %.2f ms\n"
-            % (fig["event_us"] / 1000, fig["frame_us"] / 1000, fig["idle_us"] / 1000)
+            "  firmware: sensor event %.1f ms, LED frame %.2f ms (all lit %.2f ms), "
+            "idle tick %.2f ms\n"
+            % (
+                fig["event_us"] / 1000,
+                fig["frame_us"] / 1000,
+                fig["litframe_us"] / 1000,
+                fig["idle_us"] / 1000,
+            )
         )
 
     # ---- boot ------------------------------------------------------------------------
@@ -1053,7 +1064,10 @@ def unix_figures(unix, fig):
         core["unix"] = u
     fw = fig.get("firmware")
     if fw:
-        u = {w + "_us": unix.firmware_us(w, fw["position"]) for w in ("event", "frame", "idle")}
+        u = {
+            w + "_us": unix.firmware_us(w, fw["position"])
+            for w in ("event", "frame", "litframe", "idle")
+        }
         for w in ("event", "frame", "idle"):
             if "worst_%s_position" % w in fw:
                 u["worst_%s_us" % w] = unix.firmware_us(w, fw["worst_%s_position" % w])
@@ -1125,7 +1139,8 @@ def rows_of(fig):
         u = fw.get("unix", {})
         for w, label in (
             ("event", "one sensor event"),
-            ("frame", "one LED frame (to the simulated strip)"),
+            ("frame", "one LED frame, written to the strip (PIO, DMA)"),
+            ("litframe", "one LED frame, every cell lit (current-limited)"),
             ("idle", "idle loop tick, profile B"),
         ):
             rows.append(
@@ -1145,9 +1160,7 @@ def rows_of(fig):
                     )
                 )
     if fw and "strip_write_us" in fw:
-        rows.append(
-            ("strip write, PIO driver (the CPU waits on the FIFO)", _us(fw["strip_write_us"]), "")
-        )
+        rows.append(("  of which the strip write (PIO, DMA)", _us(fw["strip_write_us"]), ""))
     boot = fig.get("boot")
     if boot:
         for rev in REVS:

@@ -32,6 +32,9 @@ class PinButtons:
         return m
 
 
+_LED_SM = 0  # the strip's PIO state machine: PIO0's first
+
+
 def led_strip(pins, n):
     # MicroPython's neopixel on the board, the Adafruit library
     # when the board runs CircuitPython — chosen here, behind one interface.
@@ -50,9 +53,13 @@ def led_strip(pins, n):
         import rp2
         from smartboard.drivers.neopixel_pio import PioStrip, ws2812_program
 
-        sm = rp2.StateMachine(0, ws2812_program(rp2), freq=8000000, sideset_base=Pin(pins.LED_PIN))
+        led = Pin(pins.LED_PIN)
+        sm = rp2.StateMachine(_LED_SM, ws2812_program(rp2), freq=8000000, sideset_base=led)
         sm.active(1)
-        return PioStrip(sm, n)
+        # a DMA channel feeds the FIFO, paced by its TX DREQ (RP2040
+        # datasheet 2.5.3.1: PIO0 TX0..3 are DREQ 0..3, PIO1's 8..11)
+        dreq = (_LED_SM // 4) * 8 + _LED_SM % 4
+        return PioStrip(sm, n, rp2.DMA(), dreq, time)
     import neopixel
     from smartboard.drivers.neopixel_mp import NeoPixelStrip
 

@@ -1,8 +1,9 @@
 // The APIXAGON board on an emulated RP2040: rp2040js runs the image (the
 // bootrom, then the flash), and around the chip sit models of the board's
 // parts, wired as the revision's pin table says (boards/rev_*/pins.py):
-//   - the WS2812 chain, read from what the CPU pushes into the PIO state
-//     machine that drives the LED pin, drained at the strip's bit rate;
+//   - the WS2812 chain, read from what the CPU (or a DMA channel paced by
+//     its DREQ) pushes into the PIO state machine that drives the LED pin,
+//     drained at the strip's bit rate;
 //   - PN532 readers on I2C: four behind a TCA9548A switch, each with a
 //     CD74HC4067 antenna mux on GPIOs (rev A), and the action pad's own;
 //   - the 74HC165 reed chain on SPI with its latch (rev B);
@@ -346,6 +347,8 @@ class Strip {
     this.busyUntil = 0; // nanos: the last word pushed is shifted out by then
     this.starts = []; // when each word still in the FIFO starts shifting out
     this.frames = 0;
+    this.paced = null; // the state machine whose DREQ waits for room
+    this.paceAlarm = sim.clock.createAlarm(() => this.pace(this.paced));
   }
 
   watch(sm) {
@@ -357,6 +360,7 @@ class Strip {
     sm.writeFIFO = function (value) {
       if (((sm.pinCtrl >> 10) & 0x1f) !== self.pin) return orig(value);
       self.push(sm, value);
+      self.pace(sm);
     };
     Object.defineProperty(fifo, 'full', { get: () => self.pending(sm, fifo) >= fifo.size });
     Object.defineProperty(fifo, 'empty', { get: () => self.pending(sm, fifo) === 0 });
@@ -376,6 +380,21 @@ class Strip {
     const now = sim.clock.nanos;
     while (this.starts.length && this.starts[0] <= now) this.starts.shift();
     return this.starts.length;
+  }
+
+  // The TX FIFO's DREQ (RP2040 datasheet 2.5.3.1, 3.2): asserted while the
+  // FIFO is not full, so a DMA channel paced by it puts a word in each time
+  // one leaves for the output shift register, at the strip's bit rate.
+  // rp2040js raises it from its own FIFO, which this model stands in for.
+  pace(sm) {
+    const fifo = sm.txFIFO;
+    if (this.pending(sm, fifo) < fifo.size) {
+      mcu.dma.setDREQ(sm.dreqTx);
+      return;
+    }
+    mcu.dma.clearDREQ(sm.dreqTx);
+    this.paced = sm;
+    this.paceAlarm.schedule(this.starts[0] - sim.clock.nanos); // the next word leaves
   }
 
   push(sm, value) {

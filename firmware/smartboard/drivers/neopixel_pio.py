@@ -1,10 +1,23 @@
-# The LED strip through a PIO state machine (rp2): the CPU feeds the frame
-# to the TX FIFO with interrupts on, where the built-in neopixel bit-bangs
-# with interrupts off for ~1.8 ms a frame (issue 3). The feeding still
-# takes ~1.8 ms: sm.put waits while the 183 words do not fit the 4-word
-# FIFO (measured on the emulated RP2040); a DMA transfer would free it. The start-up code builds
-#   rp2.StateMachine(0, ws2812_program(rp2), freq=8_000_000, sideset_base=Pin(pin))
-# and passes it in: this file never imports rp2 or machine itself.
+# The LED strip through a PIO state machine (rp2): the built-in neopixel
+# bit-bangs with interrupts off for ~1.8 ms a frame. Fed by the CPU
+# (sm.put), the frame still costs the CPU that 1.8 ms: put waits while the
+# 183 words do not fit the 4-word FIFO. Fed by a DMA channel paced by the
+# state machine's TX DREQ, write() costs the CPU a copy and the trigger,
+# and the strip's 1.8 ms on the wire run beside the loop: a frame has 2 ms
+# of the chip in all (README, figures on the target).
+#
+# The start-up code builds the parts and passes them in (this file never
+# imports rp2, machine or time):
+#   sm = rp2.StateMachine(0, ws2812_program(rp2), freq=8_000_000, sideset_base=Pin(pin))
+#   PioStrip(sm, n, rp2.DMA(), dreq, time)   # or PioStrip(sm, n): sm.put
+# dreq: the DREQ of that state machine's TX FIFO (RP2040 datasheet 2.5.3.1:
+# PIO0's TX0..3 are 0..3, PIO1's 8..11).
+
+# A WS2812 byte is 8 bits of 1.25 us on the wire
+_BYTE_US = 10
+# The low time that latches a frame: >= 50 us for the WS2812, 280 us for
+# the WS2812B-V5 (their datasheets): the next frame starts no sooner.
+_LATCH_US = 300
 
 
 def ws2812_program(rp2):
@@ -38,14 +51,38 @@ def ws2812_program(rp2):
 
 
 class PioStrip:
-    def __init__(self, sm, n):
+    def __init__(self, sm, n, dma=None, dreq=0, clock=None):
         self.sm = sm
         self.n = n
         self.buf = bytearray(3 * n)  # GRB, painted in place
+        self.dma = dma
+        if dma is not None:
+            # What the DMA reads while the painter paints the next frame in
+            # buf: write() copies buf here, so buf is the painter's at once.
+            self._out = bytearray(3 * n)
+            # Byte transfers into the TX FIFO: the bus replicates a narrow
+            # write across the word (RP2040 datasheet 2.1.5), so the byte
+            # is in the top 8 bits the program shifts out first.
+            self._ctrl = dma.pack_ctrl(size=0, inc_read=True, inc_write=False, treq_sel=dreq)
+            dma.config(read=self._out, write=sm, count=3 * n, ctrl=self._ctrl)
+            self.clock = clock
+            self._frame_us = 3 * n * _BYTE_US + _LATCH_US
+            self._at = clock.ticks_us() - self._frame_us  # the last frame's start
 
     def write(self):
-        # One word per byte, shifted to the top: the program shifts left
-        # and pulls 8 bits at a time. put() returns once the last 4 words
-        # are in the FIFO; the >= 50 us low gap that latches the frame
-        # follows by itself since the next frame is a loop tick away.
-        self.sm.put(self.buf, 24)
+        dma = self.dma
+        if dma is None:
+            # One word per byte, shifted to the top: the program shifts
+            # left and pulls 8 bits at a time. put() returns once the last
+            # 4 words are in the FIFO; the latch gap follows by itself
+            # since the next frame is a loop tick away.
+            self.sm.put(self.buf, 24)
+            return
+        c = self.clock
+        # The previous frame off the wire and latched before this one
+        # starts (frames are a loop tick apart or more: no wait then).
+        while c.ticks_diff(c.ticks_us(), self._at) < self._frame_us:
+            pass
+        self._at = c.ticks_us()
+        self._out[:] = self.buf
+        dma.config(read=self._out, trigger=True)  # count and ctrl as set up
