@@ -1,6 +1,8 @@
 """The PIO strip driver with stand-ins for rp2: it assembles its program
 through the rp2 module it is given (never importing it), and write() hands
-the painter's buffer to the state machine, one byte per word at the top."""
+the painter's buffer to the state machine, one byte per word at the top,
+or to the DMA channel that feeds its FIFO (tests/rp2040/test_rp2040_strip.py:
+the same on the emulated chip)."""
 
 from smartboard.drivers.neopixel_pio import PioStrip, ws2812_program
 
@@ -40,3 +42,61 @@ def test_write_sends_every_byte_of_the_buffer_at_the_top_of_a_word():
     s.write()
     words = sm.puts[0]
     assert len(words) == 183 and words[:3] == [0x10 << 24, 0x20 << 24, 0x30 << 24]
+
+
+class FakeDma:
+    # Stands in for rp2.DMA: config() as the channel's registers take it; a
+    # trigger copies the source as the transfer would (the bytes the FIFO
+    # gets, in order).
+    def __init__(self):
+        self.regs = {}
+        self.sent = []
+
+    def pack_ctrl(self, **kw):
+        return kw
+
+    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
+        for k, v in (("read", read), ("write", write), ("count", count), ("ctrl", ctrl)):
+            if v is not None:
+                self.regs[k] = v
+        if trigger:
+            src = self.regs["read"]
+            self.sent.append(bytes(src[: self.regs["count"]]))
+
+
+class FakeClock:
+    # time's ticks_us/ticks_diff; each reading moves 5 us on
+    def __init__(self):
+        self.us = 1000
+
+    def ticks_us(self):
+        self.us += 5
+        return self.us
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+def test_pio_strip_hands_the_dma_exactly_its_buffer_and_keeps_the_latch_gap():
+    sm = object()
+    dma = FakeDma()
+    clock = FakeClock()
+    strip = PioStrip(sm, 61, dma, 2, clock)
+    assert dma.regs["write"] is sm and dma.regs["count"] == 183
+    ctrl = dma.regs["ctrl"]
+    # bytes into the TX FIFO, paced by the state machine's DREQ
+    assert ctrl["size"] == 0 and ctrl["treq_sel"] == 2 and not ctrl["inc_write"]
+    for i in range(183):
+        strip.buf[i] = i
+    t0 = clock.us
+    strip.write()
+    assert clock.us - t0 < 100  # the first frame waits for nothing
+    first = bytes(strip.buf)
+    strip.buf[0] = 99  # the next frame painted while the DMA reads: not on the wire
+    assert bytes(dma.regs["read"]) == first
+    t1 = clock.us
+    strip.write()
+    # a frame right after: it waits for the first on the wire (183 bytes of
+    # 10 us) and the latch gap
+    assert clock.us - t1 >= 183 * 10 + 50
+    assert dma.sent == [first, bytes((99,)) + first[1:]]
