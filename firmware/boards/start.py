@@ -136,7 +136,7 @@ def cell_scanner(pins, lay, deck, parts):
     latch = Pin(pins.SHIFT_LATCH, Pin.OUT, value=1)
     matrix = ShiftRegMatrix(spi, latch, pins.SHIFT_BYTES, pins.MATRIX_COLS)
     rows = pins.SHIFT_BYTES * 8 // pins.MATRIX_COLS
-    return scan.ReedMatrixScanner(matrix, rows, pins.MATRIX_COLS)
+    return scan.ReedMatrixScanner(matrix, rows, pins.MATRIX_COLS, sleep_us=time.sleep_us)
 
 
 def strip_sense(pins):

@@ -113,6 +113,7 @@ class Board:
         self._nlog = 0
         self._changed_seen = -1
         self._pad_at = -_PAD_MS
+        self._pad_busy = False  # a pad read begun, its answer not collected
         self._hot = bytearray(hw.layout.nchannels)
         self.now = 0
         self.storage = STORE_OK
@@ -137,11 +138,16 @@ class Board:
             x = hw.layout.cell_of_channel[ch] if ch < len(hw.layout.cell_of_channel) else NONE
             if x != NONE:
                 self.cell_changed(x, hw.cells.state[ch])
-        if hw.pad is not None and now - self._pad_at >= _PAD_MS:
-            self._pad_at = now
-            pc = hw.pad.scan_for_changes()
-            if pc >= 0 and hw.pad.state[pc] != scan.EMPTY:
-                self.pad_tapped(hw.pad.state[pc])
+        pad = hw.pad
+        if pad is not None and (self._pad_busy or now - self._pad_at >= _PAD_MS):
+            # Begun on one tick, collected on a later one: the loop never
+            # waits the ~1-5 ms of the pad's RF work (profile B's 50 ms).
+            if not self._pad_busy:
+                self._pad_at = now
+            pc = pad.step(False)
+            self._pad_busy = pc == scan.BUSY
+            if pc >= 0 and pad.state[pc] != scan.EMPTY:
+                self.pad_tapped(pad.state[pc])
         ev = hw.keys.poll(now)
         if ev != buttons.NONE:
             self.button(ev)

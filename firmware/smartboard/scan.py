@@ -27,15 +27,23 @@ ERROR_STABLE = const(8)  # an error state must persist much longer than a card
 # times in a row before it counts as lifted than it takes to see one placed
 # (at a 5 % miss rate a phantom lift is then ~1e-8 per look).
 LIFT_STABLE = const(6)
-# A reed matrix is read whole once per loop tick (~0.5-1 ms on the board):
-# 8 agreeing passes outlast a reed's contact bounce (well under 1 ms) and
-# make an electrical glitch that fakes a card (p^8) vanishingly rare, still
-# far inside the 50 ms budget.
+# A reed matrix is read whole once per loop tick (~0.5 ms on the board).
+# 8 agreeing passes make an electrical glitch that fakes a card (p^8)
+# vanishingly rare; spaced at least REED_GAP_US + a pass apart (>= 0.8 ms
+# on the board) they span >= 5.6 ms, which outlasts a reed's contact
+# bounce (well under 1 ms). While a reading is pending, the passes follow
+# each other in the same call instead of one per loop tick (~2 ms each):
+# the placement-to-LED budget (<= 50 ms, profile B) leaves the sensing
+# ~10 ms beside the sensor event and a frame.
 REED_STABLE = const(8)
+REED_GAP_US = const(300)
 # reader.finish() when the reader itself does not answer (a loose cable, a
 # bus held low: smartboard.drivers.pn532): no reading at all, so the cells
 # it serves keep their states — never a phantom lift of every card on them.
 NO_READER = const(-2)
+# reader.poll(): its answer is not there yet (smartboard.drivers.pn532.BUSY);
+# NfcScanner.step() passes it on.
+BUSY = const(-3)
 
 
 class Debouncer:
@@ -81,7 +89,8 @@ class NfcScanner:
 
     reader.start() begins a read, reader.finish(buf) -> number of bytes
     read into buf (0: no tag in the field, NO_READER: the reader is down,
-    another < 0: a failed read) ends it;
+    another < 0: a failed read) ends it; reader.poll(buf) is finish()
+    without waiting (BUSY while the reader works);
     reader.uid(buf) -> length of the UID of the tag just read;
     mux.select(ch) switches the antenna. Both come from the board's
     start-up code (real parts) or from smartboard.sim (twins)."""
@@ -107,6 +116,10 @@ class NfcScanner:
         self._h = 0
         self._k = 0
         self._ch = 0  # channel of the read begun
+        self._busy = False  # a read begun and not collected
+        # The channel whose card the reader still holds (its last read there
+        # found one, no antenna switch since): read again by page alone.
+        self._held = -1
 
     def prioritise(self, hot):
         """hot[ch] != 0: read ch HOT_RATIO times as often as the rest.
@@ -125,8 +138,7 @@ class NfcScanner:
         if self._h >= n:
             self._h = 0
 
-    def _finish(self):
-        n = self.reader.finish(self._buf)
+    def _raw(self, n):
         if n == 0:
             return EMPTY
         if n == NO_READER:
@@ -168,15 +180,43 @@ class NfcScanner:
             self._focus_reads = 0
         self._ch = ch
         self.mux.select(ch)
-        self.reader.start()
+        if ch == self._held:
+            self.reader.start(True)
+        else:
+            self._held = -1
+            self.reader.start()
 
     def end(self):
         """Finish the read begun; the channel if its stable state changed."""
+        return self._fed(self.reader.finish(self._buf))
+
+    def step(self, chain=True):
+        """The non-blocking sweep: begin a read if none is under way, else
+        collect it if the reader has answered. BUSY while it works; else
+        the channel if its stable state changed, or -1. chain: begin the
+        next read as soon as one is collected, so its antenna's field
+        settles while the host serves the other readers and the loop."""
+        if not self._busy:
+            self.begin()
+            self._busy = True
+        n = self.reader.poll(self._buf)
+        if n == BUSY:
+            return BUSY
+        self._busy = False
+        ch = self._fed(n)
+        if chain:
+            self.begin()
+            self._busy = True
+        return ch
+
+    def _fed(self, n):
         ch = self._ch
-        raw = self._finish()
+        raw = self._raw(n)
         if raw < 0:
             self._focus = -1  # no reading: the reader is down
+            self._held = -1
             return -1
+        self._held = ch if EMPTY < raw < FOREIGN else -1
         changed = self.deb.feed(ch, raw)
         self._focus = ch if self.deb.pending(ch) else -1
         return ch if changed else -1
@@ -198,6 +238,7 @@ class NfcLanes:
 
     def __init__(self, lanes):
         self.lanes = lanes
+        self._next = 0  # the lane polled first: each in turn
         self.deb = lanes[0].deb
         self.state = self.deb.state
         # Changes found in the same step wait here, one per lane at most:
@@ -214,18 +255,31 @@ class NfcLanes:
         if n:
             self._npend = n - 1
             return self._pend[n - 1]
+        # Each lane runs on its own (NfcScanner.step): a lane whose reader
+        # has answered is collected and started again at once, whatever
+        # the others do, so no reader waits for the slowest one's tag and
+        # the host never sleeps while one works. The call returns once a
+        # read is collected (the loop's turn), its changes one at a time.
         lanes = self.lanes
-        for lane in lanes:
-            lane.begin()
+        nl = len(lanes)
         ch = -1
-        for lane in lanes:
-            c = lane.end()
-            if c >= 0:
-                if ch < 0:
-                    ch = c
-                else:
-                    self._pend[self._npend] = c
-                    self._npend += 1
+        done = False
+        while not done:
+            for j in range(nl):
+                k = self._next + j
+                if k >= nl:
+                    k -= nl
+                c = lanes[k].step()
+                if c == BUSY:
+                    continue
+                done = True
+                if c >= 0:
+                    if ch < 0:
+                        ch = c
+                    else:
+                        self._pend[self._npend] = c
+                        self._npend += 1
+            self._next = self._next + 1 if self._next + 1 < nl else 0
         return ch
 
 
@@ -235,8 +289,9 @@ class ReedMatrixScanner:
     matrix.read_row(r) -> bit mask of the closed switches in row r (the
     shift-register chain or GPIO matrix of the board revision)."""
 
-    def __init__(self, matrix, rows, cols, stable=REED_STABLE):
+    def __init__(self, matrix, rows, cols, stable=REED_STABLE, sleep_us=None):
         self.matrix = matrix
+        self.sleep_us = sleep_us  # time.sleep_us on the board; None: no wait
         self.rows = rows
         self.cols = cols
         self.deb = Debouncer(rows * cols, stable)
@@ -252,10 +307,25 @@ class ReedMatrixScanner:
         """A matrix reads every cell each pass: nothing to put first."""
 
     def scan_for_changes(self):
+        # A quiet board costs one pass per call; a pending reading gets its
+        # confirming passes at once, REED_GAP_US apart (see REED_STABLE).
+        busy = self._busy
+        for _ in range(self.deb.stable + 1):
+            ch = self._pass()
+            if ch >= 0:
+                return ch
+            pending = 0
+            for r in range(self.rows):
+                pending |= busy[r]
+            if not pending:
+                return -1
+            if self.sleep_us is not None:
+                self.sleep_us(REED_GAP_US)
+        return -1
+
+    def _pass(self):
         # One row read serves `cols` channels; changes come one at a time.
-        # A call goes on through the rows until a change or a whole pass:
-        # the chain is read at once, so a pass per loop tick keeps the
-        # REED_STABLE passes of a placement to a few ms (issue 3: <= 50 ms).
+        # A call goes on through the rows until a change or a whole pass.
         # A row that reads as its stable states, with nothing pending, is
         # skipped whole: the idle pass costs a byte compare per row.
         deb = self.deb

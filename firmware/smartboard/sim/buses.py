@@ -57,7 +57,13 @@ class SimPn532I2C:
                 self.reader.uid(uid)
                 data = b"\x01\x01\x00\x44\x00\x07" + bytes(uid)
         elif cmd == 0x40:
-            data = b"\x00" + bytes(self._page) + bytes(12)
+            # The READ goes to the tag InListPassiveTarget found: if it has
+            # left (or another lies there now) the PN532 times out (0x01).
+            again = bytearray(4)
+            if self.reader.read_page(again) == 4 and again == self._page:
+                data = b"\x00" + bytes(self._page) + bytes(12)
+            else:
+                data = b"\x01"
         body = bytes([0xD5, cmd + 1]) + data
         dcs = (-sum(body)) & 0xFF
         if self.corrupt:

@@ -80,7 +80,9 @@ class SimNfcReader:
         self.start()
         return self.finish(buf)
 
-    def start(self):
+    def start(self, again=False):
+        # again (a READ of the tag still listed) costs the twin a whole
+        # read, as before: its time model stays an upper bound.
         if self.dead:
             return  # the driver gives up at once on a reader that is down
         self.reads += 1
@@ -88,6 +90,11 @@ class SimNfcReader:
         if ch != self._last:
             self._last = ch
             self.us += SETTLE_US
+
+    def poll(self, buf):
+        """The read's answer: a twin never keeps the host waiting (its
+        time is counted in `us`)."""
+        return self.finish(buf)
 
     def finish(self, buf):
         if self.dead:
