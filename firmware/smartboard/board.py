@@ -119,6 +119,7 @@ class Board:
         self.storage = STORE_OK
         self._space_seen = -1  # log.space when the storage was last judged
         self.want = None  # RESUME: the state each cell must sense
+        self._wrong = 0  # RESUME: how many cells do not sense it yet
         self.faults = 0  # bit i: hw.parts[i] is down
         self.crashes = 0  # errors the loop caught and went on (STATUS faults=)
         self._crash_said = -_SAY_FAULT_MS
@@ -178,10 +179,11 @@ class Board:
 
     # ---- inputs -------------------------------------------------------------
     def cell_changed(self, x, state):
-        self.sensed[x] = state
         if self.phase == RESUME:
-            self._check_resume()
-        elif self.phase != SETUP:
+            self._resume_cell(x, state)
+            return
+        self.sensed[x] = state
+        if self.phase != SETUP:
             self.ref.sensed(x, state)
         elif self.phase == SETUP:
             if self.refused and not self._occupied():
@@ -326,10 +328,34 @@ class Board:
     def _check_resume(self):
         paired = self.hw.paired
         want = self.want
+        wrong = 0
         for x in range(NCELLS):
             if not matches(want[x], self.sensed[x], paired):
-                self.view.resume(want, self.sensed, paired)
-                return
+                wrong += 1
+        self._wrong = wrong
+        if wrong:
+            self.view.resume(want, self.sensed, paired)
+        else:
+            self._resumed()
+
+    def _resume_cell(self, x, state):
+        # One cell sensed anew: the count of cells still wrong follows it,
+        # and only its LED is worked out again (a resume senses every card
+        # of the match one by one; boot + resume of 100 moves <= 3 s).
+        paired = self.hw.paired
+        w = self.want[x]
+        if not matches(w, self.sensed[x], paired):
+            self._wrong -= 1
+        self.sensed[x] = state
+        if not matches(w, state, paired):
+            self._wrong += 1
+        if self._wrong:
+            self.view.resume(self.want, self.sensed, paired, x)
+        else:
+            self._resumed()
+
+    def _resumed(self):
+        paired = self.hw.paired
         ref = self.ref
         if paired:
             # Profile B: identities from the log, named as the referee

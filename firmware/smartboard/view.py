@@ -217,14 +217,16 @@ class View:
                 L[x] = (ERR_RED | FAST) if refused else (CLEAR | SLOW)
         self._changed()
 
-    def resume(self, want, sensed, occupancy=False):
+    def resume(self, want, sensed, occupancy=False, cell=-1):
         """After a power cut (issue 4): want[x] the state the log says the
         cell must sense (0 none, else 1 + code; profile B compares
         occupancy only). A missing card blinks slowly in its side's colour,
         a card that must go (or the wrong one) blinks red; cells already
-        right stay dark, so the players see what is left to do."""
+        right stay dark, so the players see what is left to do. cell: only
+        that cell changed (a resume senses its cards one at a time: each
+        works out one LED, not 61)."""
         L = self.layer
-        for x in range(NCELLS):
+        for x in range(NCELLS) if cell < 0 else (cell,):
             w = want[x]
             got = sensed[x]
             if matches(w, got, occupancy):
