@@ -70,3 +70,17 @@ def test_replies_parse_on_the_host_side():
     ev = proto.body(proto.event("move", "A 12 C4")[:-1])
     assert proto.parse_reply(ev) == ("!", 0, True, "move A 12 C4")
     assert proto.parse_reply("MicroPython v1.29") == ("", 0, False, "")
+
+
+def test_base64_in_place_is_base64():
+    # a GET's text is written over its chunk (smartboard.link.cmd_get):
+    # every length up to a whole chunk, every padding, under CPython and
+    # the unix port's viper
+    import binascii
+
+    for n in (0, 1, 2, 3, 4, 5, 6, 100, 383, 384, 385, 2046, 2047, proto.MAX_CHUNK):
+        data = bytes((i * 151 + n) & 255 for i in range(n))
+        buf = bytearray(proto.GET_BUFFER)
+        buf[proto.B64_AT : proto.B64_AT + n] = data
+        m = proto.b64_in_place(buf, proto.B64_AT, n)
+        assert bytes(buf[:m]) == binascii.b2a_base64(data)[:-1], n
