@@ -40,3 +40,24 @@ def test_logs_and_get_go_through_the_flash_interface():
     assert _get(bd, name, len(whole), 10) == b""  # the end: "-"
     assert _get(bd, "0099.alog", 0, 10) == proto.E_NOT_FOUND
     assert _get(bd, name, 0, proto.MAX_CHUNK + 1) == proto.E_ARGS
+
+
+def test_a_get_with_the_longest_head_a_board_takes():
+    # the reply is made in the link's one buffer, its head in the room
+    # before the text: a 9-digit seq (parse_request's most) and a whole chunk
+    flash = SimFlash()
+    bd = Board("link-logs-head", flash)
+    bd.play(8)
+    bd.abandon()
+    name = bd.ask("LOGS")[1].split()[0].split(":")[0]
+    whole = flash.contents(ROOT + "/" + name)
+    del bd.port.out[:]
+    bd.link.handle("@999999999 GET %s 0 %d" % (name, proto.MAX_CHUNK))
+    line = b"".join(bd.port.out)
+    assert line.endswith(b"\n") and proto.check(line[:-1]) == 0
+    kind, seq, ok, rest = proto.parse_reply(proto.body(line[:-1]))
+    assert (kind, seq, ok) == ("=", 999999999, True)
+    o, k, crc, b64 = rest.split()
+    assert binascii.a2b_base64(b64) == whole[: proto.MAX_CHUNK] and int(crc, 16) == proto.crc16(
+        whole[: proto.MAX_CHUNK]
+    )
