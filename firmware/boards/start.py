@@ -207,7 +207,7 @@ def build(pins):
         parts.append(failed(PART_CELLS, e))
     try:
         reader = nfc_reader(i2c_bus(pins.PAD_I2C))
-        pad = scan.NfcScanner(reader, NoMux(), b"\x00", uids=deck)
+        pad = scan.NfcScanner(reader, NoMux(), b"\x00", uids=deck, uid=True)
         parts.append(part(PART_PAD, reader.answering))
     except Exception as e:
         pad = None

@@ -95,8 +95,11 @@ class NfcScanner:
     mux.select(ch) switches the antenna. Both come from the board's
     start-up code (real parts) or from smartboard.sim (twins)."""
 
-    def __init__(self, reader, mux, channels, stable=STABLE, uids=None, deb=None):
+    def __init__(self, reader, mux, channels, stable=STABLE, uids=None, deb=None, uid=False):
         self.reader = reader
+        # uid: read every tag's UID (the pad: a tag tapped to teach a deck);
+        # else only while a learned deck may lie on the cells.
+        self.always_uid = uid
         self.uids = uids  # UidTable of a learned deck, or None
         self.uid = bytearray(7)  # UID of the last tag without our payload
         self.uid_len = 0
@@ -184,7 +187,8 @@ class NfcScanner:
             self.reader.start(True)
         else:
             self._held = -1
-            self.reader.start()
+            u = self.uids
+            self.reader.start(False, self.always_uid or (u is not None and u.count > 0))
 
     def end(self):
         """Finish the read begun; the channel if its stable state changed."""

@@ -33,6 +33,12 @@ PROBE_EVERY = const(50)
 # (1 + 7 + status + 16 bytes + 2).
 _ACK_LEN = const(7)
 _LIST_LEN = const(26)
+# Without the UID: 11 bytes are the whole answer when no tag is there
+# (NbTg 0), the most frequent answer of a sweep; with a tag, its head
+# (NbTg 1): the PN532 user manual (I2C, 6.2.4) has the rest of a frame cut
+# by a STOP lost, the target stays listed, and the READ that follows
+# brings the payload with its checksums.
+_LIST_SHORT = const(11)
 _PAGE_LEN = const(27)
 # Status polls before an answer counts as never coming; a poll is one I2C
 # transfer (~60 us on the bus, ~0.15 ms with the host's work), so ~30 ms.
@@ -52,6 +58,7 @@ class PN532:
         # the sweep's inner step.
         self._ack = d[:_ACK_LEN]
         self._list = d[:_LIST_LEN]
+        self._short = d[:_LIST_SHORT]
         self._page = d[:_PAGE_LEN]
         self._whole = d
         self._one = bytearray(1)
@@ -65,6 +72,8 @@ class PN532:
         self.alive = True
         self._skip = 0
         self._phase = 0  # 0 idle, 1 InListPassiveTarget sent, 2 READ sent
+        self._listed = False  # a target listed, not lost since
+        self._with_uid = True  # read InListPassiveTarget's answer whole
         self._waited = 0
         self.alive = self._setup()
 
@@ -89,7 +98,7 @@ class PN532:
         self.start()
         return self.finish(buf)
 
-    def start(self, again=False):
+    def start(self, again=False, uid=True):
         """Ask for a tag and return: the PN532 settles its field and
         polls on its own meanwhile, so the host can start another reader
         (smartboard.scan.NfcLanes) before it collects this answer.
@@ -99,7 +108,11 @@ class PN532:
         RF work and 45 bytes on the bus instead of ~3.9 ms and 110 bytes
         with InListPassiveTarget). The PN532 keeps the target it listed
         until the next InListPassiveTarget; if that tag has gone, the READ
-        times out: a failed read, and the next read lists again."""
+        times out: a failed read, and the next read lists again.
+
+        uid: read the tag's UID (uid() after the read), needed for a tag
+        without our payload (a learned deck, a tag to teach); without it
+        an empty antenna's answer costs 11 bytes on the bus, not 26."""
         self._phase = 0
         if not self.alive:
             self._skip += 1
@@ -109,12 +122,14 @@ class PN532:
             self.alive = self._setup()
             if not self.alive:
                 return
-        if again and self._uid_len:
+        if again and self._listed:
             if self._send(self._f_read):
                 self._phase = 2
                 self._waited = 0
             return
         self._uid_len = 0
+        self._listed = False
+        self._with_uid = uid
         if self._send(self._f_list):
             self._phase = 1
             self._waited = 0
@@ -151,22 +166,25 @@ class PN532:
             return NO_READER if not self.alive else -1
         d = self._in
         if ph == 1:
-            n = self._read(_IN_LIST_PASSIVE_TARGET, self._list)
+            full = self._with_uid
+            n = self._read(_IN_LIST_PASSIVE_TARGET, self._list if full else self._short, not full)
             if n < 0:
                 self._phase = 0
                 return NO_READER if not self.alive else -1
             if n < 1 or d[8] == 0:
                 self._phase = 0
                 return 0  # NbTg = 0: nothing in the field
-            # Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1
-            k = d[13]
-            if n < 6 + k or k > len(self._uid):
-                self._phase = 0
-                return -1
-            u = self._uid
-            for i in range(k):
-                u[i] = d[14 + i]
-            self._uid_len = k
+            if full:
+                # Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1
+                k = d[13]
+                if n < 6 + k or k > len(self._uid):
+                    self._phase = 0
+                    return -1
+                u = self._uid
+                for i in range(k):
+                    u[i] = d[14 + i]
+                self._uid_len = k
+            self._listed = True
             if not self._send(self._f_read):
                 self._phase = 0
                 return NO_READER if not self.alive else -1
@@ -176,10 +194,10 @@ class PN532:
         self._phase = 0
         n = self._read(_IN_DATA_EXCHANGE, self._page)
         if n < 0:
-            self._uid_len = 0
+            self._listed = False
             return NO_READER if not self.alive else -1
         if n < 5 or d[8] != 0:
-            self._uid_len = 0  # no target held: the next read lists again
+            self._listed = False  # no target held: the next read lists again
             return -1  # the tag left mid-read, or answered garbled
         buf[0] = d[9]
         buf[1] = d[10]
@@ -249,8 +267,10 @@ class PN532:
             return False
         return True
 
-    def _read(self, cmd, into):
-        """Read the response frame to cmd (ready): its data length or -1."""
+    def _read(self, cmd, into, head=False):
+        """Read the response frame to cmd (ready): its data length or -1.
+        head: a longer frame may be cut at len(into) (its head checked,
+        its checksum unread: only NbTg is taken from it)."""
         d = self._in
         try:
             self.i2c.readfrom_into(self.addr, into)
@@ -258,10 +278,15 @@ class PN532:
             return self._fail()
         # d[0] ready, 00 00 FF LEN LCS D5 CMD+1 data.. DCS 00
         ln = d[4]
-        if d[1] | d[2] or d[3] != 0xFF or (ln + d[5]) & 0xFF or ln < 2 or ln + 7 > len(into):
+        if d[1] | d[2] or d[3] != 0xFF or (ln + d[5]) & 0xFF or ln < 2:
             return self._fail()
         if d[6] != _DEV or d[7] != cmd + 1:
             return self._fail()
+        if ln + 7 > len(into):
+            if not head:
+                return self._fail()
+            self.failures = 0
+            return ln - 2
         s = 0
         for i in range(6, 6 + ln + 1):
             s += d[i]

@@ -55,7 +55,7 @@ class Rig:
         self.padcells = SimCells(1)
         self.padmux = SimMux()
         self.padreader = SimNfcReader(self.padcells, self.padmux)
-        pad = scan.NfcScanner(self.padreader, self.padmux, b"\x00", uids=self.uids)
+        pad = scan.NfcScanner(self.padreader, self.padmux, b"\x00", uids=self.uids, uid=True)
         self.keys = SimButtons()
         self.strip = SimStrip(lay.nleds)
         parts.append(part(PART_PAD, self.padreader.answering))

@@ -80,7 +80,7 @@ class SimNfcReader:
         self.start()
         return self.finish(buf)
 
-    def start(self, again=False):
+    def start(self, again=False, uid=True):
         # again (a READ of the tag still listed) costs the twin a whole
         # read, as before: its time model stays an upper bound.
         if self.dead:
