@@ -49,8 +49,14 @@ class Rig:
             scanner = scan.NfcLanes(lanes)
         else:
             cols = 8
+            # A pending reading's confirming passes run in one tick, each
+            # after a wait (scan.REED_GAP_US): the clock counts the wait and
+            # the pass, as the board spends them.
             scanner = scan.ReedMatrixScanner(
-                SimMatrix(self.cells, cols), (lay.nchannels + cols - 1) // cols, cols
+                SimMatrix(self.cells, cols),
+                (lay.nchannels + cols - 1) // cols,
+                cols,
+                sleep_us=self._wait_us,
             )
         self.padcells = SimCells(1)
         self.padmux = SimMux()
@@ -75,6 +81,7 @@ class Rig:
         self.board = Board(hw, st)
         self.now_us = 0
         self.ticks = 0
+        self._waited_us = 0  # profile B: confirming passes within a tick
 
     # ---- time ---------------------------------------------------------------
     def tick(self):
@@ -97,8 +104,13 @@ class Rig:
                 slow_bus = bus
         spent += slow - slow_bus
         self.now_us += spent if spent > 0 else MATRIX_TICK_US
+        self.now_us += self._waited_us
+        self._waited_us = 0
         self.ticks += 1
         return quiet
+
+    def _wait_us(self, us):
+        self._waited_us += us + MATRIX_TICK_US  # the wait, then a pass
 
     @property
     def reads(self):
