@@ -128,16 +128,22 @@ def measure(rig, what, k):
     return dt, 2 * k if what == "event" else k
 
 
-def board_strip(n):
-    """The board's own strip (the start-up code's driver), or None off the
-    board (the unix port has no rp2)."""
-    try:
-        from boards import start
-        from boards.rev_a import pins
+_STRIP = []
 
-        return start.led_strip(pins, n)
-    except ImportError:
-        return None
+
+def board_strip(n):
+    """The board's own strip (the start-up code's driver, made once: it
+    claims a DMA channel), or None off the board (the unix port has no
+    rp2)."""
+    if not _STRIP:
+        try:
+            from boards import start
+            from boards.rev_a import pins
+
+            _STRIP.append(start.led_strip(pins, n))
+        except ImportError:
+            _STRIP.append(None)
+    return _STRIP[0]
 
 
 def frames(rig, k, lit):

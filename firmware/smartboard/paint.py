@@ -8,10 +8,12 @@
 # 61 x 60 mA = 3.7 A, more than a USB port gives.
 #
 # A frame has 2 ms of the board's chip (README, figures on the target): the
-# gamma and brightness of every value are a table made once per brightness
-# (GAMMA[v] * brightness // 255, the same bytes as computing it per cell),
-# the palette is rendered through it once, and the loops over the frame are
-# machine code on the board (@micropython.viper; plain Python on CPython).
+# palette is rendered with gamma and brightness once per brightness (the
+# same bytes as cell() computes; View.frame copies its entries), and the
+# current limit's loop is machine code on the board (@micropython.viper;
+# plain Python on CPython). No 256-byte gamma-x-brightness table: the
+# rendered palette makes it unneeded, and the board suite's 96 wK heap on
+# the unix port has little room.
 from apixagon.compat import const, micropython, ptr8
 
 _MA_PER_CHANNEL = const(20)  # a WS2812 channel at 255 draws about 20 mA
@@ -26,39 +28,28 @@ def _gamma_table(g=2.6):
 
 
 GAMMA = _gamma_table()
+del _gamma_table  # run once: its code is heap on the unix port's 96 wK suite
 
 
 @micropython.viper
-def _cells(buf: ptr8, led: ptr8, grb: ptr8, cols, n: int):
-    """buf[3 * led[x] ...] = the rendered palette entry cols[x], x < n."""
-    c = ptr8(cols)
-    x = 0
-    while x < n:
-        i = 3 * int(c[x])
-        j = 3 * int(led[x])
-        buf[j] = grb[i]
-        buf[j + 1] = grb[i + 1]
-        buf[j + 2] = grb[i + 2]
-        x += 1
-
-
-@micropython.viper
-def _sum(buf: ptr8, n: int) -> int:
+def _lit(buf: ptr8, n: int, cap: int) -> int:
+    """The lit part of the frame's current in mA (its bytes' sum at
+    _MA_PER_CHANNEL per 255); over cap, every byte is scaled by cap / that
+    first. One loop for both: each viper function is heap on the unix
+    port's 96 wK board suite."""
     total = 0
     i = 0
     while i < n:
         total += int(buf[i])
         i += 1
-    return total
-
-
-@micropython.viper
-def _scale(buf: ptr8, n: int, num: int, den: int):
-    # num < den, both under 2^16 (a frame's lit current in mA): no overflow
-    i = 0
-    while i < n:
-        buf[i] = int(buf[i]) * num // den
-        i += 1
+    lit = total * _MA_PER_CHANNEL // 255
+    if lit > cap:
+        # cap < lit < 2^16 (a frame's current): no overflow
+        i = 0
+        while i < n:
+            buf[i] = int(buf[i]) * cap // lit
+            i += 1
+    return lit
 
 
 class Painter:
@@ -68,22 +59,9 @@ class Painter:
         self.budget_ma = budget_ma
         self.brightness = brightness  # 0..255, a user setting
         self.scaled = 0  # frames the current limit had to dim
-        self._k = -1  # the brightness _lut and _grb were made for
-        self._lut = bytearray(256)  # GAMMA[v] * brightness // 255
+        self._k = -1  # the brightness _grb was rendered at
         self._pal = None  # the palette _grb renders (eye-linear RGB)
-        self._grb = bytearray(0)  # that palette through _lut, GRB
-
-    def _table(self):
-        """The gamma-and-brightness table, made again when the setting
-        changed (Board sets brightness)."""
-        k = self.brightness
-        if k != self._k:
-            t = self._lut
-            for i in range(256):
-                t[i] = GAMMA[i] * k // 255
-            self._k = k
-            self._pal = None
-        return self._lut
+        self._grb = None  # that palette with gamma and brightness, GRB
 
     def clear(self):
         b = self.strip.buf
@@ -92,43 +70,42 @@ class Painter:
 
     def cell(self, x, r, g, b):
         """Paint cell x (eye-linear colour)."""
-        t = self._table()
+        k = self.brightness
         i = 3 * self.led[x]
         buf = self.strip.buf
-        buf[i] = t[g]
-        buf[i + 1] = t[r]
-        buf[i + 2] = t[b]
+        buf[i] = GAMMA[g] * k // 255
+        buf[i + 1] = GAMMA[r] * k // 255
+        buf[i + 2] = GAMMA[b] * k // 255
 
-    def cells(self, pal, cols):
-        """Paint cell x in palette entry cols[x] for every x of cols; pal:
-        eye-linear RGB triples (bytes), rendered once per palette and
-        brightness."""
-        t = self._table()
-        if pal is not self._pal:
+    def palette(self, pal):
+        """pal (eye-linear RGB triples, bytes) as the strip's bytes: GRB
+        with gamma and brightness, as cell() paints them; rendered once per
+        palette and brightness (Board sets brightness). A caller copies an
+        entry to 3 * led[x] of strip.buf (View.frame)."""
+        k = self.brightness
+        if pal is not self._pal or k != self._k:
             n = len(pal)
             grb = self._grb
-            if len(grb) != n:
+            if grb is None or len(grb) != n:
                 grb = self._grb = bytearray(n)
             for i in range(0, n, 3):
-                grb[i] = t[pal[i + 1]]
-                grb[i + 1] = t[pal[i]]
-                grb[i + 2] = t[pal[i + 2]]
+                grb[i] = GAMMA[pal[i + 1]] * k // 255
+                grb[i + 1] = GAMMA[pal[i]] * k // 255
+                grb[i + 2] = GAMMA[pal[i + 2]] * k // 255
             self._pal = pal
-        _cells(self.strip.buf, self.led, self._grb, cols, len(cols))
+            self._k = k
+        return self._grb
 
     def frame_ma(self):
         """Estimated current of the frame in the buffer, in mA."""
         buf = self.strip.buf
-        return _sum(buf, len(buf)) * _MA_PER_CHANNEL // 255 + self.strip.n * _MA_IDLE
+        return _lit(buf, len(buf), 1 << 24) + self.strip.n * _MA_IDLE
 
     def show(self):
-        """Limit the frame to the power budget, then write it."""
-        ma = self.frame_ma()
-        if ma > self.budget_ma:
-            idle = self.strip.n * _MA_IDLE
-            # Scale the lit part so that the total fits the budget.
-            num = max(0, self.budget_ma - idle)
-            buf = self.strip.buf
-            _scale(buf, len(buf), num, ma - idle)
+        """Limit the frame to the power budget, then write it: the lit part
+        scaled so that the total fits the budget."""
+        buf = self.strip.buf
+        idle = self.strip.n * _MA_IDLE
+        if _lit(buf, len(buf), max(0, self.budget_ma - idle)) + idle > self.budget_ma:
             self.scaled += 1
         self.strip.write()

@@ -84,28 +84,44 @@ NCOLOURS = const(25)
 _ERR = bytes((OFF, ERR_RED | FAST, ERR_AMBER | FAST, ERR_UNKNOWN | FAST, ERR_TAP | FAST, RESERVED))
 
 
-_DARKS = const(0x100)  # _colours: some cells are dark (View.ndark)
+_DARKS = const(0x100)  # _paint: some cells are dark (View.ndark)
+_ALARM = const(0x200)  # _paint: the corners blink ERR_UNKNOWN (View.alarm)
 _NX = const(61)  # NCELLS, folded in viper (an imported name is an object)
-# View.frame's palette entry per cell: filled and painted within one call,
-# so every View (the simulator makes more than one) can share it
-_COLS = bytearray(NCELLS)
 
 
 @micropython.viper
-def _colours(layer: ptr8, dark: ptr8, cols: ptr8, off: int):
-    """cols[x] = the palette entry cell x shows in this blink phase: off
-    holds the blink bits that are dark now, and _DARKS when dark[] counts
-    (a dark cell blinks ERR_UNKNOWN slowly over its layer)."""
+def _paint(buf: ptr8, led: ptr8, grb: ptr8, layer: ptr8, dark: ptr8, off: int):
+    """Each cell's LED in buf: the entry of the rendered palette grb that
+    the cell shows in this blink phase. off: the blink bits that are dark
+    now, _DARKS when dark[] counts (a dark cell blinks ERR_UNKNOWN slowly
+    over its layer), _ALARM when the corners blink ERR_UNKNOWN fast over
+    everything."""
     x = 0
     while x < _NX:
         v = int(layer[x])
         if (off & _DARKS) and dark[x]:
             v = ERR_UNKNOWN | SLOW
-        if v & off:
-            cols[x] = OFF
-        else:
-            cols[x] = v & 0x3F
+        i = 3 * OFF  # a blink's dark phase
+        if (v & off) == 0:
+            i = 3 * (v & 0x3F)
+        j = 3 * int(led[x])
+        buf[j] = grb[i]
+        buf[j + 1] = grb[i + 1]
+        buf[j + 2] = grb[i + 2]
         x += 1
+    if off & _ALARM:
+        corners = ptr8(CORNERS)
+        n = int(len(CORNERS))
+        i = 3 * ERR_UNKNOWN
+        if off & FAST:
+            i = 3 * OFF
+        x = 0
+        while x < n:
+            j = 3 * int(led[int(corners[x])])
+            buf[j] = grb[i]
+            buf[j + 1] = grb[i + 1]
+            buf[j + 2] = grb[i + 2]
+            x += 1
 
 
 def _corners():
@@ -128,7 +144,6 @@ CORNERS = _corners()
 SIGN_FIRST = const(56)  # ROW_START[8]: I5..I9
 
 
-_DARK = bytes(NCELLS)  # a layer all OFF: cleared by one slice copy
 _N = const(61)  # NCELLS, as a constant viper folds (an import is an object)
 
 
@@ -260,7 +275,7 @@ class View:
         g = ref.game
         L = self.layer
         b = g.board
-        L[:] = _DARK
+        _mark(L, L, OFF)  # every lit cell OFF: the layer cleared
         if g.over():
             self._over(g)
         else:
@@ -373,16 +388,13 @@ class View:
             return False
         self.dirty = False
         self._phase = phase
-        # the blink bits that are off in this phase, and the dark cells' flag
+        # the blink bits that are off in this phase, and the flags
         off = (FAST if phase & 1 else 0) | (SLOW if phase >= 4 else 0)
-        cols = _COLS
-        _colours(self.layer, self.dark, cols, off | (_DARKS if self.ndark else 0))
-        if alarm:
-            c = OFF if phase & 1 else ERR_UNKNOWN
-            for x in CORNERS:
-                cols[x] = c
-        self.painter.cells(PALETTE, cols)
-        self.painter.show()
+        p = self.painter
+        grb = p.palette(PALETTE)
+        off |= (_DARKS if self.ndark else 0) | (_ALARM if alarm else 0)
+        _paint(p.strip.buf, p.led, grb, self.layer, self.dark, off)
+        p.show()
         self.frames += 1
         return True
 
