@@ -44,6 +44,13 @@ NO_READER = const(-2)
 # reader.poll(): its answer is not there yet (smartboard.drivers.pn532.BUSY);
 # NfcScanner.step() passes it on.
 BUSY = const(-3)
+# NfcLanes on the board: the earliest a PN532's answer can be there (its
+# field settles ~5 ms after an antenna switch; an empty antenna's
+# InListPassiveTarget takes ~0.7 ms of RF work, a READ ~1.2 ms), and the
+# wait between two status questions while it works.
+SETTLE_US = const(5000)
+RF_US = const(600)
+POLL_US = const(200)
 
 
 class Debouncer:
@@ -118,7 +125,8 @@ class NfcScanner:
         self._nhot = 0
         self._h = 0
         self._k = 0
-        self._ch = 0  # channel of the read begun
+        self._ch = -1  # channel of the read begun
+        self.switched = True  # that read's antenna was switched to
         self._busy = False  # a read begun and not collected
         # The channel whose card the reader still holds (its last read there
         # found one, no antenna switch since): read again by page alone.
@@ -181,6 +189,7 @@ class NfcScanner:
             ch = self.channels[self._i]
             self._i = (self._i + 1) % len(self.channels)
             self._focus_reads = 0
+        self.switched = ch != self._ch
         self._ch = ch
         self.mux.select(ch)
         if ch == self._held:
@@ -232,17 +241,26 @@ class NfcScanner:
 
 class NfcLanes:
     """Profile A with several readers, each switched over its own antennas
-    (a lane): every step starts a read on each lane, then finishes them.
+    (a lane), each read started and collected on its own.
 
-    Issue 3: ~5 ms of field settling per antenna switch makes one reader
-    over 61 antennas too slow for a 300 ms placement-to-LED budget. Each
-    PN532 settles its field and talks to its tag on its own once started,
-    so two lanes of ~32 antennas halve the time to come round to a cell.
-    The lanes share one Debouncer, hence one `state` for the board."""
+    ~5 ms of field settling per antenna switch makes one reader over 61
+    antennas too slow for a 300 ms placement-to-LED budget. Each PN532
+    settles its field and talks to its tag on its own once started, so
+    four lanes of 16 antennas come round to a cell about four times as
+    often. The lanes share one Debouncer, hence one `state` for the board.
 
-    def __init__(self, lanes):
+    ticks_us, ticks_diff (time's, on the board): a reader is not asked for
+    its status before its answer can be there (SETTLE_US after an antenna
+    switch, RF_US else, POLL_US after a "not yet"): each question is an
+    I2C transfer the four readers' bus and the host pay for."""
+
+    def __init__(self, lanes, ticks_us=None, ticks_diff=None):
         self.lanes = lanes
         self._next = 0  # the lane polled first: each in turn
+        self.ticks_us = ticks_us
+        self.ticks_diff = ticks_diff
+        self._at = [0] * len(lanes)  # per lane: when it was last started/asked
+        self._gap = [0] * len(lanes)  # per lane: how long before asking
         self.deb = lanes[0].deb
         self.state = self.deb.state
         # Changes found in the same step wait here, one per lane at most:
@@ -266,6 +284,10 @@ class NfcLanes:
         # read is collected (the loop's turn), its changes one at a time.
         lanes = self.lanes
         nl = len(lanes)
+        clock = self.ticks_us
+        diff = self.ticks_diff
+        at = self._at
+        gap = self._gap
         ch = -1
         done = False
         while not done:
@@ -273,7 +295,16 @@ class NfcLanes:
                 k = self._next + j
                 if k >= nl:
                     k -= nl
-                c = lanes[k].step()
+                lane = lanes[k]
+                if clock is not None and diff(clock(), at[k]) < gap[k]:
+                    continue
+                c = lane.step()
+                if clock is not None:
+                    at[k] = clock()
+                    if c == BUSY:
+                        gap[k] = POLL_US
+                    else:
+                        gap[k] = SETTLE_US if lane.switched else RF_US
                 if c == BUSY:
                     continue
                 done = True
