@@ -16,6 +16,8 @@
 try:
     import micropython
     from micropython import const
+
+    ptr8 = ptr16 = ptr32 = uint = None  # never called: the compiler reads them
 except ImportError:  # CPython
 
     def const(x):
@@ -28,11 +30,9 @@ except ImportError:  # CPython
 
         viper = native
 
+    # Viper's casts and annotations (see above): MicroPython's compiler
+    # handles ptr8(buf) in a viper function itself; here it is the buffer.
+    def ptr8(x):
+        return x
 
-def _cast(x):
-    return x
-
-
-# Viper's casts and annotations (see above): MicroPython's compiler handles
-# ptr8(buf) in a viper function itself; on CPython it is the buffer as is.
-ptr8 = ptr16 = ptr32 = uint = _cast
+    ptr16 = ptr32 = uint = ptr8

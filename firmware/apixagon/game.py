@@ -181,9 +181,12 @@ class Game:
         return self.board[ROYAL] != 0
 
     def end_symbol(self, x, d):
-        """If x is the open end of a run lying from x in direction d, return
-        symbol | owner << 5; else NONE (loops.end_symbol)."""
-        return loops.end_symbol(self.board, x, d)
+        """For a free cell x: if x is the open end of a run lying from x in
+        direction d, symbol | owner << 5; else NONE. Read from the hint
+        cache (loops.prepare), which the LED layer fills after every move
+        anyway."""
+        self._prepare()
+        return self._ends[x * 6 + d]
 
     def run_from(self, x, d, sym):
         """How many cards carrying sym, of the side of the card on x, follow
@@ -756,8 +759,7 @@ class Game:
             t = self.side_to_play()
         self._prepare()
         lv = self._tmp if level is None else level
-        loops.threat_levels(self.board, self._ends, self._adj, lv, t)
-        return loops.by_level(lv, out)
+        return loops.threats(self.board, self._ends, self._adj, lv, out, t)
 
     # ---- undo log ---------------------------------------------------------
     def _begin(self, kind, plen):

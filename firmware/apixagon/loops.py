@@ -118,30 +118,14 @@ def sealed(b: ptr8, out: ptr8) -> int:
 
 
 @micropython.viper
-def end_symbol(b: ptr8, x: int, d: int) -> int:
-    """If x is the open end of a run lying from x in direction d, its
-    symbol | owner << 5, else NONE: a run is >= 2 same-side normal cards
-    sharing a symbol (§2), and two adjacent cards share exactly one, so the
-    first two cards beyond x decide it."""
-    nb = ptr8(NB)
-    n1 = int(nb[x * 6 + d])
-    if n1 == _NONE or not b[n1]:
-        return _NONE
-    n2 = int(nb[n1 * 6 + d])
-    if n2 == _NONE or not b[n2]:
-        return _NONE
-    o1 = int(b[n1]) - 1
-    o2 = int(b[n2]) - 1
-    if (o1 ^ o2) & 32 or (o1 & 31) == _RAIN or (o2 & 31) == _RAIN:
-        return _NONE
-    return int(ptr8(COMMON)[(o1 & 31) * _NC + (o2 & 31)]) | (o1 & 32)
-
-
-@micropython.viper
 def prepare(b: ptr8, ends: ptr8, adj: ptr8):
-    """The hint cache for board b: for every free cell, the run end beyond
-    it in each direction (end_symbol's value) and which sides touch it
-    (adj bit 1 << side)."""
+    """The hint cache for board b: for every free cell x and direction d,
+    ends[x*6+d] is symbol | owner << 5 when x is the open end of a run
+    lying from x in direction d, else NONE (a run is >= 2 same-side normal
+    cards sharing a symbol, §2, and two adjacent cards share exactly one,
+    so the first two cards beyond x decide it); adj[x] has bit 1 << side
+    for each side with a card beside x. Occupied cells' ends are left as
+    they were."""
     nb = ptr8(NB)
     common = ptr8(COMMON)
     x = 0
@@ -237,9 +221,11 @@ def card_cells(b: ptr8, ends: ptr8, adj: ptr8, out: ptr8, t: int, card: int) -> 
 
 
 @micropython.viper
-def threat_levels(b: ptr8, ends: ptr8, adj: ptr8, lv: ptr8, t: int):
+def threats(b: ptr8, ends: ptr8, adj: ptr8, lv: ptr8, out: ptr8, t: int) -> int:
     """lv[x] = the length of the longest run of t's opponent that has its
-    open end on free cell x, 0 where none. Needs prepare()'s cache."""
+    open end on free cell x, 0 where none; the cells with lv 6, then 5 ...
+    then 2 (§3: the longest runs are the first to block) into out[0:n]; n.
+    Needs prepare()'s cache."""
     nb = ptr8(NB)
     has = ptr8(HAS)
     x = 0
@@ -267,11 +253,6 @@ def threat_levels(b: ptr8, ends: ptr8, adj: ptr8, lv: ptr8, t: int):
                 d += 1
         lv[x] = best
         x += 1
-
-
-@micropython.viper
-def by_level(lv: ptr8, out: ptr8) -> int:
-    """The cells with lv 6, then 5 ... then 2, into out[0:n]; n."""
     n = 0
     k = 6
     while k > 1:

@@ -21,11 +21,6 @@ _AMBER = const(2)
 _NCELLS = const(61)
 _NONE = const(255)
 
-# Tag code of the card a board byte holds, plus one (a scan state):
-# side << 7 | kind << 5 | index (smartboard.tag), kind 1 for a Rain.
-_WANT = bytes([0] + [1 + ((o >> 5) << 7 | (32 if o & 31 == 31 else o & 31)) for o in range(64)])
-_SEEN = bytearray(32)  # a bit per scan state: duplicates in one pass
-
 # compare()'s result, packed in one small int (< 2^30)
 DUP = const(1)  # a tag seen on two cells (both marked UNKNOWN)
 RES_BACK = const(2)  # a reserved cell matches again: unreserve it
@@ -42,7 +37,6 @@ def compare(phys: ptr8, board: ptr8, err: ptr8, res: ptr8, nres: int, rest: int)
     and return the packed summary above. rest 1: mark every other cell that
     does not match (RED where a card is sensed, AMBER where one is
     missing); returns 0."""
-    want = ptr8(_WANT)
     if rest:
         x = 0
         while x < _NCELLS:
@@ -50,27 +44,35 @@ def compare(phys: ptr8, board: ptr8, err: ptr8, res: ptr8, nres: int, rest: int)
             o = int(board[x])
             ok = p == 0 and o == 0
             if o and p and p < _UNPAIRED:
-                w = int(want[o])
-                ok = p == w or (((o - 1) & 31) == 31 and p == w + 1)
+                # the tag code of the card o holds, plus one (smartboard.tag:
+                # side << 7 | kind << 5 | index, kind 1 for a Rain)
+                c = (o - 1) & 31
+                w = 1 + (((o - 1) >> 5) << 7) + (32 if c == 31 else c)
+                ok = p == w or (c == 31 and p == w + 1)
             if not ok and not err[x]:
                 err[x] = _RED if p else _AMBER
             x += 1
         return 0
-    seen = ptr8(_SEEN)
+    # Duplicates in one pass: a bit per scan state seen, kept in err's first
+    # 32 bytes (no buffer of its own: the unix-port suites' heap is tight),
+    # then err is cleared for the marks.
     i = 0
     while i < 32:
-        seen[i] = 0
+        err[i] = 0
         i += 1
     dup = 0
     x = 0
     while x < _NCELLS:
-        err[x] = 0
         p = int(phys[x])
         if p and p < _UNPAIRED:
             bit = 1 << (p & 7)
-            if int(seen[p >> 3]) & bit:
+            if int(err[p >> 3]) & bit:
                 dup = 1
-            seen[p >> 3] = int(seen[p >> 3]) | bit
+            err[p >> 3] = int(err[p >> 3]) | bit
+        x += 1
+    x = 0
+    while x < _NCELLS:
+        err[x] = 0
         x += 1
     if dup:
         x = 0
@@ -95,8 +97,11 @@ def compare(phys: ptr8, board: ptr8, err: ptr8, res: ptr8, nres: int, rest: int)
         o = int(board[x])
         ok = p == 0 and o == 0
         if o and p and p < _UNPAIRED:
-            w = int(want[o])
-            ok = p == w or (((o - 1) & 31) == 31 and p == w + 1)
+            # the tag code of the card o holds, plus one (smartboard.tag:
+            # side << 7 | kind << 5 | index, kind 1 for a Rain)
+            c = (o - 1) & 31
+            w = 1 + (((o - 1) >> 5) << 7) + (32 if c == 31 else c)
+            ok = p == w or (c == 31 and p == w + 1)
         reserved = 0
         i = 0
         while i < nres:

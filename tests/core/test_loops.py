@@ -124,7 +124,7 @@ def test_runs_and_seals_match_the_references():
         assert n == sum(want)
 
 
-def test_the_hint_cache_matches_end_symbol_and_neighbours():
+def test_the_hint_cache_matches_the_run_ends_and_neighbours():
     random.seed(13)
     for r in range(ROUNDS):
         b = random_board(20 + r)
@@ -137,7 +137,7 @@ def test_the_hint_cache_matches_end_symbol_and_neighbours():
                 n = NB[x * 6 + d]
                 if n != NONE and b[n]:
                     a |= 1 << ((b[n] - 1) >> 5)
-                assert ends[x * 6 + d] == ref_end(b, x, d) == loops.end_symbol(b, x, d)
+                assert ends[x * 6 + d] == ref_end(b, x, d)
             assert adj[x] == a
 
 
@@ -146,6 +146,7 @@ def test_legal_card_cells_and_threats_match_the_references():
     out = bytearray(NCELLS)
     lv = bytearray(NCELLS)
     cells = bytearray(NCELLS)
+    threats = bytearray(NCELLS)
     av = bytearray(31)
     for r in range(ROUNDS):
         b = random_board(15 + r)
@@ -156,7 +157,7 @@ def test_legal_card_cells_and_threats_match_the_references():
             av[i] = random.randrange(3)
         n = loops.legal(b, ends, adj, av, out, t)
         f = loops.card_cells(b, ends, adj, cells, t, card)
-        loops.threat_levels(b, ends, adj, lv, t)
+        nthreats = loops.threats(b, ends, adj, lv, threats, t)
         for x in range(NCELLS):
             touch = [NB[x * 6 + d] for d in range(6) if NB[x * 6 + d] != NONE]
             opp = [y for y in touch if b[y] and (b[y] - 1) >> 5 != t]
@@ -185,9 +186,8 @@ def test_legal_card_cells_and_threats_match_the_references():
                         best = max(best, 1 + ref_run_beyond(b, NB[x * 6 + d], d, e & 31))
             assert lv[x] == best, (r, x)
         assert n == sum(out) and f == sum(1 for v in cells if v)
-        n = loops.by_level(lv, out)
         order = [x for k in (6, 5, 4, 3, 2) for x in range(NCELLS) if lv[x] == k]
-        assert list(out[:n]) == order
+        assert list(threats[:nthreats]) == order
 
 
 def test_cards_in_hand_per_symbol():
