@@ -76,6 +76,25 @@ _RESUSED = const(32)  # << side: reserve deck already built (§4: once per game)
 # just the turn counter: about 11 bytes a placement instead of a snapshot.
 
 
+# Scratch for the hint queries and the hint cache, made once for every
+# game: the cache is keyed on the board's bytes (Game._prepare), so a game
+# can never read another's, and nothing here outlives one query. A board
+# holds a match that waits for flash beside the one in play (matchlog), and
+# each game's own copy was 0.6 KB of a small heap.
+#   avail[symbol]   cards of a side not yet played, per symbol (_fill_avail)
+#   tmp[x]          a query's scratch (can_move's legal cells, threat levels)
+#   ends[x*6+d]     the run end beyond free cell x in direction d (loops)
+#   adj[x]          which sides have a card beside x
+#   cboard          the board the cache was made for (255: none is)
+_SHARED = (
+    bytearray(_NC),
+    bytearray(NCELLS),
+    bytearray(NCELLS * 6),
+    bytearray(NCELLS),
+    bytearray(b"\xff" * NCELLS),
+)
+
+
 class Game:
     def __init__(self, mode=0, start=0, players=0, special_then_place=False):
         seats = seats_of(mode, players)  # §3-§7
@@ -97,14 +116,8 @@ class Game:
         self._pre = bytearray(_NS)  # scalars before the move being logged
         self._w = 0  # write position in the log record being built
         self.nlog = 0
-        self._avail = bytearray(_NC)  # scratch: per-symbol count of cards to play
-        self._tmp = bytearray(NCELLS)  # scratch for hint queries
-        # Hint cache, valid while board == _cboard: the run end beyond every
-        # free cell in each direction (end_symbol) and which sides touch it.
-        self._ends = bytearray(NCELLS * 6)
-        self._adj = bytearray(NCELLS)
-        self._cboard = bytearray(NCELLS)
-        self._cboard[0] = 255  # no board looks like this: the cache starts stale
+        # The scratch and the hint cache, shared by every game (_SHARED).
+        self._avail, self._tmp, self._ends, self._adj, self._cboard = _SHARED
         if mode != JUNIOR:
             for t in (0, 1):
                 small = mode in (TWO_VS_ONE, THREE_VS_TWO) and t == 1
