@@ -1,9 +1,9 @@
 # LED rendering: one palette index per cell, computed when the game or the
 # referee changes, then painted each frame with the blink phase applied.
-# The rules are asked only on a change (a full hint query costs 4.7-22 ms
-# on the emulated RP2040, README); a frame is a table lookup per cell, and
-# a frame is written only when something changed or something blinks (a
-# frame costs ~6.7 ms to paint and ~1.8 ms to hand to the strip).
+# The rules are asked only on a change (a full hint query costs ~2 ms on
+# the emulated RP2040, README); a frame is a palette entry copied per cell,
+# and a frame is written only when something changed or something blinks
+# (a frame costs ~0.5 ms, its write to the strip included).
 #
 # Display modes (issue 3, kept in the settings):
 #   ADULT   the last move, errors and whose turn it is
