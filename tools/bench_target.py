@@ -1230,7 +1230,7 @@ def rows_of(fig):
                 else "",
             ),
             (
-                "  PULLED, each (its marker file written on the flash)",
+                "  PULLED, each (its marker file written later, the host quiet)",
                 "%.1f ms" % pull.get("pulled_ms_each", 0),
                 "",
             ),

@@ -19,6 +19,7 @@ FW_VERSION = "0.4.1"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
 _LOGS_PER_REPLY = const(24)
+_MARKS_AFTER_MS = const(300)  # PULLED markers are written once the host is this quiet
 _SETTINGS = ("display", "bright", "mode", "start", "option", "players")
 _PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
 # Numbers in requests: on the RP2040 a small int ends near 2^30 and a
@@ -188,6 +189,12 @@ class Link:
         r = 0 if got else de.stale(now)
         if r:
             self._err(0, r)
+        elif not got and self.log is not None and self.log.unmarked:
+            # PULLED's markers, one a poll, once the host is quiet (stale()
+            # timed it from the first empty poll; MatchLog.mark_pulled):
+            # never amid a pull's requests
+            if not de.n and now - de._at >= _MARKS_AFTER_MS:
+                self.log.write_mark()
 
     def _send(self, data):
         self.port.write(data)
@@ -487,7 +494,7 @@ class Link:
             return proto.E_NOT_FOUND
         if name == self.log.current() and not self.log.over:
             return proto.E_STATE  # a match in play is pulled again later
-        self.log.mark_pulled(name)
+        self.log.mark_pulled(name, True)
         return name
 
     def cmd_del(self, args):
@@ -536,6 +543,8 @@ class Link:
         if self.reboot is not None:
             if self.log is not None:
                 self.log.flush_all()
+                while self.log.unmarked:  # PULLED's markers not written yet
+                    self.log.write_mark()
             if self.board is not None and self.board.settings.dirty():
                 self.board.settings.save()  # a setting changed just before is not lost
             self.reboot()

@@ -88,6 +88,7 @@ _K_MARK = const(2)
 _K_TMP = const(3)
 _K_HIGH = const(4)
 _PULLED_RAM = const(16)  # PULLED names kept in memory while the flash is full
+_LATER = const(64)  # PULLED markers left for an idle link (mark_pulled later)
 _RETRY_MS = const(2000)  # a failing flash is tried again this often
 
 # read_log() verdicts
@@ -444,11 +445,12 @@ class MatchLog:
         # The index (see the top of this file), made by the first listing:
         # two bitmaps interleaved a byte each, numbers 8j..8j+7 in bytes 2j
         # (NNNN.alog on flash) and 2j+1 (pulled: its marker on flash, or
-        # in _ram). Made here, with the board's other lasting buffers.
+        # in _ram or unmarked). Made here, with the board's other lasting buffers.
         self._bits = bytearray(_GROW)
         self._listed = False  # the index was made (rescan)
         self._hi = 0  # LAST: the highest number deleted
         self._ram = []  # numbers PULLED while the marker could not be written
+        self.unmarked = []  # numbers PULLED whose marker waits for a quiet link
         self._sized = False  # the last listing gave each entry's size (littlefs)
         self._dir = None  # LOGS pages' pass over the folder, going on (logfs.sizes)
 
@@ -474,26 +476,49 @@ class MatchLog:
         self._index()
         return _bit(self._bits, _number(name), 0) == 1
 
-    def _marker(self, name):
-        return self.file(name[: -len(SUFFIX)] + PULLED)
+    def _marker(self, n):
+        return "%s/%04d%s" % (self.root, n, PULLED)
 
     def is_pulled(self, name):
         self._index()
         return _bit(self._bits, _number(name), 1) == 1
 
-    def mark_pulled(self, name):
+    def mark_pulled(self, name, later=False):
+        """The host stored the log: marked pulled in the index at once
+        (LOGS, STATUS and DEL see it), its marker file on flash now or,
+        later, once the link is quiet (write_mark). A marker costs littlefs
+        a file made in the folder (~30 ms on the RP2040): a pull of many
+        short logs spent more on them than on fetching the logs. A power
+        cut before it is written only forgets the mark: the host, which
+        has the log whole, marks it again at its next pull. At most _LATER
+        wait; a log marked already is not written again."""
         n = _number(name)
+        self._index()
+        if _bit(self._bits, n, 1):
+            return  # its marker is on flash, in _ram or waiting
+        self._set(1, n, 1)
+        if later and len(self.unmarked) < _LATER:
+            self.unmarked.append(n)
+        elif not self._mark(n):
+            raise OSError(28)
+
+    def write_mark(self):
+        """The oldest marker PULLED left for later, written on flash."""
+        self._mark(self.unmarked.pop(0))
+
+    def _mark(self, n):
+        # n's marker on flash; on a full flash kept in memory, so that DEL
+        # can free space (after a reboot the host pulls it again). False,
+        # and not marked, if not even there.
         try:
-            self.fs.write(self._marker(name), b"1")
+            self.fs.write(self._marker(n), b"1")
         except OSError:
-            # A full flash: kept in memory, so that DEL can free space (the
-            # host has the match); after a reboot the host pulls it again.
             if n not in self._ram:
                 if len(self._ram) >= _PULLED_RAM:
-                    raise
+                    self._set(1, n, 0)
+                    return False
                 self._ram.append(n)
-        self._index()
-        self._set(1, n, 1)
+        return True
 
     def current(self):
         return self.path[len(self.root) + 1 :] if self.path else None
@@ -515,11 +540,13 @@ class MatchLog:
         self._set(1, n, 0)
         self._dir = None
         try:
-            self.fs.remove(self._marker(name))
+            self.fs.remove(self._marker(n))
         except OSError:
             pass  # pulled in memory only
         if n in self._ram:
             self._ram.remove(n)
+        if n in self.unmarked:
+            self.unmarked.remove(n)
         self.hold = None  # space came back: try the waiting records at once
         self.space += 1
 
@@ -658,6 +685,8 @@ class MatchLog:
 
             logfs.tell(self, seen, moved)
         for n in self._ram:  # pulled while the flash was full
+            self._set(1, n, 1)
+        for n in self.unmarked:  # pulled, the marker not written yet
             self._set(1, n, 1)
         # LAST, its first bytes read into the window (whatever its size):
         # the highest number deleted, 0 if none or unreadable (the names
@@ -884,7 +913,7 @@ class MatchLog:
         if _bit(self._bits, n, 1):
             # a marker left by another match of this number (a flash wiped
             # but for it): the new match is not pulled
-            self._drop(self._marker(log_name(n)))
+            self._drop(self._marker(n))
             self._set(1, n, 0)
         try:
             self.fs.write(tmp, buf)

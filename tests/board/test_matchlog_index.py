@@ -1,7 +1,8 @@
 # The logs' index (smartboard.matchlog: a bit per log number, listed once
 # at boot and at each LOGS from the start), through the serial link's own
 # handlers: LOGS pages go by log number, so a log deleted between two pages
-# moves no other one past the host; a PULLED kept in memory on a full flash
+# moves no other one past the host; PULLED marks at once, its marker
+# written when the host is quiet; a PULLED kept in memory on a full flash
 # survives a fresh listing (DEL may still free the space); a marker left by
 # another match of the same number never marks a new match pulled; past
 # the highest number no log is made and the log says the flash is full,
@@ -56,6 +57,31 @@ def test_a_pulled_kept_in_memory_survives_a_fresh_listing():
     assert h.ask("DEL 0002.alog") == (True, "0002.alog")  # frees the space
     assert h.ask("DEL 0001.alog")[0] is False  # never one not pulled
     assert h.log.counts() == (2, 2)
+
+
+def test_pulled_marks_at_once_and_writes_its_marker_once_the_host_is_quiet():
+    # the marker file (littlefs: ~30 ms on the RP2040) waits for a quiet
+    # link, never slows a pull's requests; a cut before it forgets the mark
+    flash = _flash(4)  # 0004 is the match in play
+    h = Host(flash)
+    for name in ("0001.alog", "0002.alog", "0003.alog"):
+        assert h.ask("PULLED " + name) == (True, name)
+    assert h.ask("PULLED 0001.alog") == (True, "0001.alog")  # again: nothing more waits
+    assert h.log.unmarked == [1, 2, 3] and h.log.counts() == (4, 1)
+    ok, text = h.ask("LOGS")  # from the start: the folder listed afresh
+    assert text.split()[:3] == ["%04d.alog:%d:pulled" % (i, len(HEADER)) for i in (1, 2, 3)]
+    assert h.ask("DEL 0003.alog") == (True, "0003.alog")  # a mark in memory is a mark
+    assert not flash.exists(ROOT + "/0001.pulled")
+    assert Host(flash).log.counts() == (3, 3)  # a cut now: offered again
+    h.link.poll(1000)  # the first empty poll: quiet from here
+    h.link.poll(1299)
+    assert not flash.exists(ROOT + "/0001.pulled")
+    h.link.poll(1300)  # one a poll
+    assert flash.exists(ROOT + "/0001.pulled") and not flash.exists(ROOT + "/0002.pulled")
+    h.link.poll(1301)
+    assert flash.exists(ROOT + "/0002.pulled") and h.log.unmarked == []
+    assert not flash.exists(ROOT + "/0003.pulled")
+    assert Host(flash).log.counts() == (3, 1)
 
 
 def test_a_marker_of_another_match_never_marks_a_new_one_pulled():

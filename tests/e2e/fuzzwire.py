@@ -20,6 +20,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fuzzkit  # noqa: E402
 
 WAIT = 20  # s: the most a batch's replies may take (a PLAY END plays in sim time)
+# s: PULLED's markers reach the flash once the host has been quiet 0.3 s
+# (smartboard.link), one a loop tick
+MARKS_WAIT = 5
 
 
 class FuzzWire:
@@ -41,7 +44,10 @@ class FuzzWire:
         self.boots = board.boots
         self.kept = {}  # log name: its bytes as last read
         self.deleted = set()
-        self.pulled = set()  # PULLED answered OK: the marker is on flash
+        # PULLED answered OK: marked at once (LOGS says so), its marker on
+        # flash once the host has been quiet a while (_MARKS_AFTER_MS), or
+        # at REBOOT; a power cut before then forgets the mark (reattach)
+        self.pulled = set()
         self.look()
         self.fz.names = sorted(self.kept)
 
@@ -68,9 +74,12 @@ class FuzzWire:
                 self.pulled.add(name)
         back = self.deleted & set(now)
         assert not back, "deleted logs back on flash: %r" % sorted(back)
+        # the host is quiet now: every marker is on flash within a moment
+        end = time.monotonic() + MARKS_WAIT
         for name in self.pulled:
-            marker = os.path.join(self.board.flash, "logs", name[:-5] + ".pulled")
-            assert os.path.exists(marker), "%s was PULLED, its marker is not on flash" % name
+            while not os.path.exists(self.marker(name)):
+                assert time.monotonic() < end, "%s was PULLED, its marker is not on flash" % name
+                time.sleep(0.02)
         for name, old in self.kept.items():
             assert name in now, "%s is gone from flash, no DEL was answered OK" % name
             assert now[name][: len(old)] == old, "%s changed on flash" % name
@@ -170,9 +179,15 @@ class FuzzWire:
         self.deleted.add(name)
         self.pulled.discard(name)
 
+    def marker(self, name):
+        return os.path.join(self.board.flash, "logs", name[:-5] + ".pulled")
+
     def reattach(self, link):
         """After a power cut: the new process, its link, its flash as it
-        booted (the caller checks what the cut kept)."""
+        booted (the caller checks what the cut kept). A PULLED whose marker
+        the cut caught unwritten is forgotten: the host pulls it again
+        and its database takes it as the copy it has."""
+        self.pulled = set(n for n in self.pulled if os.path.exists(self.marker(n)))
         self.link = link
         self.boots = self.board.boots
         self.fz.play_total = 0

@@ -10,10 +10,11 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 from apixagon.geometry import NCELLS, cell_name
-from apixagon_host import cli, logs
+from apixagon_host import cli, logs, store
 from apixagon_host import link as L
 from apixagon_host.link import BoardError
 from e2ekit import RECORD, connect, play_record
@@ -300,3 +301,43 @@ def test_pull_delete_frees_the_board_of_what_is_stored(board, tmp_path):
     assert sorted(stored(db)) == ["0001.alog", "0002.alog", "0003.alog", "0004.alog"]
     with connect(board) as link:
         assert [(n, s) for n, _, s in link.logs()] == [("0004.alog", "play")]
+
+
+def _markers(d):
+    return sorted(n for n in os.listdir(d) if n.endswith(".pulled"))
+
+
+def test_a_power_cut_before_the_quiet_marker_write_stores_the_log_once(board, tmp_path):
+    # PULLED marks the log in RAM at once; its marker reaches the flash
+    # once the host has been quiet for a while (the pull's requests are not
+    # slowed by littlefs). A cut before then forgets the mark: the log is
+    # offered again and the database takes it as the copy it has.
+    d = fill(board, 3)
+    with connect(board) as link:
+        link.request("HAND", "press", "confirm")  # the match is over: back to set-up
+    db = str(tmp_path / "m.sqlite")
+    with connect(board) as link:
+        board_id = link.info["id"]
+        link.logs()  # (the copies fill() made are listed)
+        for name in ("0001.alog", "0002.alog", "0003.alog"):
+            data = link.fetch_many([(name, 0, os.path.getsize(os.path.join(d, name)))])
+            with store.Store(db) as st:
+                st.put(board_id, name, data[(name, 0)])
+        link.request_many("PULLED", ["0001.alog", "0002.alog", "0003.alog"])
+        assert [s for _, _, s in link.logs()] == ["pulled"] * 3  # marked at once
+        board.power_cut(hold=True)  # at once: the link was never quiet
+    assert _markers(d) == []
+    before = stored(db)
+    board.power_on()
+    assert board.wait_boot(2)
+    with connect(board) as link:
+        assert [s for _, _, s in link.logs()] == ["done"] * 3  # offered again
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "0 logs pulled" in out and "3 up to date" in out, out
+    assert stored(db) == before  # each stored once, unchanged
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT COUNT(*) FROM logs").fetchone()[0] == 3
+    end = time.monotonic() + 5  # the host quiet: the markers go to flash
+    while _markers(d) != ["0001.pulled", "0002.pulled", "0003.pulled"]:
+        assert time.monotonic() < end, _markers(d)
+        time.sleep(0.05)
