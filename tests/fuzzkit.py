@@ -407,6 +407,9 @@ class Fuzzer:
             return hand_mask(args)
         if verb == "PLAY":
             return OK | E6 if n == 1 else E6  # (a chunk: request() sees to it)
+        if verb == "PULLED" and n:
+            # protocol 2: several names, each of a safe form, else none marked
+            return (OK | E7 | E8) if all(safe_name(a) for a in args) else E6
         want = {"WATCH": 1, "GET": 3, "PULLED": 1, "DEL": 1, "SET": 2}[verb]
         return mask if n == want else E6
 

@@ -488,14 +488,21 @@ class Link:
     # A request of the wrong form changes nothing: DEL or REBOOT with a word
     # too many is refused, never carried out on the words it understood.
     def cmd_pulled(self, args):
-        name = _one_name(args)
-        self._log()
-        if not self.log.has(name):
-            return proto.E_NOT_FOUND
-        if name == self.log.current() and not self.log.over:
-            return proto.E_STATE  # a match in play is pulled again later
-        self.log.mark_pulled(name, True)
-        return name
+        # one name, or (protocol 2) several: all are checked before any is
+        # marked, so that an error leaves the board as it was
+        if not args:
+            raise ValueError("")
+        for name in args:
+            _one_name((name,))
+        log = self._log()
+        for name in args:
+            if not log.has(name):
+                return proto.E_NOT_FOUND
+            if name == log.current() and not log.over:
+                return proto.E_STATE  # a match in play is pulled again later
+        for name in args:
+            log.mark_pulled(name, True)
+        return " ".join(args)
 
     def cmd_del(self, args):
         name = _one_name(args)

@@ -19,7 +19,10 @@ from array import array
 
 from apixagon.compat import const, micropython, ptr8, ptr16
 
-VERSION = const(1)
+# 2: PULLED takes several names (a request per log cost the board ~4 ms
+# of the RP2040's time each, most of it the USB CDC's per-byte reads); a
+# host asks HELLO 2 and, refused (E_VERSION: a board of version 1), HELLO 1
+VERSION = const(2)
 MAX_IN = const(256)  # longest frame the board accepts
 MAX_CHUNK = const(2048)  # bytes of a log per GET reply (base64: 2732 chars)
 # A GET's buffer: the chunk is read in at B64_AT and encoded in place from

@@ -57,6 +57,9 @@ MAX_LOG_BYTES = 16 << 20
 MAX_LOGS = 4096  # files: 16 MB of flash holds fewer blocks of 4 KB
 MAX_LOG_PAGES = 256  # LOGS pages (24 logs each a page)
 LOG_STATES = ("play", "done", "pulled")
+# the names of one PULLED (protocol 2): a frame of "@999999 PULLED ", them
+# and "*CRC" stays within the board's proto.MAX_IN (256)
+PULLED_TEXT = 200
 KEPT = 200  # noise lines and events kept while nobody takes them
 
 
@@ -213,7 +216,12 @@ class Link:
         except PORT_ERRORS as e:
             raise LinkLost(self.port, e)
         del self._buf[:]
-        text = self.request("HELLO", proto.VERSION)
+        try:
+            text = self.request("HELLO", proto.VERSION)
+        except BoardError as e:
+            if e.board_code != proto.E_VERSION:
+                raise
+            text = self.request("HELLO", 1)  # a board of protocol 1
         words = text.split()
         if not words or words[0] != "apixagon":
             raise BoardError("%s is not an APIXAGON board" % self.port, EXIT_NO_BOARD)
@@ -337,6 +345,20 @@ class Link:
             if progress is not None:
                 progress(len(data))
         return got
+
+    def mark_pulled(self, names):
+        """PULLED for each of names: as many a request as a frame holds
+        where the board speaks protocol 2 (HELLO's proto=), else one a
+        request; pipelined."""
+        if (_count(self.info.get("proto", "")) or 0) < 2:
+            return self.request_many("PULLED", names)
+        groups = []
+        for name in names:
+            if groups and len(groups[-1]) + 1 + len(name) <= PULLED_TEXT:
+                groups[-1] += " " + name
+            else:
+                groups.append(name)
+        return self.request_many("PULLED", groups)
 
     def request_many(self, verb, items):
         """The same request for each item, pipelined; the replies in order."""

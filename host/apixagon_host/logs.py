@@ -116,7 +116,7 @@ def _pull(state, args, store):
                 continue
             if _stored_whole(store.get(board, name), size):
                 mark.append(name)
-        link.request_many("PULLED", mark)  # the board may now delete them
+        link.mark_pulled(mark)  # the board may now delete them
         deleted = _delete(link, store, board) if getattr(args, "delete", False) else None
     new = len(todo) - len(bad)
     state.out.write(

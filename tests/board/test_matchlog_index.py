@@ -84,6 +84,22 @@ def test_pulled_marks_at_once_and_writes_its_marker_once_the_host_is_quiet():
     assert Host(flash).log.counts() == (3, 1)
 
 
+def test_a_pulled_of_several_names_marks_all_or_none():
+    # protocol 2: a request for many logs (4 ms of the RP2040's time each
+    # when one a request); an error marks none of them
+    flash = _flash(4)  # 0004 is the match in play
+    h = Host(flash)
+    assert h.ask("PULLED 0001.alog 0009.alog")[0] is False  # no 0009: none marked
+    assert h.ask("PULLED 0001.alog 0004.alog")[0] is False  # in play: none marked
+    assert h.ask("PULLED 0001.alog ../x.alog")[0] is False
+    assert h.log.counts() == (4, 4)
+    assert h.ask("PULLED 0001.alog 0002.alog 0003.alog") == (
+        True,
+        "0001.alog 0002.alog 0003.alog",
+    )
+    assert h.log.counts() == (4, 1) and h.log.unmarked == [1, 2, 3]
+
+
 def test_a_marker_of_another_match_never_marks_a_new_one_pulled():
     # 0002.pulled without its log (a flash wiped but for it, LAST lost):
     # the next match is 0002, and it is not pulled

@@ -1,7 +1,8 @@
 """A board that misbehaves on purpose, on a real pseudo-terminal: the host
 opens its port with pyserial as it would a board's USB serial, and this
-end answers from a thread. It answers as a good board does (HELLO, STATUS,
-LOGS in pages of 24, GET, PULLED) until a test gives a verb another answer
+end answers from a thread. It answers as a good board of protocol 1 does
+(HELLO, refused for a newer version; STATUS, LOGS in pages of 24, GET,
+PULLED of one name) until a test gives a verb another answer
 (`board.answer["GET"] = fn`), floods the link, or pulls the plug.
 
     with FakeBoard({"0001.alog": data}) as board:
@@ -92,6 +93,8 @@ class FakeBoard:
     # ---- the good board -------------------------------------------------------------------
     def good(self, seq, verb, args):
         if verb == "HELLO":
+            if args and args[0].isdigit() and int(args[0]) > 1:
+                return proto.reply_err(seq, proto.E_VERSION, "HELLO")  # a board of protocol 1
             return proto.reply_ok(seq, HELLO)
         if verb == "STATUS":
             return proto.reply_ok(seq, self.status)
@@ -111,6 +114,8 @@ class FakeBoard:
                 return proto.reply_err(seq, proto.E_NOT_FOUND, "GET")
             return proto.reply_ok(seq, get_reply(self.logs[name], off, n))
         if verb == "PULLED":
+            if len(args) != 1:
+                return proto.reply_err(seq, proto.E_ARGS, "PULLED")  # one name (protocol 1)
             self.states[args[0]] = "pulled"
             return proto.reply_ok(seq)
         return proto.reply_err(seq, proto.E_VERB, verb)

@@ -22,7 +22,7 @@ def test_status_names_the_board_and_its_state(board):
         play_record(link, RECORD, upto=4)
     rc, out = run_cli("status", "-p", board.port)
     assert rc == 0
-    assert "board sim-A (APIXAGON_simulator), firmware 0.4.1, protocol 1, profile A" in out
+    assert "board sim-A (APIXAGON_simulator), firmware 0.4.1, protocol 2, profile A" in out
     want = ("phase     play", "moves     4\n", "log       0001.alog", "unpulled  1", "low       0")
     for line in want:
         assert line in out

@@ -18,6 +18,8 @@ from apixagon_host import cli, logs, store
 from apixagon_host import link as L
 from apixagon_host.link import BoardError
 from e2ekit import RECORD, connect, play_record
+from fakeboard import FakeBoard, log_bytes
+from smartboard import proto
 
 BIN = os.path.join(os.path.dirname(sys.executable), "apixagon")
 
@@ -341,3 +343,46 @@ def test_a_power_cut_before_the_quiet_marker_write_stores_the_log_once(board, tm
     while _markers(d) != ["0001.pulled", "0002.pulled", "0003.pulled"]:
         assert time.monotonic() < end, _markers(d)
         time.sleep(0.05)
+
+
+def _sent(monkeypatch):
+    """[(verb, args)] of every request the host sends."""
+    sent = []
+    real = L.Link.send
+
+    def send(link, verb, *args):
+        sent.append((verb, " ".join(str(a) for a in args)))
+        return real(link, verb, *args)
+
+    monkeypatch.setattr(L.Link, "send", send)
+    return sent
+
+
+def test_a_board_of_protocol_2_takes_many_names_a_pulled(board, tmp_path, monkeypatch):
+    fill(board, 30)
+    sent = _sent(monkeypatch)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "30 logs pulled" in out, out
+    assert sent[0] == ("HELLO", str(proto.VERSION)) and proto.VERSION == 2
+    pulled = [a.split() for v, a in sent if v == "PULLED"]
+    assert len(pulled) == 2 and sum(pulled, []) == ["%04d.alog" % i for i in range(1, 31)]
+    with connect(board) as link:
+        assert [s for _, _, s in link.logs()] == ["pulled"] * 30
+
+
+def test_a_board_of_protocol_1_is_pulled_a_name_a_request(tmp_path, monkeypatch):
+    # older firmware: HELLO 2 refused (ERR 9), PULLED of one name
+    logs = {
+        "%04d.alog" % i: log_bytes(["mode queens-gambit", "B 12 E4"], "abandoned")
+        for i in (1, 2, 3)
+    }
+    with FakeBoard(logs) as fake:
+        sent = _sent(monkeypatch)
+        db = str(tmp_path / "m.sqlite")
+        rc, out = run_cli("logs", "pull", "-p", fake.port, "--db", db)
+        assert rc == 0 and "3 logs pulled" in out, out
+        assert [a for v, a in sent if v == "HELLO"] == ["2", "1"]
+        assert [a for v, a in sent if v == "PULLED"] == sorted(logs)
+        assert set(fake.states.values()) == {"pulled"}
+    assert stored(db) == logs
