@@ -189,11 +189,12 @@ class Link:
         r = 0 if got else de.stale(now)
         if r:
             self._err(0, r)
-        elif not got and self.log is not None and self.log.unmarked:
+        elif not got and self.log is not None:
             # PULLED's markers, one a poll, once the host is quiet (stale()
             # timed it from the first empty poll; MatchLog.mark_pulled):
             # never amid a pull's requests
-            if not de.n and now - de._at >= _MARKS_AFTER_MS:
+            m = self.log.marks
+            if m and m[-1] > 0 and not de.n and now - de._at >= _MARKS_AFTER_MS:
                 self.log.write_mark()
 
     def _send(self, data):
@@ -550,7 +551,8 @@ class Link:
         if self.reboot is not None:
             if self.log is not None:
                 self.log.flush_all()
-                while self.log.unmarked:  # PULLED's markers not written yet
+                m = self.log.marks
+                while m and m[-1] > 0:  # PULLED's markers not written yet
                     self.log.write_mark()
             if self.board is not None and self.board.settings.dirty():
                 self.board.settings.save()  # a setting changed just before is not lost

@@ -87,8 +87,7 @@ _K_LOG = const(1)
 _K_MARK = const(2)
 _K_TMP = const(3)
 _K_HIGH = const(4)
-_PULLED_RAM = const(16)  # PULLED names kept in memory while the flash is full
-_LATER = const(64)  # PULLED markers left for an idle link (mark_pulled later)
+_MARKS = const(64)  # PULLED marks kept in memory at most (MatchLog.marks)
 _RETRY_MS = const(2000)  # a failing flash is tried again this often
 
 # read_log() verdicts
@@ -445,12 +444,14 @@ class MatchLog:
         # The index (see the top of this file), made by the first listing:
         # two bitmaps interleaved a byte each, numbers 8j..8j+7 in bytes 2j
         # (NNNN.alog on flash) and 2j+1 (pulled: its marker on flash, or
-        # in _ram or unmarked). Made here, with the board's other lasting buffers.
+        # in marks). Made here, with the board's other lasting buffers.
         self._bits = bytearray(_GROW)
         self._listed = False  # the index was made (rescan)
         self._hi = 0  # LAST: the highest number deleted
-        self._ram = []  # numbers PULLED while the marker could not be written
-        self.unmarked = []  # numbers PULLED whose marker waits for a quiet link
+        # numbers PULLED whose marker is not on flash: n, its write waiting
+        # for a quiet link (at the end: write_mark), or -n, kept in memory
+        # as the flash is full (at the front); at most _MARKS
+        self.marks = []
         self._sized = False  # the last listing gave each entry's size (littlefs)
         self._dir = None  # LOGS pages' pass over the folder, going on (logfs.sizes)
 
@@ -490,21 +491,21 @@ class MatchLog:
         a file made in the folder (~30 ms on the RP2040): a pull of many
         short logs spent more on them than on fetching the logs. A power
         cut before it is written only forgets the mark: the host, which
-        has the log whole, marks it again at its next pull. At most _LATER
+        has the log whole, marks it again at its next pull. At most _MARKS
         wait; a log marked already is not written again."""
         n = _number(name)
         self._index()
         if _bit(self._bits, n, 1):
-            return  # its marker is on flash, in _ram or waiting
+            return  # its marker is on flash or in marks
         self._set(1, n, 1)
-        if later and len(self.unmarked) < _LATER:
-            self.unmarked.append(n)
+        if later and len(self.marks) < _MARKS:
+            self.marks.append(n)
         elif not self._mark(n):
             raise OSError(28)
 
     def write_mark(self):
-        """The oldest marker PULLED left for later, written on flash."""
-        self._mark(self.unmarked.pop(0))
+        """A marker PULLED left for later (marks[-1] > 0) written on flash."""
+        self._mark(self.marks.pop())
 
     def _mark(self, n):
         # n's marker on flash; on a full flash kept in memory, so that DEL
@@ -513,11 +514,10 @@ class MatchLog:
         try:
             self.fs.write(self._marker(n), b"1")
         except OSError:
-            if n not in self._ram:
-                if len(self._ram) >= _PULLED_RAM:
-                    self._set(1, n, 0)
-                    return False
-                self._ram.append(n)
+            if len(self.marks) >= _MARKS:
+                self._set(1, n, 0)
+                return False
+            self.marks.insert(0, -n)
         return True
 
     def current(self):
@@ -543,10 +543,9 @@ class MatchLog:
             self.fs.remove(self._marker(n))
         except OSError:
             pass  # pulled in memory only
-        if n in self._ram:
-            self._ram.remove(n)
-        if n in self.unmarked:
-            self.unmarked.remove(n)
+        for m in (n, -n):
+            if m in self.marks:
+                self.marks.remove(m)
         self.hold = None  # space came back: try the waiting records at once
         self.space += 1
 
@@ -684,10 +683,8 @@ class MatchLog:
             from . import logfs
 
             logfs.tell(self, seen, moved)
-        for n in self._ram:  # pulled while the flash was full
-            self._set(1, n, 1)
-        for n in self.unmarked:  # pulled, the marker not written yet
-            self._set(1, n, 1)
+        for n in self.marks:  # pulled, the marker not on flash (yet)
+            self._set(1, abs(n), 1)
         # LAST, its first bytes read into the window (whatever its size):
         # the highest number deleted, 0 if none or unreadable (the names
         # still count)

@@ -67,7 +67,7 @@ def test_pulled_marks_at_once_and_writes_its_marker_once_the_host_is_quiet():
     for name in ("0001.alog", "0002.alog", "0003.alog"):
         assert h.ask("PULLED " + name) == (True, name)
     assert h.ask("PULLED 0001.alog") == (True, "0001.alog")  # again: nothing more waits
-    assert h.log.unmarked == [1, 2, 3] and h.log.counts() == (4, 1)
+    assert h.log.marks == [1, 2, 3] and h.log.counts() == (4, 1)
     ok, text = h.ask("LOGS")  # from the start: the folder listed afresh
     assert text.split()[:3] == ["%04d.alog:%d:pulled" % (i, len(HEADER)) for i in (1, 2, 3)]
     assert h.ask("DEL 0003.alog") == (True, "0003.alog")  # a mark in memory is a mark
@@ -77,9 +77,10 @@ def test_pulled_marks_at_once_and_writes_its_marker_once_the_host_is_quiet():
     h.link.poll(1299)
     assert not flash.exists(ROOT + "/0001.pulled")
     h.link.poll(1300)  # one a poll
-    assert flash.exists(ROOT + "/0001.pulled") and not flash.exists(ROOT + "/0002.pulled")
+    assert flash.exists(ROOT + "/0001.pulled") != flash.exists(ROOT + "/0002.pulled")
     h.link.poll(1301)
-    assert flash.exists(ROOT + "/0002.pulled") and h.log.unmarked == []
+    assert flash.exists(ROOT + "/0001.pulled") and flash.exists(ROOT + "/0002.pulled")
+    assert h.log.marks == []
     assert not flash.exists(ROOT + "/0003.pulled")
     assert Host(flash).log.counts() == (3, 1)
 
@@ -97,7 +98,7 @@ def test_a_pulled_of_several_names_marks_all_or_none():
         True,
         "0001.alog 0002.alog 0003.alog",
     )
-    assert h.log.counts() == (4, 1) and h.log.unmarked == [1, 2, 3]
+    assert h.log.counts() == (4, 1) and h.log.marks == [1, 2, 3]
 
 
 def test_a_marker_of_another_match_never_marks_a_new_one_pulled():
