@@ -18,7 +18,10 @@
 # either done or not at the cut. Like a flash, the storage is blocks of a
 # fixed size taken from a pool made up front: tests boot the firmware many
 # times in one small MicroPython heap, and file data that grew in the holes
-# the last boot left would soon split it into pieces too small to use.
+# the last boot left would soon split it into pieces too small to use. 16
+# blocks (2 KB) made up front serve the tests' short logs; more are made as
+# needed and come back to the pool (40 up front left the 96 wK board suites
+# a few hundred bytes for the firmware itself).
 BLOCK = 128
 ENOSPC = 28
 ENOENT = 2
@@ -30,7 +33,7 @@ class PowerCut(Exception):
 
 
 class SimFlash:
-    def __init__(self, capacity=1 << 20, blocks=40):
+    def __init__(self, capacity=1 << 20, blocks=16):
         self.files = {}  # path -> [block, ...] (bytearray(BLOCK) each)
         self.lens = {}  # path -> bytes in it
         self.dirs = []
