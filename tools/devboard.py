@@ -41,10 +41,13 @@ import build_mpy  # noqa: E402
 # which a board with an image keeps in flash. At 96 wK a board whose new
 # firmware failed part way through its import had no room left to start
 # the previous one in the same boot (MemoryError, then the REPL), once the
-# match log's index and window came in; 104 wK gives that room back. What
-# a board has is measured on the emulated RP2040 (README: 150 KB free with
-# a deployed firmware, 201 KB with the image's).
-HEAP = "104wK"
+# match log's index and window came in; 104 wK gave that room back. A
+# firmware deployed into a slot then ran short at 104 wK too, once the link
+# kept one 2.7 KB buffer for GET (the pull's speed) and the firmware grew
+# its machine-code loops and their callers: 112 wK. What a board has is
+# measured on the emulated RP2040 (README: ~195 KB free with the image's
+# firmware, a match in play).
+HEAP = "112wK"
 
 
 def micropython():
