@@ -37,6 +37,7 @@ E9 = err(proto.E_VERSION)
 
 # The documented ranges (docs/protocol.md)
 OFFSET_MAX = 1 << 24  # GET offset
+FETCH_MAX = 16384  # FETCH's bytes in all (smartboard.link.MAX_FETCH)
 START_MAX = 1 << 16  # LOGS start
 CLOCK_LO = 946684800  # 2000-01-01
 CLOCK_HI = 4102444800  # 2100-01-01
@@ -60,7 +61,7 @@ CELLS = ("A1", "E4", "E5", "I5", "D3", "Z9", "e4", "E44", "A0", "J1", "E", "4E")
 BUTTONS = ("mode", "confirm", "declare", "MODE", "reset", "")
 KEYS = ("display", "bright", "mode", "start", "option", "players", "volume", "Display", "")
 VERBS = ("HELLO", "STATUS", "WATCH", "CELLS", "LOGS", "GET", "PULLED", "DEL", "CONF")
-VERBS += ("SET", "CLOCK", "REBOOT")
+VERBS += ("SET", "CLOCK", "REBOOT", "FETCH")
 SIM_VERBS = ("HAND", "PLAY")
 UNKNOWN = ("FROB", "GETS", "STATU", "G3T", "HELLO!", "cmd_status", "_safe", "Q", "POLL", "EV")
 # seq markers that make a frame no request (answered ERR 1 at seq 0)
@@ -238,6 +239,8 @@ class Fuzzer:
             if number(off, 0, OFFSET_MAX) is None or number(n, 1, proto.MAX_CHUNK) is None:
                 return [name, off, n], E6
             return [name, off, n], (OK | E7) if safe_name(name) else E6
+        if verb == "FETCH":
+            return self.fetch()
         if verb == "PULLED" or verb == "DEL":
             name = self.name()
             return [name], (OK | E7 | E8) if safe_name(name) else E6
@@ -397,6 +400,30 @@ class Fuzzer:
         else:
             self.play_total += it.play
 
+    def fetch(self):
+        # protocol 2: GETs of several logs, a reply frame per chunk. The
+        # masks here are of one frame: a valid FETCH is of one item of at
+        # most a chunk, or ends with a log none has (ERR 7 before any
+        # frame); anything of a bad form is ERR 6, all checked first.
+        r = self.r
+        args, total, bad = [], 0, False
+        for _ in range(r.below(3) + 1):
+            item = self.args_of("GET")[0]
+            if r.chance(4):
+                item[2] = r.choice(("4096", "16384", "16385", "0"))
+            k = number(item[2], 1, FETCH_MAX)
+            bad = bad or k is None or number(item[1], 0, OFFSET_MAX) is None
+            bad = bad or not safe_name(item[0])
+            total += k or 0
+            args += item
+        if bad or total > FETCH_MAX:
+            return args, E6
+        if total == FETCH_MAX:  # a byte more than a FETCH takes
+            return args + ["9990.alog", "0", "1"], E6
+        if len(args) > 3 or total > proto.MAX_CHUNK:
+            return args + ["9990.alog", "0", "1"], E7  # nothing sent
+        return args, OK | E7
+
     def arity_mask(self, verb, args, mask):
         n = len(args)
         if verb in ("STATUS", "CELLS", "CONF", "REBOOT"):
@@ -410,6 +437,8 @@ class Fuzzer:
         if verb == "PULLED" and n:
             # protocol 2: several names, each of a safe form, else none marked
             return (OK | E7 | E8) if all(safe_name(a) for a in args) else E6
+        if verb == "FETCH":
+            return mask if n and n % 3 == 0 else E6  # (n is one off a multiple of 3)
         want = {"WATCH": 1, "GET": 3, "PULLED": 1, "DEL": 1, "SET": 2}[verb]
         return mask if n == want else E6
 

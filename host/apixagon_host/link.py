@@ -60,6 +60,10 @@ LOG_STATES = ("play", "done", "pulled")
 # the names of one PULLED (protocol 2): a frame of "@999999 PULLED ", them
 # and "*CRC" stays within the board's proto.MAX_IN (256)
 PULLED_TEXT = 200
+# one FETCH (protocol 2): its items' text, within the frame as PULLED's;
+# its bytes, the board's link.MAX_FETCH
+FETCH_TEXT = 200
+FETCH_BYTES = 16384
 KEPT = 200  # noise lines and events kept while nobody takes them
 
 
@@ -280,10 +284,16 @@ class Link:
         """{(name, offset): bytes} for GET requests (name, offset, n), with
         `window` of them in flight at once across files; each chunk is
         checked against its CRC, and a damaged one is asked for again.
+        Where the board speaks protocol 2, consecutive requests go out
+        together as one FETCH (a reply frame each, in order; a request cost
+        the emulated RP2040 ~6 ms of per-byte USB reads), two in flight.
         progress(n) is told each chunk's length."""
         got = {}
-        pending = {}  # seq -> request, oldest first
-        todo = list(reqs)
+        pending = {}  # seq -> the requests its reply frames answer, in order
+        if (_count(self.info.get("proto", "")) or 0) >= 2:
+            todo, window = _fetches(reqs), 2
+        else:
+            todo = [[r] for r in reqs]
         todo.reverse()
         retries = 0
         garbled = 0  # seq-0 errors: the board could not read one of ours
@@ -295,19 +305,19 @@ class Link:
         due = time.monotonic() + self.timeout
         while todo or pending:
             while todo and len(pending) < window:
-                r = todo.pop()
-                pending[self.send("GET", *r)] = r
+                g = todo.pop()
+                pending[self._get(g)] = g
             f = self.read_frame(due)
             if f is None:
-                r = pending.pop(next(iter(pending)))  # the oldest: the one it is on
+                g = pending.pop(next(iter(pending)))  # the oldest: the one it is on
                 if garbled and retries < 8:
                     # the one the board could not read, likely: once more
                     garbled -= 1
                     retries += 1
-                    pending[self.send("GET", *r)] = r
+                    pending[self._get(g)] = g
                     due = time.monotonic() + self.timeout
                     continue
-                e = self._unanswered("GET %s %d %d" % r, self.timeout, stray)
+                e = self._unanswered("GET %s %d %d" % g[0], self.timeout, stray)
                 if e.code == EXIT_NO_BOARD:
                     e = BoardError(
                         "the board stopped answering during the download on %s" % self.port,
@@ -315,18 +325,28 @@ class Link:
                     )
                 raise e
             _, seq, ok, rest = f
-            r = pending.pop(seq, None)
-            if r is None:
+            g = pending.get(seq)
+            if g is None:
                 if seq:
                     self.stray += 1
                 elif not ok:
                     garbled += 1
                 continue
             due = time.monotonic() + self.timeout
+            r = g.pop(0)
+            if not g or not ok:
+                del pending[seq]  # its last frame, or an error that ends it
             if ok:
                 data, why = _chunk(rest, r[1])
             else:
                 data, why = None, "the board: %s" % _short(rest.partition(" ")[2])
+                # the rest of a FETCH the board gave up on: a GET each
+                todo.extend([x] for x in reversed(g))
+                if _count(rest.partition(" ")[0]) == proto.E_VERB:
+                    # a board of version 2 from before FETCH: GETs from now on
+                    todo = [[x] for grp in todo for x in reversed(grp)]
+                    todo.append([r])
+                    continue
             if data is not None and len(data) != r[2]:
                 raise BoardError(
                     "%s: the board sent %d bytes at offset %d where it listed %d"
@@ -339,12 +359,25 @@ class Link:
                         "%s: the board's answers to GET are damaged or make no sense (%s), "
                         "%d times" % (r[0], why, retries)
                     )
-                pending[self.send("GET", *r)] = r
+                todo.append([r])
                 continue
             got[(r[0], r[1])] = data
             if progress is not None:
                 progress(len(data))
         return got
+
+    def _get(self, g):
+        # one GET, or a FETCH of several (consecutive chunks of a log as
+        # one item); g stays the list of chunks its frames answer
+        if len(g) == 1:
+            return self.send("GET", *g[0])
+        args = []
+        for name, off, n in g:
+            if args and args[-3] == name and args[-2] + args[-1] == off:
+                args[-1] += n
+            else:
+                args += [name, off, n]
+        return self.send("FETCH", *args)
 
     def mark_pulled(self, names):
         """PULLED for each of names: as many a request as a frame holds
@@ -364,6 +397,26 @@ class Link:
         """The same request for each item, pipelined; the replies in order."""
         seqs = [self.send(verb, item) for item in items]
         return [self.wait(s, what="%s %s" % (verb, i)) for s, i in zip(seqs, items)]
+
+
+def _fetches(reqs):
+    """reqs in groups of one FETCH each: at most FETCH_BYTES and a frame's
+    worth of names (FETCH_TEXT)."""
+    out = []
+    size = text = 0
+    for r in reqs:
+        k = len(r[0]) + 16  # " name offset length" at most
+        p = out[-1][-1] if out else None
+        if p and p[0] == r[0] and p[1] + p[2] == r[1]:
+            k = 0  # the same item goes on
+        if out and size + r[2] <= FETCH_BYTES and text + k <= FETCH_TEXT:
+            text += k
+            out[-1].append(r)
+            size += r[2]
+        else:
+            out.append([r])
+            size, text = r[2], k
+    return out
 
 
 def fields(text):

@@ -367,8 +367,61 @@ def test_a_board_of_protocol_2_takes_many_names_a_pulled(board, tmp_path, monkey
     assert sent[0] == ("HELLO", str(proto.VERSION)) and proto.VERSION == 2
     pulled = [a.split() for v, a in sent if v == "PULLED"]
     assert len(pulled) == 2 and sum(pulled, []) == ["%04d.alog" % i for i in range(1, 31)]
+    # the chunks in a few FETCHes (each item a whole log here), no GET
+    fetched = [a.split() for v, a in sent if v == "FETCH"]
+    assert fetched and not [v for v, _ in sent if v == "GET"]
+    assert [a[i] for a in fetched for i in range(0, len(a), 3)] == pulled[0] + pulled[1]
+    assert len(fetched) < 10 and all(len(" ".join(a)) <= L.FETCH_TEXT for a in fetched)
     with connect(board) as link:
         assert [s for _, _, s in link.logs()] == ["pulled"] * 30
+
+
+def test_a_fetch_reply_damaged_or_cut_short_is_asked_again_a_get_a_chunk(
+    board, tmp_path, monkeypatch
+):
+    # a frame of a FETCH that fails its check, then an error that ends one:
+    # what came is kept, the rest asked for again by GET
+    d = fill(board, 8)
+    real = L.Link.read_frame
+    seen = []
+
+    def read_frame(link, deadline):
+        f = real(link, deadline)
+        if f is not None and f[2] and f[3].split()[0].isdigit():  # a chunk
+            seen.append(f)
+            if len(seen) == 2:  # a damaged chunk
+                f = f[:3] + (f[3].replace(" ", " 9", 1),)
+            elif len(seen) == 4:  # the board gives up on the rest
+                f = (f[0], f[1], False, "10 board error")
+        return f
+
+    monkeypatch.setattr(L.Link, "read_frame", read_frame)
+    sent = _sent(monkeypatch)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "8 logs pulled" in out, out
+    assert [v for v, _ in sent if v == "FETCH"] and [v for v, _ in sent if v == "GET"]
+    assert stored(db) == {
+        n: board_file(board, n) for n in sorted(os.listdir(d)) if n.endswith(".alog")
+    }
+
+
+def test_a_board_of_protocol_2_without_fetch_is_pulled_by_get(board, tmp_path, monkeypatch):
+    # firmware of version 2 from before FETCH answers it ERR 5 (unknown
+    # command): the host goes on with a GET a chunk
+    fill(board, 12)
+    real = L.Link.send
+
+    def send(link, verb, *args):
+        return real(link, "FETCHX" if verb == "FETCH" else verb, *args)
+
+    monkeypatch.setattr(L.Link, "send", send)
+    sent = _sent(monkeypatch)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "12 logs pulled" in out, out
+    assert len([v for v, _ in sent if v == "FETCH"]) <= 2  # the window in flight
+    assert len([v for v, _ in sent if v == "GET"]) >= 12
 
 
 def test_a_board_of_protocol_1_is_pulled_a_name_a_request(tmp_path, monkeypatch):
@@ -384,5 +437,6 @@ def test_a_board_of_protocol_1_is_pulled_a_name_a_request(tmp_path, monkeypatch)
         assert rc == 0 and "3 logs pulled" in out, out
         assert [a for v, a in sent if v == "HELLO"] == ["2", "1"]
         assert [a for v, a in sent if v == "PULLED"] == sorted(logs)
+        assert not [v for v, _ in sent if v == "FETCH"]  # GETs, a chunk each
         assert set(fake.states.values()) == {"pulled"}
     assert stored(db) == logs
