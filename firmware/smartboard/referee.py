@@ -191,29 +191,7 @@ class Referee:
                 return True
         return False
 
-    def _unreserve(self, x):
-        n = self.nres
-        for i in range(n):
-            if self.res[i] == x:
-                self.res[i] = self.res[n - 1]
-                self.nres = n - 1
-                return
-
     # ---- the comparison -----------------------------------------------------
-    def _matches(self, x):
-        p = self.phys[x]
-        o = self.game.board[x]
-        if not o or not p or p >= UNPAIRED:
-            return not o and not p
-        c = p - 1
-        side = (o - 1) >> 5
-        card = (o - 1) & 31
-        if tag.side_of(c) != side:
-            return False
-        if card == 31:
-            return tag.kind_of(c) == tag.RAIN
-        return tag.kind_of(c) == tag.NORMAL and tag.index_of(c) == card
-
     def settle(self):
         """Re-read the difference and act on it; repeat while moves apply
         (a bounded number of times: every physical state ends in a defined
@@ -233,10 +211,15 @@ class Referee:
         # whatever else) in one pass of machine code: smartboard.compare.
         r = compare.compare(self.phys, g.board, err, self.res, self.nres, 0)
         if r & compare.RES_BACK:
-            for i in range(self.nres - 1, -1, -1):
-                x = self.res[i]
-                if self._matches(x):
-                    self._unreserve(x)  # put back: not in the reserve after all
+            # cells put back (compare set their entries to NONE): out of
+            # the reserve deck after all
+            res = self.res
+            n = self.nres
+            for i in range(n - 1, -1, -1):
+                if res[i] == NONE:
+                    n -= 1
+                    res[i] = res[n]
+            self.nres = n
         dup = r & compare.DUP
         nextra = (r >> compare.NEXTRA_SHIFT) & 63
         extra = (r >> compare.EXTRA_SHIFT) & 255

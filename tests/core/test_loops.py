@@ -282,8 +282,11 @@ def test_the_comparison_matches_the_referees_rules():
         nres = random.randrange(4)
         for i in range(nres):
             res[i] = random.randrange(NCELLS)
+        cells = list(res[:nres])
         got = compare.compare(phys, board, err, res, nres, 0)
-        want = ref_compare(phys, board, list(res[:nres]))
+        want = ref_compare(phys, board, cells)
+        # a reserved cell that matches again is put back: its entry NONE
+        assert list(res[:nres]) == [NONE if matched(phys[y], board[y]) else y for y in cells]
         assert err == want[0], r
         assert bool(got & compare.DUP) == want[1], r
         assert bool(got & compare.RES_BACK) == want[2], r
