@@ -18,10 +18,6 @@ def mpy_cross():
     return exe if os.path.exists(exe) else "mpy-cross"
 
 
-# sys.implementation._mpy >> 10: MicroPython's native architecture numbers
-# (py/persistentcode.h), as mpy-cross's -march names them.
-ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
-         "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
 _arch = []
 
 
@@ -33,10 +29,12 @@ def unix_arch():
         exe = os.path.join(os.path.dirname(sys.executable), "micropython")
         out = subprocess.run(
             [exe if os.path.exists(exe) else "micropython", "-c",
-             "import sys;print(sys.implementation._mpy>>10)"],
+             "import sys;print(sys.implementation._mpy)"],
             capture_output=True, text=True, check=True,
         ).stdout
-        _arch.append(ARCHS[int(out)])
+        from apixagon_host.fwbuild import arch_of  # deploy's table of the names
+
+        _arch.append(arch_of(int(out)))
     return _arch[0]
 
 
