@@ -100,3 +100,33 @@ def test_pio_strip_hands_the_dma_exactly_its_buffer_and_keeps_the_latch_gap():
     # 10 us) and the latch gap
     assert clock.us - t1 >= 183 * 10 + 50
     assert dma.sent == [first, bytes((99,)) + first[1:]]
+
+
+class Rp2Clock(FakeClock):
+    # the rp2 port's ticks: a period of 2^30 us, differences in +-2^29
+    PERIOD = 1 << 30
+
+    reads = 0
+
+    def ticks_us(self):
+        self.reads += 1
+        assert self.reads < 10000, "write() still waiting"  # a bound, not a hang
+        self.us = (self.us + 5) & (self.PERIOD - 1)
+        return self.us
+
+    def ticks_diff(self, a, b):
+        h = self.PERIOD >> 1
+        return ((a - b + h) & (self.PERIOD - 1)) - h
+
+
+def test_a_frame_after_a_long_quiet_does_not_wait_through_the_timers_wrap():
+    # A board idle for more than 2^29 us (8.9 min) between two frames: the
+    # last frame's start reads as in the future through ticks_diff's wrap;
+    # it is long off the wire, and write() must not wait for it.
+    clock = Rp2Clock()
+    strip = PioStrip(object(), 61, FakeDma(), 2, clock)
+    strip.write()
+    clock.us = (clock.us + (1 << 29) + 1000) & (clock.PERIOD - 1)
+    t = clock.us
+    strip.write()
+    assert clock.ticks_diff(clock.us, t) < 100

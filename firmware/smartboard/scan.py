@@ -296,8 +296,15 @@ class NfcLanes:
                 if k >= nl:
                     k -= nl
                 lane = lanes[k]
-                if clock is not None and diff(clock(), at[k]) < gap[k]:
-                    continue
+                # 0 <= d: ticks_us wraps every 2^30 us (17.9 min) and
+                # ticks_diff answers in +-2^29, so a lane last asked that
+                # long ago (or never: at 0, on a chip whose timer has run
+                # on since its power-on through a soft reset) reads as
+                # asked in the future - asked now, not skipped for ever.
+                if clock is not None:
+                    d = diff(clock(), at[k])
+                    if 0 <= d < gap[k]:
+                        continue
                 c = lane.step()
                 if clock is not None:
                     at[k] = clock()

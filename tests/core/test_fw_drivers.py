@@ -113,6 +113,50 @@ def test_four_pn532_lanes_started_together_report_every_change():
     assert [s.state[16 * k + 3] for k in range(4)] == [1 + c for c in codes]
 
 
+class Rp2Ticks:
+    """time.ticks_us and time.ticks_diff as the rp2 port has them (a period
+    of 2^30 us, differences in +-2^29); each reading moves 100 us on, and
+    a reading past `limit` fails the test instead of spinning for ever."""
+
+    PERIOD = 1 << 30
+
+    def __init__(self, t, limit=20000):
+        self.t = t
+        self.reads = 0
+        self.limit = limit
+
+    def us(self):
+        self.reads += 1
+        assert self.reads < self.limit, "still waiting after %d readings" % self.reads
+        self.t = (self.t + 100) & (self.PERIOD - 1)
+        return self.t
+
+    def diff(self, a, b):
+        h = self.PERIOD >> 1
+        return ((a - b + h) & (self.PERIOD - 1)) - h
+
+
+def test_lanes_ask_their_readers_whatever_the_chips_timer_reads():
+    # After a soft reset (mpremote's, at the end of a deploy) the RP2040's
+    # timer runs on from its power-on: past 2^29 us (8.9 min) a lane never
+    # asked (its time 0) read as asked in the future through ticks_diff's
+    # wrap, and the scan waited for ever (the watchdog reset the board).
+    for start in (0, (1 << 29) + 1000, (1 << 30) - 300):
+        cells = SimCells(64)
+        mux = SimMux()
+        deb = scan.Debouncer(64, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
+        r = PN532(SimPn532I2C(SimNfcReader(cells, mux)))
+        clock = Rp2Ticks(start)
+        s = scan.NfcLanes([scan.NfcScanner(r, mux, bytes([3]), deb=deb)], clock.us, clock.diff)
+        cells.put(3, tag.code(1, tag.NORMAL, 7))
+        got = []
+        for _ in range(3 * scan.STABLE + 3):
+            ch = s.scan_for_changes()
+            if ch >= 0:
+                got.append(ch)
+        assert got == [3], (start, got)
+
+
 class SwitchBus:
     """An I2C bus with a TCA9548A at 0x70 and a PN532 twin per port."""
 

@@ -81,8 +81,11 @@ class PioStrip:
         c = self.clock
         # The previous frame off the wire and latched before this one
         # starts (frames are a loop tick apart or more: no wait then).
-        while c.ticks_diff(c.ticks_us(), self._at) < self._frame_us:
-            pass
+        # 0 <= d: a frame more than 2^29 us (8.9 min) ago reads negative
+        # through ticks_diff's wrap; it is long off the wire, no wait.
+        d = c.ticks_diff(c.ticks_us(), self._at)
+        while 0 <= d < self._frame_us:
+            d = c.ticks_diff(c.ticks_us(), self._at)
         self._at = c.ticks_us()
         self._out[:] = self.buf
         dma.config(read=self._out, trigger=True)  # count and ctrl as set up
