@@ -216,8 +216,42 @@ function reset(why) {
   powerOn();
 }
 
+// ---- a cycle profile: where the CPU's cycles go, by the PC ------------------
+// 'profile' with on: every instruction's cycles added to its PC's slot (the
+// bootrom, the flash's image and the RAM, where MicroPython puts viper and
+// native code); with on false the totals by PC go back and profiling stops.
+// tools/rp2040/cycleprof.py names the functions from the image's .elf.
+const PROF_REGIONS = [
+  [0x00000000, 0x4000],
+  [0x10000000, 0x200000],
+  [0x20000000, 0x42000],
+];
+let prof = null;
+
+function profCount(pc, n) {
+  for (const r of prof.regions) {
+    const off = pc - r.base;
+    if (off >= 0 && off < r.size) {
+      r.hist[off >> 1] += n;
+      return;
+    }
+  }
+  prof.other += n;
+}
+
+function profReport() {
+  const out = {};
+  for (const r of prof.regions) {
+    for (let i = 0; i < r.hist.length; i++) {
+      if (r.hist[i]) out[(r.base + 2 * i).toString(16)] = r.hist[i];
+    }
+  }
+  return { pcs: out, idle: prof.idle, other: prof.other };
+}
+
 function runSlice() {
   if (!running) return;
+  if (prof) return runSliceProfiled();
   const chip = mcu;
   const core = mcu.core;
   const clock = sim.clock;
@@ -231,6 +265,35 @@ function runSlice() {
       clock.tick(core.executeInstruction() * NS_PER_CYCLE);
     }
     if (mcu !== chip) return; // a reset or a cut in that step: the new chip has its own loop
+    if (clock.nanos >= stopNanos) {
+      powerOff('cut');
+      return;
+    }
+    if ((i & 0xfff) === 0 && Date.now() > until) break;
+  }
+  if (running) setImmediate(runSlice);
+}
+
+function runSliceProfiled() {
+  // runSlice with every instruction's cycles counted at its PC (slower)
+  const chip = mcu;
+  const core = mcu.core;
+  const clock = sim.clock;
+  const stopNanos = (cutAtCycle - cycleBase) * NS_PER_CYCLE;
+  const until = Date.now() + 25;
+  for (let i = 1; running && prof; i++) {
+    if (core.waiting) {
+      const dt = clock.nanosToNextAlarm;
+      const ns = dt > 0 ? dt : 1000;
+      prof.idle += ns / NS_PER_CYCLE;
+      clock.tick(ns);
+    } else {
+      const pc = core.PC;
+      const n = core.executeInstruction();
+      profCount(pc, n);
+      clock.tick(n * NS_PER_CYCLE);
+    }
+    if (mcu !== chip) return;
     if (clock.nanos >= stopNanos) {
       powerOff('cut');
       return;
@@ -752,6 +815,20 @@ function handle(m) {
         traffic.rxBytes = traffic.txBytes = 0;
       }
       return;
+    case 'profile':
+      if (m.on) {
+        prof = {
+          regions: PROF_REGIONS.map(([base, size]) => ({ base, size, hist: new Float64Array(size >> 1) })),
+          idle: 0,
+          other: 0,
+        };
+      } else if (prof) {
+        const r = profReport();
+        prof = null;
+        emit(Object.assign({ ev: 'ack', id: m.id, cycle: cycles() }, r));
+        return;
+      }
+      break;
     case 'quit':
       if (mcu) powerOff('host');
       emit({ ev: 'ack', id: m.id, cycle: cycles() });
