@@ -15,10 +15,12 @@ from . import matchlog, proto, referee, scan
 from . import settings as S
 from .board import DISPLAY_NAMES, OVER, PHASES, PLAY
 
-FW_VERSION = "0.4.1"
+FW_VERSION = "0.5.0"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
-_LOGS_PER_REPLY = const(24)
+# LOGS: entries a reply (~20 bytes each), the most a listing keeps sizes
+# of (matchlog.HEAD): an archive of that many logs is listed in one request
+LOGS_PER_REPLY = const(64)
 _MARKS_AFTER_MS = const(300)  # PULLED markers are written once the host is this quiet
 _SETTINGS = ("display", "bright", "mode", "start", "option", "players")
 _PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
@@ -125,6 +127,7 @@ class Link:
         self.name = name
         self.profile = profile
         self.board_id = board_id
+        self.version = 1  # the protocol this link's host asked for (HELLO)
         self.de = proto.Deframer()
         self.watching = False
         self.clock_offset = 0  # host epoch seconds minus ticks at CLOCK
@@ -320,8 +323,10 @@ class Link:
     def cmd_hello(self, args):
         if len(args) > 1:
             return proto.E_ARGS
-        if args and number(args[0], 0, 99) > proto.VERSION:
+        v = number(args[0], 0, 99) if args else 1
+        if v > proto.VERSION:
             return proto.E_VERSION
+        self.version = v  # FETCH's chunks raw from version 3
         # mpy=: the .mpy format and native architecture the board loads
         # (sys.implementation._mpy), so that deploy compiles for it.
         return "apixagon proto=%d fw=%s board=%s profile=%s id=%s mpy=%d" % (
@@ -421,7 +426,7 @@ class Link:
         return proto.hex_text(self.cells())
 
     def cmd_logs(self, args):
-        # "LOGS [start]": at most _LOGS_PER_REPLY entries a reply, then
+        # "LOGS [start]": at most LOGS_PER_REPLY entries a reply, then
         # "+next" if there are more: a long archive never needs a long
         # string in a small heap. start is a log number (0: from the
         # first), +next the number of the next log: the host only ever
@@ -435,24 +440,40 @@ class Link:
             return proto.E_ARGS
         start = number(args[0], 0, MAX_START) if args else 0
         if start == 0:
-            log.rescan()
-        nums, more = log.page(start, _LOGS_PER_REPLY)
-        sizes = log.sizes(nums)
+            # its first page's sizes kept in the head of the link's buffer
+            # (not the log's window, which starts at B64_AT)
+            log.rescan(memoryview(self._buf)[: 6 * matchlog.HEAD])
+        nums, more = log.page(start, LOGS_PER_REPLY)
+        sizes = log.sizes(nums, start == 0)  # the listing's own sizes (no 2nd pass)
         cur = log.current()
-        # The reply goes out an entry at a time, its CRC chained (as GET's):
-        # a page never needs a 500-byte block of a fragmented heap.
-        c = self._piece(("=%d OK" % self._seq).encode(), 0xFFFF)
-        for i in range(len(nums)):
-            if sizes[i] < 0:
-                continue  # gone from flash (not by the board): nothing to pull
-            name = matchlog.log_name(nums[i])
-            state = "play" if name == cur and not log.over else "done"
-            if log.is_pulled(name):
-                state = "pulled"
-            c = self._piece((" %s:%d:%s" % (name, sizes[i], state)).encode(), c)
-        if more:
-            c = self._piece((" +%d" % more).encode(), c)
-        self._send(proto.crc_tail(c))
+        play = matchlog.number_of(cur) if cur and not log.over else 0
+        # The reply is written through the link's buffer, sent (its CRC
+        # chained) each time it is nearly full: a page never needs a block
+        # of a fragmented heap, nor a USB write an entry. Bytes formatting:
+        # no str, so no lookup among the interned strings (each cost the
+        # RP2040 one).
+        buf = self._buf
+        k = 0
+        c = 0xFFFF
+        for i in range(-1, len(nums) + 1):
+            if i < 0:
+                e = b"=%d OK" % self._seq
+            elif i < len(nums):
+                if sizes[i] < 0:
+                    continue  # gone from flash (not by the board): nothing to pull
+                n = nums[i]
+                st = b"pulled" if log.pulled(n) else b"play" if n == play else b"done"
+                e = b" %04d.alog:%d:%s" % (n, sizes[i], st)
+            elif more:
+                e = b" +%d" % more
+            else:
+                break
+            if k + len(e) > len(buf):
+                c = self._piece(memoryview(buf)[:k], c)
+                k = 0
+            buf[k : k + len(e)] = e
+            k += len(e)
+        self._send(proto.crc_tail(self._piece(memoryview(buf)[:k], c)))
         return _SENT
 
     def _piece(self, data, c):
@@ -518,6 +539,14 @@ class Link:
             return -1
         if not n:
             return 0
+        if self.version >= 3:
+            # raw after its head, checked by a CRC-32 in C: no base64, no
+            # CRC-16 loops (proto.VERSION)
+            if n < len(chunk):
+                chunk = chunk[:n]
+            self._send(proto.chunk_head(self._seq, off, n, chunk))
+            self._send(chunk)
+            return n
         head = ("=%d OK %d %d %04X " % (self._seq, off, n, proto.crc16(chunk, 0xFFFF, n))).encode()
         m = proto.b64_in_place(buf, proto.B64_AT, n)
         c = proto.crc16(buf, proto.crc16(head), m)

@@ -88,6 +88,7 @@ _K_MARK = const(2)
 _K_TMP = const(3)
 _K_HIGH = const(4)
 _MARKS = const(64)  # PULLED marks kept in memory at most (MatchLog.marks)
+HEAD = const(64)  # logs whose sizes a listing keeps (LOGS' first page: sizes(fresh))
 _RETRY_MS = const(2000)  # a failing flash is tried again this often
 
 # read_log() verdicts
@@ -276,6 +277,9 @@ def _number(name):
     return n if k == _K_LOG else 0
 
 
+number_of = _number  # the link's name for it
+
+
 def _kind(name):
     """(kind, number) of a name in logs/ (bytes): a log NNNN.alog or its
     marker NNNN.pulled as the board writes them (four digits, 1..MAX_NUMBER:
@@ -301,6 +305,31 @@ def _kind(name):
 def _join(d, name):
     # the path in folder d (str) of a name a listing gave as bytes or str
     return d + "/" + name if isinstance(name, str) else d.encode() + b"/" + name
+
+
+def _keep_head(head, k, n, size):
+    # n's size among the HEAD lowest numbers seen, kept in order in
+    # head[:k], 6 bytes each (n: 2, size: 4, big-endian); the new k.
+    # littlefs lists names in order, so this is an append but for the odd
+    # one.
+    if k >= 6 * HEAD:
+        if n > _head_n(head, k - 6):
+            return k
+        k -= 6
+    j = k
+    while j and _head_n(head, j - 6) > n:
+        j -= 6
+    if j < k:
+        head[j + 6 : k + 6] = bytes(head[j:k])  # a copy: the two overlap
+    head[j] = n >> 8
+    head[j + 1] = n & 255
+    for i in range(4):
+        head[j + 2 + i] = (size >> (24 - 8 * i)) & 255
+    return k + 6
+
+
+def _head_n(head, j):
+    return (head[j] << 8) | head[j + 1]
 
 
 def log_name(n):
@@ -454,6 +483,16 @@ class MatchLog:
         self.marks = []
         self._sized = False  # the last listing gave each entry's size (littlefs)
         self._dir = None  # LOGS pages' pass over the folder, going on (logfs.sizes)
+        # The sizes a listing asked for them (rescan(head=buffer)) saw of
+        # its HEAD lowest log numbers, by n, in a buffer the caller lends
+        # (the link's own): LOGS from the start lists the folder and then
+        # needs the sizes of its first page, a second pass (~0.7 ms an
+        # entry on the RP2040) saved. For that request alone, let go by
+        # sizes(fresh=True): a log in play grows; and no heap for it (at
+        # 96 wK a 512-byte array made per LOGS split the heap enough to
+        # fail the next match's 1 KB).
+        self._head = None
+        self._nhead = 0  # head[:_nhead] holds the pairs
 
     # ---- files --------------------------------------------------------------
     def names(self):
@@ -481,8 +520,12 @@ class MatchLog:
         return "%s/%04d%s" % (self.root, n, PULLED)
 
     def is_pulled(self, name):
+        return self.pulled(_number(name))
+
+    def pulled(self, n):
+        """is_pulled() of log number n."""
         self._index()
-        return _bit(self._bits, _number(name), 1) == 1
+        return _bit(self._bits, n, 1) == 1
 
     def mark_pulled(self, name, later=False):
         """The host stored the log: marked pulled in the index at once
@@ -601,10 +644,26 @@ class MatchLog:
             n += 1
         return out, 0
 
-    def sizes(self, nums):
+    def sizes(self, nums, fresh=False):
         """The sizes of the logs numbered nums (ascending), -1 for one that
         is gone: a lookup each, or one pass over a folder that lists sizes
-        (logfs.sizes: littlefs)."""
+        (logfs.sizes: littlefs). fresh: right after rescan(), whose pass
+        kept the sizes of the first HEAD logs (no second pass for them)."""
+        h = self._head
+        k = self._nhead
+        self._head = None
+        if fresh and h is not None and self._sized and nums and k >= 6 * len(nums):
+            out = []
+            j = 0
+            for n in nums:
+                while j < k and _head_n(h, j) < n:
+                    j += 6
+                if j >= k or _head_n(h, j) != n:
+                    out = None
+                    break
+                out.append((h[j + 2] << 24) | (h[j + 3] << 16) | (h[j + 4] << 8) | h[j + 5])
+            if out is not None:
+                return out
         if self._sized and nums:
             from .logfs import sizes  # littlefs, the board: frozen there
 
@@ -644,7 +703,7 @@ class MatchLog:
         else:
             bits[j] &= ~(1 << (n & 7)) & 255
 
-    def rescan(self):
+    def rescan(self, head=None):
         """List the folder afresh into the index (at boot, and at each LOGS
         from the start: the host then sees what is on flash, whoever put
         it there). The board's own .tmp files are dropped and what is not
@@ -652,8 +711,10 @@ class MatchLog:
         never changed while it is listed); the board says what it moved
         (note). A root that is a file, not a folder, is moved there too and
         the folder made (smartboard.logfs). OSError if the folder cannot be
-        listed."""
+        listed. head: a buffer of 6 * HEAD bytes, lent, to keep the first
+        HEAD logs' sizes in for sizes(fresh=True)."""
         self._dir = None
+        self._head = head
         try:
             extra = self._pass()
         except OSError:
@@ -703,6 +764,8 @@ class MatchLog:
         fs = self.fs
         self._sized = hasattr(fs, "ilistdir")
         extra = []
+        head = self._head
+        self._nhead = 0
         # one entry at a time where the filesystem can (see the top)
         for e in fs.ilistdir(self.root) if hasattr(fs, "ilistdir") else fs.listdir(self.root):
             if isinstance(e, str):  # listdir: a name (no folders: SimFlash)
@@ -714,6 +777,8 @@ class MatchLog:
                 k = _K_JUNK  # a folder, whatever its name
             if k == _K_LOG or k == _K_MARK:
                 self._set(k - _K_LOG, n, 1)
+                if head is not None and k == _K_LOG and e[2] >= 0:
+                    self._nhead = _keep_head(head, self._nhead, n, e[2])
             elif k != _K_HIGH and len(extra) < _FIX:
                 extra.append((e[0], k))
         return extra

@@ -144,10 +144,35 @@ class Link:
                     self.on_event(rest)
                 continue
             if kind == "=":
+                self.payload = None
+                n = proto.raw_head(rest) if ok else -1
+                if n >= 0:
+                    # version 3: a FETCH chunk's bytes follow raw (before
+                    # any other line); None if they do not all come in time
+                    self.payload = self._raw(n, deadline)
+                    if self.payload is None:
+                        return None
                 return kind, seq, ok, rest
             _keep(self.noise, line)
 
     on_event = None
+    payload = None  # the raw bytes after the last reply read (version 3), or None
+
+    def _raw(self, n, deadline):
+        buf = self._buf
+        while len(buf) < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                self.ser.timeout = min(left, 0.5)
+                chunk = self.ser.read(max(1, min(self.ser.in_waiting, n - len(buf))))
+            except PORT_ERRORS as e:
+                raise LinkLost(self.port, e)
+            buf += chunk
+        data = bytes(buf[:n])
+        del buf[:n]
+        return data
 
     def _line(self, deadline):
         # pyserial's readline() reads a byte per call: a 2.7 KB chunk
@@ -220,12 +245,15 @@ class Link:
         except PORT_ERRORS as e:
             raise LinkLost(self.port, e)
         del self._buf[:]
-        try:
-            text = self.request("HELLO", proto.VERSION)
-        except BoardError as e:
-            if e.board_code != proto.E_VERSION:
-                raise
-            text = self.request("HELLO", 1)  # a board of protocol 1
+        # the newest version the board speaks: an older board refuses a
+        # newer one with E_VERSION (docs/protocol.md, Versions)
+        for v in range(proto.VERSION, 0, -1):
+            try:
+                text = self.request("HELLO", v)
+                break
+            except BoardError as e:
+                if e.board_code != proto.E_VERSION or v == 1:
+                    raise
         words = text.split()
         if not words or words[0] != "apixagon":
             raise BoardError("%s is not an APIXAGON board" % self.port, EXIT_NO_BOARD)
@@ -337,7 +365,7 @@ class Link:
             if not g or not ok:
                 del pending[seq]  # its last frame, or an error that ends it
             if ok:
-                data, why = _chunk(rest, r[1])
+                data, why = _chunk(rest, r[1], self.payload)
             else:
                 data, why = None, "the board: %s" % _short(rest.partition(" ")[2])
                 # the rest of a FETCH the board gave up on: a GET each
@@ -498,9 +526,10 @@ _NAME = re.compile(r"[A-Za-z0-9_.-]{1,26}\.alog\Z")
 _B64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
 
 
-def _chunk(rest, off):
-    """(bytes, None) of a GET reply "off n CRC b64", or (None, what was
-    wrong) if it is damaged or not a GET reply at all."""
+def _chunk(rest, off, raw=None):
+    """(bytes, None) of a GET reply "off n CRC b64" (or, version 3, "off n
+    CRC32 +" with its raw bytes), or (None, what was wrong) if it is
+    damaged or not a GET reply at all."""
     parts = rest.split()
     if len(parts) != 4:
         return None, "not a GET reply: %r" % _short(rest)
@@ -509,6 +538,12 @@ def _chunk(rest, off):
         return None, "offset %r where %d was asked" % (_short(parts[0]), off)
     if n is None:
         return None, "a length that is not a number: %r" % _short(parts[1])
+    if parts[3] == "+":
+        if raw is None or len(raw) != n:
+            return None, "a raw chunk without its bytes"
+        if "%08X" % (binascii.crc32(raw) & 0xFFFFFFFF) != parts[2]:
+            return None, "a chunk that does not match its CRC"
+        return raw, None
     if parts[3] == "-":
         data = b""
     elif _B64.match(parts[3]):

@@ -12,28 +12,28 @@ from smartboard import matchlog as L
 
 def logs_page(bd, start=0, check=None):
     """One LOGS page of a storekit.Board, read in the parts the board wrote
-    it (an entry each), its CRC chained over them: neither the test nor the
-    board joins a page into one string (in 96 wK that block may not be
-    there). check(name, size, state) for each entry; returns (entries, the
-    +next marker or 0)."""
+    it (each what its buffer held, an entry never cut), its CRC chained
+    over them. check(name, size, state) for each entry; returns (entries,
+    the +next marker or 0)."""
     del bd.port.out[:]
     bd.link.handle("@1 LOGS" if not start else "@1 LOGS %d" % start)
     parts = bd.port.out
-    assert parts[0] == b"=1 OK", parts[0]
-    c = proto.crc16(parts[0])
+    assert parts[0].startswith(b"=1 OK"), parts[0]
+    c = 0xFFFF
     more = 0
     n = 0
-    for k in range(1, len(parts) - 1):
-        item = parts[k]
-        c = proto.crc16(item, c)
-        assert item[0] == 32  # " name:size:state" or " +next"
-        if item[1] == 43:
-            more = int(item[2:])
-            continue
-        name, size, state = item[1:].decode().split(":")
-        if check is not None:
-            check(name, int(size), state)
-        n += 1
+    for k in range(len(parts) - 1):
+        c = proto.crc16(parts[k], c)
+        for item in parts[k].split(b" ")[2 if k == 0 else 0 :]:
+            if not item:
+                continue
+            if item[0] == 43:  # "+next"
+                more = int(item[1:])
+                continue
+            name, size, state = item.decode().split(":")
+            if check is not None:
+                check(name, int(size), state)
+            n += 1
     assert parts[-1] == proto.crc_tail(c), parts[-1]
     return n, more
 

@@ -13,7 +13,9 @@ import binascii
 from logkit import collect
 from pagekit import Host, logs_page
 from scalekit import PULLED, N, log_size, thousand
-from smartboard import proto
+from smartboard import link, proto
+
+K = link.LOGS_PER_REPLY  # entries a LOGS page
 
 
 def _pages(bd, check):
@@ -89,7 +91,7 @@ def test_a_thousand_logs_listed_pulled_and_counted():
         want = "pulled" if i < PULLED else "play" if i == N - 1 else "done"
         assert state == want, (name, state)
 
-    assert _pages(h, check) == ((N + 23) // 24, N)
+    assert _pages(h, check) == ((N + K - 1) // K, N)
     collect()
     # a pull: every byte of the first, a middle one and the newest
     for name in ("0001.alog", "0500.alog", "%04d.alog" % N):
@@ -101,4 +103,4 @@ def test_a_thousand_logs_listed_pulled_and_counted():
     st = _status(h)
     assert st["logs"] == str(N - 1) and st["unpulled"] == str(N - PULLED - 1), st
     # a listing from the start lists the folder afresh: the same
-    assert _pages(h, lambda i, name, size, state: None) == ((N - 1 + 23) // 24, N - 1)
+    assert _pages(h, lambda i, name, size, state: None) == ((N - 1 + K - 1) // K, N - 1)

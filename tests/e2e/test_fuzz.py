@@ -71,7 +71,7 @@ def test_a_reboot_restarts_the_simulated_board(board):
         f = link.read_frame(time.monotonic() + 5)
         assert f[1:] == (0, True, "rebooting"), f
         assert board.wait_boot(2)
-        assert link.hello()["proto"] == "2"
+        assert link.hello()["proto"] == "3"
         link.ser.write(b"print(123)\r\n")  # Python to a REPL; junk to the board
         f = link.read_frame(time.monotonic() + 5)
         assert f[1:3] == (0, False) and f[3].startswith("1 malformed"), f

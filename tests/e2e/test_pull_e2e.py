@@ -358,13 +358,26 @@ def _sent(monkeypatch):
     return sent
 
 
-def test_a_board_of_protocol_2_takes_many_names_a_pulled(board, tmp_path, monkeypatch):
+def test_a_board_of_protocol_3_takes_many_names_a_pulled_and_sends_chunks_raw(
+    board, tmp_path, monkeypatch
+):
     fill(board, 30)
     sent = _sent(monkeypatch)
+    raws = []
+    read_frame = L.Link.read_frame
+
+    def spy(link, deadline):
+        f = read_frame(link, deadline)
+        if f and link.payload is not None:
+            raws.append(len(link.payload))
+        return f
+
+    monkeypatch.setattr(L.Link, "read_frame", spy)
     db = str(tmp_path / "m.sqlite")
     rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
     assert rc == 0 and "30 logs pulled" in out, out
-    assert sent[0] == ("HELLO", str(proto.VERSION)) and proto.VERSION == 2
+    assert sent[0] == ("HELLO", str(proto.VERSION)) and proto.VERSION == 3
+    assert raws and sum(raws) == sum(len(d) for d in stored(db).values())  # every byte raw
     pulled = [a.split() for v, a in sent if v == "PULLED"]
     assert len(pulled) == 2 and sum(pulled, []) == ["%04d.alog" % i for i in range(1, 31)]
     # the chunks in a few FETCHes (each item a whole log here), no GET
@@ -406,6 +419,52 @@ def test_a_fetch_reply_damaged_or_cut_short_is_asked_again_a_get_a_chunk(
     }
 
 
+def test_a_raw_chunk_whose_bytes_fail_their_crc32_is_asked_again(board, tmp_path, monkeypatch):
+    # version 3: a byte of a chunk changed on the way (the head intact)
+    d = fill(board, 6)
+    real = L.Link.read_frame
+    hurt = []
+
+    def read_frame(link, deadline):
+        f = real(link, deadline)
+        if f is not None and link.payload and not hurt:
+            hurt.append(f[3])
+            link.payload = bytes([link.payload[0] ^ 0x20]) + link.payload[1:]
+        return f
+
+    monkeypatch.setattr(L.Link, "read_frame", read_frame)
+    sent = _sent(monkeypatch)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "6 logs pulled" in out, out
+    assert hurt and [v for v, _ in sent if v == "GET"]  # the damaged chunk again
+    assert stored(db) == {
+        n: board_file(board, n) for n in sorted(os.listdir(d)) if n.endswith(".alog")
+    }
+
+
+def test_a_host_of_protocol_2_gets_base64_chunks_from_a_board_of_3(board, tmp_path, monkeypatch):
+    # the board answers each link in the version its HELLO asked for
+    fill(board, 5)
+    monkeypatch.setattr(L.proto, "VERSION", 2)
+    real = L.Link.read_frame
+    raw = []
+
+    def read_frame(link, deadline):
+        f = real(link, deadline)
+        if f is not None and link.payload is not None:
+            raw.append(f)
+        return f
+
+    monkeypatch.setattr(L.Link, "read_frame", read_frame)
+    sent = _sent(monkeypatch)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "5 logs pulled" in out, out
+    assert sent[0] == ("HELLO", "2") and [v for v, _ in sent if v == "FETCH"]
+    assert not raw  # base64 frames only
+
+
 def test_a_board_of_protocol_2_without_fetch_is_pulled_by_get(board, tmp_path, monkeypatch):
     # firmware of version 2 from before FETCH answers it ERR 5 (unknown
     # command): the host goes on with a GET a chunk
@@ -425,7 +484,7 @@ def test_a_board_of_protocol_2_without_fetch_is_pulled_by_get(board, tmp_path, m
 
 
 def test_a_board_of_protocol_1_is_pulled_a_name_a_request(tmp_path, monkeypatch):
-    # older firmware: HELLO 2 refused (ERR 9), PULLED of one name
+    # older firmware: HELLO 3 and 2 refused (ERR 9), PULLED of one name
     logs = {
         "%04d.alog" % i: log_bytes(["mode queens-gambit", "B 12 E4"], "abandoned")
         for i in (1, 2, 3)
@@ -435,7 +494,7 @@ def test_a_board_of_protocol_1_is_pulled_a_name_a_request(tmp_path, monkeypatch)
         db = str(tmp_path / "m.sqlite")
         rc, out = run_cli("logs", "pull", "-p", fake.port, "--db", db)
         assert rc == 0 and "3 logs pulled" in out, out
-        assert [a for v, a in sent if v == "HELLO"] == ["2", "1"]
+        assert [a for v, a in sent if v == "HELLO"] == ["3", "2", "1"]
         assert [a for v, a in sent if v == "PULLED"] == sorted(logs)
         assert not [v for v, _ in sent if v == "FETCH"]  # GETs, a chunk each
         assert set(fake.states.values()) == {"pulled"}
