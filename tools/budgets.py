@@ -58,9 +58,7 @@ BUDGETS = (
     ),
     (
         "one sensor event, worst",
-        lambda f: _scale(
-            _first(f, ("firmware", "worst_event_us"), ("firmware", "event_us")), 1e-3
-        ),
+        lambda f: _scale(_first(f, ("firmware", "worst_event_us"), ("firmware", "event_us")), 1e-3),
         "<=",
         25,
         "%.1f ms",

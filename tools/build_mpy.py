@@ -28,9 +28,14 @@ def unix_arch():
     if not _arch:
         exe = os.path.join(os.path.dirname(sys.executable), "micropython")
         out = subprocess.run(
-            [exe if os.path.exists(exe) else "micropython", "-c",
-             "import sys;print(sys.implementation._mpy)"],
-            capture_output=True, text=True, check=True,
+            [
+                exe if os.path.exists(exe) else "micropython",
+                "-c",
+                "import sys;print(sys.implementation._mpy)",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
         from apixagon_host.fwbuild import arch_of  # deploy's table of the names
 

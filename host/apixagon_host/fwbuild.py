@@ -153,8 +153,21 @@ def mpy_cross():
 
 # sys.implementation._mpy >> 10 on a board: MicroPython's native
 # architecture numbers (py/persistentcode.h) as mpy-cross's -march names them.
-ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
-         "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
+ARCHS = (
+    None,
+    "x86",
+    "x64",
+    "armv6",
+    "armv6m",
+    "armv7m",
+    "armv7em",
+    "armv7emsp",
+    "armv7emdp",
+    "xtensa",
+    "xtensawin",
+    "rv32imc",
+    "rv64imc",
+)
 BOARD_ARCH = "armv6m"  # the RP2040's Cortex-M0+: every product board
 
 
