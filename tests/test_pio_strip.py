@@ -4,6 +4,7 @@ the painter's buffer to the state machine, one byte per word at the top,
 or to the DMA channel that feeds its FIFO (tests/rp2040/test_rp2040_strip.py:
 the same on the emulated chip)."""
 
+import rp2ticks
 from smartboard.drivers.neopixel_pio import PioStrip, ws2812_program
 
 
@@ -104,19 +105,16 @@ def test_pio_strip_hands_the_dma_exactly_its_buffer_and_keeps_the_latch_gap():
 
 class Rp2Clock(FakeClock):
     # the rp2 port's ticks: a period of 2^30 us, differences in +-2^29
-    PERIOD = 1 << 30
-
     reads = 0
 
     def ticks_us(self):
         self.reads += 1
         assert self.reads < 10000, "write() still waiting"  # a bound, not a hang
-        self.us = (self.us + 5) & (self.PERIOD - 1)
+        self.us = rp2ticks.ticks_add(self.us, 5)
         return self.us
 
     def ticks_diff(self, a, b):
-        h = self.PERIOD >> 1
-        return ((a - b + h) & (self.PERIOD - 1)) - h
+        return rp2ticks.ticks_diff(a, b)
 
 
 def test_a_frame_after_a_long_quiet_does_not_wait_through_the_timers_wrap():
@@ -126,7 +124,7 @@ def test_a_frame_after_a_long_quiet_does_not_wait_through_the_timers_wrap():
     clock = Rp2Clock()
     strip = PioStrip(object(), 61, FakeDma(), 2, clock)
     strip.write()
-    clock.us = (clock.us + (1 << 29) + 1000) & (clock.PERIOD - 1)
+    clock.us = rp2ticks.ticks_add(clock.us, (1 << 29) + 1000)
     t = clock.us
     strip.write()
     assert clock.ticks_diff(clock.us, t) < 100

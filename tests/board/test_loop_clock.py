@@ -4,9 +4,8 @@
 # before it (`now + 8000`, a record's quiet tick, a partial frame's second
 # of silence) still falls due just after it. Plain functions: also run
 # under the MicroPython unix port at 96 wK.
+from rp2ticks import PERIOD, ticks_add, ticks_diff
 from smartboard.loop import Millis
-
-PERIOD = 1 << 30  # the rp2 port's TICKS_PERIOD
 
 
 class Ticks:
@@ -19,10 +18,10 @@ class Ticks:
         return self.t
 
     def diff(self, a, b):
-        return ((a - b + PERIOD // 2) & (PERIOD - 1)) - PERIOD // 2
+        return ticks_diff(a, b)
 
     def go(self, ms):
-        self.t = (self.t + ms) & (PERIOD - 1)
+        self.t = ticks_add(self.t, ms)
 
 
 def test_the_loops_time_rises_through_the_wrap_of_ticks_ms():

@@ -1,6 +1,7 @@
 # The real drivers over bus-level twins: the mux writes only what changes
 # and enables one chip at a time; the shift-register chain feeds the reed
 # scanner the right cells.
+import rp2ticks
 from smartboard import scan, tag
 from smartboard.drivers.mux import AnalogMux
 from smartboard.drivers.pn532 import PN532
@@ -118,22 +119,17 @@ class Rp2Ticks:
     of 2^30 us, differences in +-2^29); each reading moves 100 us on, and
     a reading past `limit` fails the test instead of spinning for ever."""
 
-    PERIOD = 1 << 30
-
     def __init__(self, t, limit=20000):
         self.t = t
         self.reads = 0
         self.limit = limit
+        self.diff = rp2ticks.ticks_diff
 
     def us(self):
         self.reads += 1
         assert self.reads < self.limit, "still waiting after %d readings" % self.reads
-        self.t = (self.t + 100) & (self.PERIOD - 1)
+        self.t = rp2ticks.ticks_add(self.t, 100)
         return self.t
-
-    def diff(self, a, b):
-        h = self.PERIOD >> 1
-        return ((a - b + h) & (self.PERIOD - 1)) - h
 
 
 def test_lanes_ask_their_readers_whatever_the_chips_timer_reads():

@@ -410,12 +410,18 @@ def test_a_fetch_reply_damaged_or_cut_short_is_asked_again_a_get_a_chunk(
 
     monkeypatch.setattr(L.Link, "read_frame", read_frame)
     sent = _sent(monkeypatch)
+    _pulled_whole(board, tmp_path, d, 8)
+    assert [v for v, _ in sent if v == "FETCH"] and [v for v, _ in sent if v == "GET"]
+
+
+def _pulled_whole(board, tmp_path, d, n):
+    """logs pull into a fresh database: n logs pulled, each the bytes on
+    the board (d: its logs folder)."""
     db = str(tmp_path / "m.sqlite")
     rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
-    assert rc == 0 and "8 logs pulled" in out, out
-    assert [v for v, _ in sent if v == "FETCH"] and [v for v, _ in sent if v == "GET"]
+    assert rc == 0 and "%d logs pulled" % n in out, out
     assert stored(db) == {
-        n: board_file(board, n) for n in sorted(os.listdir(d)) if n.endswith(".alog")
+        name: board_file(board, name) for name in sorted(os.listdir(d)) if name.endswith(".alog")
     }
 
 
@@ -434,13 +440,8 @@ def test_a_raw_chunk_whose_bytes_fail_their_crc32_is_asked_again(board, tmp_path
 
     monkeypatch.setattr(L.Link, "read_frame", read_frame)
     sent = _sent(monkeypatch)
-    db = str(tmp_path / "m.sqlite")
-    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
-    assert rc == 0 and "6 logs pulled" in out, out
+    _pulled_whole(board, tmp_path, d, 6)
     assert hurt and [v for v, _ in sent if v == "GET"]  # the damaged chunk again
-    assert stored(db) == {
-        n: board_file(board, n) for n in sorted(os.listdir(d)) if n.endswith(".alog")
-    }
 
 
 def test_a_host_of_protocol_2_gets_base64_chunks_from_a_board_of_3(board, tmp_path, monkeypatch):
