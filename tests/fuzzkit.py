@@ -533,7 +533,7 @@ class Fuzzer:
     def too_long(self):
         r = self.r
         seq = self.next_seq()
-        n = proto.MAX_IN + 1 + (r.below(40) if r.chance(2) else r.below(3000))
+        n = proto.MAX_IN + 1 + (r.below(40) if r.chance(2) else r.below(1200))
         body = "@%d PLAY " % seq
         body += "A" * (n - 5 - len(body))
         data = proto.frame(body)

@@ -15,7 +15,7 @@ from . import matchlog, proto, referee, scan
 from . import settings as S
 from .board import DISPLAY_NAMES, OVER, PHASES, PLAY
 
-FW_VERSION = "0.5.0"
+FW_VERSION = "0.6.0"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
 # LOGS: entries a reply (~20 bytes each), the most a listing keeps sizes
@@ -133,6 +133,11 @@ class Link:
         self.clock_offset = 0  # host epoch seconds minus ticks at CLOCK
         self.reboot = None  # callable: the start-up code's reset
         self.frames = 0
+        # the loop's: until when (ms) the host is downloading (-1: a reply
+        # to it just went out), and when the board last ticked
+        # (smartboard.loop.step)
+        self.hot = 0
+        self.ticked = 0
         self.errors = 0
         self._leds_sent = False
         # board None: the safe mode (the board could not be built at boot):
@@ -196,7 +201,7 @@ class Link:
             self._err(0, r)
         elif not got and self.log is not None:
             # PULLED's markers, one a poll, once the host is quiet (stale()
-            # timed it from the first empty poll; MatchLog.mark_pulled):
+            # timed it from the first empty poll; MatchLog.mark_number):
             # never amid a pull's requests
             m = self.log.marks
             if m and m[-1] > 0 and not de.n and now - de._at >= _MARKS_AFTER_MS:
@@ -426,6 +431,7 @@ class Link:
         return proto.hex_text(self.cells())
 
     def cmd_logs(self, args):
+        self.hot = -1  # a download's: its next request comes soon (loop.step)
         # "LOGS [start]": at most LOGS_PER_REPLY entries a reply, then
         # "+next" if there are more: a long archive never needs a long
         # string in a small heap. start is a log number (0: from the
@@ -482,50 +488,91 @@ class Link:
         return proto.crc16(data, c)
 
     def cmd_get(self, args):
+        self.hot = -1  # a download's: its next request comes soon (loop.step)
         if len(args) != 3:
             return proto.E_ARGS
         name, off, n = _item(args, 0, proto.MAX_CHUNK)
-        n = self._chunk_frame(self._log().file(name), off, n)
+        n = self._chunk_frame(self._log().file(name), off, n, False)  # base64 always
         if n < 0:
             return proto.E_NOT_FOUND
         return _SENT if n else "%d 0 FFFF -" % off  # past the end (the CRC of nothing)
 
     def cmd_fetch(self, args):
+        self.hot = -1  # a download's: its next request comes soon (loop.step)
         # Protocol 2: GETs of several logs in one request ("name offset
         # length", up to MAX_FETCH bytes in all), answered a GET reply frame
         # per chunk of up to MAX_CHUNK, in order, each with its CRC: a
         # request's bytes cost the RP2040 ~70 us each (the USB CDC is read a
         # byte a call), ~6 ms a GET, which was most of a pull of short logs.
-        # All items are checked before any frame goes out.
-        k = len(args)
-        if not k or k % 3:
-            return proto.E_ARGS
+        # Protocol 4: an item may also be "N+K", the logs numbered N to
+        # N+K-1 whole, each from 0 to its end (none of them may be missing):
+        # an archive's finished logs asked for in a few bytes, not ~17 a log.
+        # All items are checked before any frame goes out; a range's bytes
+        # are unknown until read: its logs start only while the reply is
+        # under MAX_FETCH, else the reply ends with an error (the host asks
+        # the rest again).
+        items = []  # name, offset, length; or N, K, 0 for a range
         total = 0
-        for i in range(0, k, 3):
-            total += _item(args, i, MAX_FETCH)[2]
-        if total > MAX_FETCH:
+        i = 0
+        while i < len(args):
+            if "+" in args[i]:
+                items += _range(args[i])
+                items.append(0)
+                i += 1
+            else:
+                items += _item(args, i, MAX_FETCH)
+                total += items[-1]
+                i += 3
+        if not items or total > MAX_FETCH:
             return proto.E_ARGS
         log = self._log()
-        for i in range(0, k, 3):
-            if not log.has(args[i]):
+        for i in range(0, len(items), 3):
+            a = items[i]
+            if not (log.has_all(a, items[i + 1]) if items[i + 2] == 0 else log.has(a)):
                 return proto.E_NOT_FOUND
-        for i in range(0, k, 3):
-            name, off, left = _item(args, i, MAX_FETCH)
-            path = log.file(name)
-            while left > 0:
-                want = min(left, proto.MAX_CHUNK)
-                n = self._chunk_frame(path, off, want)
-                if n < 0:
-                    return proto.E_INTERNAL  # gone amid the reply: it ends here
-                if not n:
-                    self._send(proto.reply_ok(self._seq, "%d 0 FFFF -" % off))
-                if n < want:
-                    break  # the end of the log
-                off += n
-                left -= n
+        total = 0
+        for i in range(0, len(items), 3):
+            a, b, c = items[i], items[i + 1], items[i + 2]
+            for n in range(a, a + b) if c == 0 else (a,):
+                if c == 0:
+                    total = self._send_range(log.file(matchlog.log_name(n)), 0, 0, total)
+                else:
+                    total = self._send_range(log.file(a), b, c, total)
+                if total < 0:
+                    return -total
         return _SENT
 
-    def _chunk_frame(self, path, off, n):
+    def _send_range(self, path, off, left, total):
+        # The frames of `left` bytes of a log from off (to its end, if
+        # sooner), `total` sent already; the new total, or -code to end the
+        # reply with (the log gone amid it). left 0: a log of a range, whole,
+        # whose end ends it (no empty frame after a full chunk); it starts
+        # only while the reply is under MAX_FETCH, and is at most that long
+        # (the host asks a longer one by its bytes).
+        whole = not left
+        if whole:
+            if total >= MAX_FETCH:
+                return -proto.E_ARGS
+            left = MAX_FETCH
+        while left > 0:
+            want = min(left, proto.MAX_CHUNK)
+            n = self._chunk_frame(path, off, want, self.version >= 3)
+            if n < 0:
+                return -proto.E_INTERNAL  # gone amid the reply: it ends here
+            if not n:
+                if not whole or not off:
+                    self._send(proto.reply_ok(self._seq, "%d 0 FFFF -" % off))
+                return total
+            total += n
+            off += n
+            left -= n
+            if n < want:
+                return total  # the end of the log
+        if whole and self._log().fs.read_into(path, off, self._chunk[:1]):
+            return -proto.E_ARGS  # longer than MAX_FETCH
+        return total
+
+    def _chunk_frame(self, path, off, n, raw):
         # One GET reply frame: the bytes read (0: none, nothing sent; -1: no
         # such file). The chunk is read into the link's own buffer and its
         # base64 written over it in place (proto.b64_in_place), its CRC and
@@ -539,7 +586,7 @@ class Link:
             return -1
         if not n:
             return 0
-        if self.version >= 3:
+        if raw:
             # raw after its head, checked by a CRC-32 in C: no base64, no
             # CRC-16 loops (proto.VERSION)
             if n < len(chunk):
@@ -558,20 +605,28 @@ class Link:
     # A request of the wrong form changes nothing: DEL or REBOOT with a word
     # too many is refused, never carried out on the words it understood.
     def cmd_pulled(self, args):
-        # one name, or (protocol 2) several: all are checked before any is
-        # marked, so that an error leaves the board as it was
+        self.hot = -1  # a download's: its next request comes soon (loop.step)
+        # one name, or (protocol 2) several, or (protocol 4) ranges "N+K"
+        # among them (a name is the range of its number): all are checked
+        # (the form of every word first) before any is marked, so that an
+        # error leaves the board as it was
         if not args:
             raise ValueError("")
-        for name in args:
-            _one_name((name,))
+        spans = []
+        for w in args:
+            spans += _range(w) if "+" in w else (matchlog.number_of(_one_name((w,))), 1)
         log = self._log()
-        for name in args:
-            if not log.has(name):
+        cur = log.current()
+        play = matchlog.number_of(cur) if cur and not log.over else 0
+        for i in range(0, len(spans), 2):
+            lo = spans[i]
+            if not log.has_all(lo, spans[i + 1]):
                 return proto.E_NOT_FOUND
-            if name == log.current() and not log.over:
+            if play and lo <= play < lo + spans[i + 1]:
                 return proto.E_STATE  # a match in play is pulled again later
-        for name in args:
-            log.mark_pulled(name, True)
+        for i in range(0, len(spans), 2):
+            for n in range(spans[i], spans[i] + spans[i + 1]):
+                log.mark_number(n, True)
         return " ".join(args)
 
     def cmd_del(self, args):
@@ -635,6 +690,15 @@ def _item(args, i, most):
     if not _safe(args[i]):
         raise ValueError(args[i])
     return args[i], number(args[i + 1], 0, MAX_OFFSET), number(args[i + 2], 1, most)
+
+
+def _range(word):
+    # "N+K": the logs numbered N .. N+K-1 (protocol 4), else ValueError
+    n, plus, k = word.partition("+")
+    if not plus:
+        raise ValueError(word[:16])
+    lo = number(n, 1, matchlog.MAX_NUMBER)
+    return lo, number(k, 1, matchlog.MAX_NUMBER + 1 - lo)
 
 
 def _one_name(args):

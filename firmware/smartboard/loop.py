@@ -7,19 +7,34 @@
 # ends the loop: that is how mpremote takes the board over.
 import gc
 
+from apixagon.compat import const
+
+# While the PC downloads the matches (the link answered LOGS, GET, FETCH
+# or PULLED less than HOT_MS ago) its next request gets the loop: a board
+# tick (~10 ms with four NFC readers on the RP2040) between a reply and
+# the request it brings only made the request wait. The sensors are still
+# read at least every TICK_AT_LEAST_MS: a card put down meanwhile is seen.
+HOT_MS = const(30)
+TICK_AT_LEAST_MS = const(100)
+
 
 def step(board, link, now, tick=None):
     """tick: what runs the board's tick (the simulator's rig.tick, which
     keeps its sensors' time); board.tick(now) if None."""
-    try:
-        if tick is None:
-            board.tick(now)
-        else:
-            tick()
-    except KeyboardInterrupt:
-        raise
-    except Exception as e:  # noqa: BLE001 - see above
-        _caught(board, "the loop", e)
+    hot = link.hot
+    if hot < 0:  # a download's reply went out since the last step (Link.poll)
+        hot = link.hot = now + HOT_MS
+    if now >= hot or now - link.ticked >= TICK_AT_LEAST_MS:
+        link.ticked = now
+        try:
+            if tick is None:
+                board.tick(now)
+            else:
+                tick()
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # noqa: BLE001 - see above
+            _caught(board, "the loop", e)
     try:
         link.poll(now)
         link.send_changes()  # cells and leds events, when watching

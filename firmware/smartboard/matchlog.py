@@ -516,6 +516,15 @@ class MatchLog:
         self._index()
         return _bit(self._bits, _number(name), 0) == 1
 
+    def has_all(self, lo, k):
+        """Whether the logs numbered lo .. lo+k-1 all exist (the index; one
+        loop, not a call a log: a range of PULLED or FETCH)."""
+        self._index()
+        for n in range(lo, lo + k):
+            if not _bit(self._bits, n, 0):
+                return False
+        return True
+
     def _marker(self, n):
         return "%s/%04d%s" % (self.root, n, PULLED)
 
@@ -527,8 +536,8 @@ class MatchLog:
         self._index()
         return _bit(self._bits, n, 1) == 1
 
-    def mark_pulled(self, name, later=False):
-        """The host stored the log: marked pulled in the index at once
+    def mark_number(self, n, later=False):
+        """The host stored log number n: marked pulled in the index at once
         (LOGS, STATUS and DEL see it), its marker file on flash now or,
         later, once the link is quiet (write_mark). A marker costs littlefs
         a file made in the folder (~30 ms on the RP2040): a pull of many
@@ -536,7 +545,6 @@ class MatchLog:
         cut before it is written only forgets the mark: the host, which
         has the log whole, marks it again at its next pull. At most _MARKS
         wait; a log marked already is not written again."""
-        n = _number(name)
         self._index()
         if _bit(self._bits, n, 1):
             return  # its marker is on flash or in marks

@@ -28,8 +28,11 @@ from apixagon.compat import const, micropython, ptr8, ptr16
 # the RP2040 the CRC-16 and base64 loops were a third of a pull's time and
 # base64 a third more bytes on the USB. A host asks HELLO 3 and, refused
 # (E_VERSION: an older board), HELLO 2, then HELLO 1; the board speaks to
-# each link the version its HELLO asked for (1 without a HELLO).
-VERSION = const(3)
+# each link the version its HELLO asked for (1 without a HELLO). 4: FETCH
+# and PULLED take ranges of log numbers ("N+K": logs N .. N+K-1, whole):
+# at ~70 us a request byte, a pull of many short logs spent more of the
+# RP2040's time reading the names it was asked for than sending them.
+VERSION = const(4)
 MAX_IN = const(256)  # longest frame the board accepts
 MAX_CHUNK = const(2048)  # bytes of a log per GET reply (base64: 2732 chars)
 # A GET's buffer: the chunk is read in at B64_AT and encoded in place from
@@ -183,18 +186,6 @@ def chunk_head(seq, off, n, data):
     str costs the RP2040 one)."""
     b = b"=%d OK %d %d %08X +" % (seq, off, n, binascii.crc32(data) & 0xFFFFFFFF)
     return b + crc_tail(crc16(b))
-
-
-def raw_head(rest):
-    """The byte count a reply's text says raw bytes follow (version 3:
-    "off n CRC32 +"), else -1; what the host reads next, before any line."""
-    if rest[-2:] != " +":
-        return -1
-    parts = rest.split()
-    if len(parts) != 4 or not parts[1].isdigit() or len(parts[1]) > 5:
-        return -1
-    n = int(parts[1])
-    return n if n <= MAX_CHUNK else -1
 
 
 def crc_tail(c):

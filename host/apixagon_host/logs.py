@@ -15,7 +15,7 @@ from .store import Store, apx_lines, as_json
 from .termtext import clean, clean_lines
 
 CHUNK = 2048  # smartboard.proto.MAX_CHUNK
-BATCH = 32  # chunks between database commits (64 KB): a pull is resumable
+BATCH = 32  # a long log's chunks between database commits (64 KB): a pull is resumable
 
 
 class Bytes(Progress):
@@ -150,35 +150,50 @@ def _start(have):
 
 
 def _fetch(link, store, board, todo, bar, bad):
-    """Fetch and store the logs of todo in batches of chunks across files,
-    stored as they come (an interrupted pull goes on from there). The set
-    of names whose board bytes do not continue what was stored."""
+    """Fetch and store the logs of todo, their chunks asked for across files
+    in one pipelined download; a log is stored once it is whole, and a long
+    one every BATCH chunks, as its chunks come (an interrupted pull goes on
+    from there). The set of names whose board bytes do not continue what
+    was stored."""
     data = {name: bytearray(have[: _start(have)]) for name, _, _, have in todo}
     kept = {name: have for name, _, _, have in todo}
+    ends = {name: size for name, size, _, _ in todo}
+    early = {name: {} for name in data}  # chunks come ahead of one asked again
+    fresh = dict.fromkeys(data, 0)  # chunks since the log was last stored
     reqs = []
     for name, size, _, have in todo:
         for off in range(_start(have), size, CHUNK):
             reqs.append((name, off, min(CHUNK, size - off)))
+    # finished logs asked for from their start: whole (a range of numbers)
+    whole = {name: size for name, size, st, have in todo if st != "play" and not _start(have)}
     foreign = set()
-    for i in range(0, len(reqs), BATCH):
-        batch = reqs[i : i + BATCH]
-        got = link.fetch_many(batch, progress=bar)
-        touched = []
-        for name, off, n in batch:
-            data[name] += got[(name, off)]
-            if name not in touched:
-                touched.append(name)
-        for name in touched:
-            have = kept[name]
-            if name in bad or name in foreign:
-                continue
-            if len(data[name]) >= len(have) and data[name][: len(have)] != have:
-                foreign.add(name)  # not a continuation: nothing of it stored
-                continue
-            try:
-                store.put(board, name, data[name])
-            except ValueError as e:
-                bad[name] = str(e)
+
+    def took(r, chunk):
+        name = r[0]
+        d = data[name]
+        e = early[name]
+        e[r[1]] = chunk
+        while len(d) in e:
+            d += e.pop(len(d))
+            fresh[name] += 1
+        if fresh[name] and (len(d) >= ends[name] or fresh[name] >= BATCH):
+            fresh[name] = 0
+            keep(name)
+
+    def keep(name):
+        have = kept[name]
+        if name in bad or name in foreign:
+            return
+        if len(data[name]) >= len(have) and data[name][: len(have)] != have:
+            foreign.add(name)  # not a continuation: nothing of it stored
+            return
+        try:
+            store.put(board, name, data[name])
+        except ValueError as e:
+            bad[name] = str(e)
+
+    if reqs:
+        link.fetch_many(reqs, progress=bar, whole=whole, took=took)
     return foreign
 
 

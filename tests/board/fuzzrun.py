@@ -16,7 +16,7 @@ import sys
 
 # The bytes waiting for the board, made first: the heap is small and a
 # board splits it (no large block is to be had once it is built).
-BUF = bytearray(4096)
+BUF = bytearray(2560)
 
 sys.path.insert(0, sys.argv[2])
 sys.path.insert(0, sys.argv[1])

@@ -4,9 +4,12 @@
 # file, a log that is not there. Plain functions: also run under the
 # MicroPython unix port at 96 wK.
 import binascii
+import os
 
 from logkit import ROOT
-from smartboard import proto
+from pagekit import Host
+from scalekit import folder
+from smartboard import link, proto
 from smartboard.sim.flash import SimFlash
 from storekit import Board
 
@@ -108,3 +111,106 @@ def test_fetch_answers_a_frame_per_chunk_and_checks_all_items_first():
     ):
         got = _frames(bd, text)
         assert len(got) == 1 and not got[0][0] and int(got[0][1].split()[0]) == code, (text, got)
+
+
+def _logs_of(name, sizes):
+    """A Host over a folder of the PC's own (no simulated flash in a small
+    heap) holding logs 1, 2, ... of these sizes: each of its number's byte
+    (not a match's: FETCH reads any bytes), written a KB at a time."""
+    root = folder(name) + "/logs"
+    os.mkdir(root)
+    for n, size in enumerate(sizes, 1):
+        piece = bytes([n]) * 1024
+        with open("%s/%04d.alog" % (root, n), "wb") as f:
+            while size > 0:
+                f.write(piece[: min(size, 1024)])
+                size -= 1024
+    return Host(None, root)
+
+
+class _Tally:
+    """A port that checks a protocol-4 FETCH reply as it is written, each
+    raw chunk against its head, and keeps (offset, length, first byte) of
+    each chunk: 16 KB of replies never held at once in a small heap."""
+
+    def __init__(self):
+        self.got = []
+        self.code = 0
+        self.head = None  # (offset, length, CRC-32) of the raw chunk to come
+
+    def read_byte(self):
+        return -1
+
+    def write(self, data):
+        if self.head is not None:
+            off, n, crc = self.head
+            assert len(data) == n and binascii.crc32(data) & 0xFFFFFFFF == crc
+            self.got.append((off, n, data[0]))
+            self.head = None
+            return
+        line = bytes(data)[:-1]
+        assert proto.check(line) == 0 and not self.code, line
+        kind, seq, ok, rest = proto.parse_reply(proto.body(line))
+        if not ok:
+            self.code = int(rest.split()[0])
+            return
+        off, n, crc, mark = rest.split()
+        if mark == "+":
+            self.head = (int(off), int(n), int(crc, 16))
+        else:
+            self.got.append((int(off), 0, None))
+
+
+def _chunks(h, text):
+    """([(offset, length, first byte)], error code or 0) of a FETCH reply
+    to a link of protocol 4 (chunks raw after their head)."""
+    h.link.version = proto.VERSION
+    h.link.port = t = _Tally()
+    h.link.handle("@1 " + text)
+    assert t.head is None
+    return t.got, t.code
+
+
+def test_fetch_of_a_range_sends_each_log_whole_in_the_boards_chunks():
+    # protocol 4: "N+K", the logs numbered N .. N+K-1 from 0 to their end,
+    # in MAX_CHUNK chunks; a log ending on a chunk's end sends no empty frame
+    c = proto.MAX_CHUNK
+    h = _logs_of("link-range", (300, c, c + 1))
+    got, code = _chunks(h, "FETCH 1+3")
+    assert not code and got == [
+        (0, 300, 1),
+        (0, c, 2),
+        (0, c, 3),
+        (c, 1, 3),
+    ]
+    # ranges and items mixed, in the order asked
+    got, code = _chunks(h, "FETCH 3+1 0001.alog 5 10 2+1")
+    assert not code and got == [(0, c, 3), (c, 1, 3), (5, 10, 1), (0, c, 2)]
+    # one error frame and nothing else: a range of a log not there, or of
+    # a bad form
+    for text, want in (
+        ("FETCH 1+4", proto.E_NOT_FOUND),
+        ("FETCH 0001.alog 0 10 5+1", proto.E_NOT_FOUND),
+        ("FETCH 0+1", proto.E_ARGS),
+        ("FETCH 1+0", proto.E_ARGS),
+        ("FETCH 1+", proto.E_ARGS),
+        ("FETCH 1+x", proto.E_ARGS),
+        ("FETCH 3", proto.E_ARGS),
+        ("FETCH 9999+2", proto.E_ARGS),
+    ):
+        assert _chunks(h, text) == ([], want), text
+
+
+def test_a_range_past_the_most_a_fetch_sends_ends_in_an_error():
+    # a range's logs start only while the reply is under MAX_FETCH, and a
+    # log longer than that is refused after it: the host asks for the
+    # rest by their bytes (its listing's sizes keep it from asking so)
+    c = proto.MAX_CHUNK
+    big = link.MAX_FETCH * 5 // 8  # two of them pass MAX_FETCH
+    h = _logs_of("link-range-most", (big, big, 100, link.MAX_FETCH + 1))
+    got, code = _chunks(h, "FETCH 1+3")
+    assert code == proto.E_ARGS and sum(n for _, n, _ in got) == 2 * big
+    got, code = _chunks(h, "FETCH 4+1")
+    assert code == proto.E_ARGS and len(got) == link.MAX_FETCH // c
+    got, code = _chunks(h, "FETCH 3+1")  # alone: whole
+    assert not code and got == [(0, 100, 3)]

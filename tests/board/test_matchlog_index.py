@@ -103,6 +103,31 @@ def test_a_pulled_of_several_names_marks_all_or_none():
     assert h.log.counts() == (4, 1) and h.log.marks == [1, 2, 3]
 
 
+def test_a_pulled_of_ranges_marks_all_or_none():
+    # protocol 4: "N+K" marks the logs N .. N+K-1 (a few bytes for a whole
+    # archive, each byte ~70 us of the RP2040's USB reads); an error in any
+    # word marks none
+    flash = _flash(4)  # 0004 is the match in play
+    h = Host(flash)
+    for text, code in (
+        ("PULLED 5+2", 7),  # no 0005, 0006
+        ("PULLED 1+2 0009.alog", 7),
+        ("PULLED 3+2", 8),  # 0004 in play
+        ("PULLED 0+1", 6),
+        ("PULLED 1+0", 6),
+        ("PULLED 1+x", 6),
+        ("PULLED 9999+2", 6),
+        ("PULLED 1+2 ../x.alog", 6),
+    ):
+        ok, rest = h.ask(text)
+        assert not ok and int(rest.split()[0]) == code, (text, rest)
+    assert h.log.counts() == (4, 4)
+    assert h.ask("PULLED 1+2 0003.alog") == (True, "1+2 0003.alog")
+    assert h.log.counts() == (4, 1) and h.log.marks == [1, 2, 3]
+    assert h.ask("PULLED 2+2") == (True, "2+2")  # marked already: nothing more waits
+    assert h.log.marks == [1, 2, 3]
+
+
 def test_a_marker_of_another_match_never_marks_a_new_one_pulled():
     # 0002.pulled without its log (a flash wiped but for it, LAST lost):
     # the next match is 0002, and it is not pulled

@@ -24,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BOARD_TESTS = os.path.join(ROOT, "tests", "board")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build_mpy  # noqa: E402
+from smartboard import proto  # noqa: E402
 
 SEED = 20240611
 FRAMES = 20000  # over the pty
@@ -71,7 +72,7 @@ def test_a_reboot_restarts_the_simulated_board(board):
         f = link.read_frame(time.monotonic() + 5)
         assert f[1:] == (0, True, "rebooting"), f
         assert board.wait_boot(2)
-        assert link.hello()["proto"] == "3"
+        assert link.hello()["proto"] == str(proto.VERSION)
         link.ser.write(b"print(123)\r\n")  # Python to a REPL; junk to the board
         f = link.read_frame(time.monotonic() + 5)
         assert f[1:3] == (0, False) and f[3].startswith("1 malformed"), f

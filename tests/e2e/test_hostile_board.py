@@ -90,9 +90,9 @@ def test_a_listing_that_makes_no_sense_is_refused_before_any_get(tmp_path, page,
     with FakeBoard() as board:
         board.answer["LOGS"] = lambda b, seq, args: proto.reply_ok(seq, page)
         rc, out, err = apixagon(tmp_path, "logs", "pull", "-p", board.port, "--db", db)
-        # HELLO 3 and 2 refused, HELLO 1 (a board of protocol 1); asked once, nothing
+        # HELLO 4, 3 and 2 refused, HELLO 1 (a board of protocol 1); asked once, nothing
         # fetched, nothing marked
-        assert board.verbs() == ["HELLO", "HELLO", "HELLO", "LOGS"]
+        assert board.verbs() == ["HELLO"] * proto.VERSION + ["LOGS"]
     assert rc == 1 and "the board's list of logs makes no sense: " + message in err
     assert "pulled" not in out  # (a negative size was reported as a pulled match)
     assert rows(db) == before

@@ -53,19 +53,24 @@ def board_file(board, name):
 
 class Counting:
     """Counts the bytes asked for with GET; raises KeyboardInterrupt (a
-    user's Ctrl-C) at the start of fetch_many call number `stop_at`."""
+    user's Ctrl-C) as chunk number `stop_at` comes in, before the pull has
+    it."""
 
     def __init__(self, monkeypatch, stop_at=None):
         self.asked = 0
-        self.calls = 0
+        self.chunks = 0
         real = L.Link.fetch_many
 
-        def fetch_many(link, reqs, *a, **k):
-            self.calls += 1
-            if self.calls == stop_at:
-                raise KeyboardInterrupt
+        def fetch_many(link, reqs, *a, took=None, **k):
             self.asked += sum(n for _, _, n in reqs)
-            return real(link, reqs, *a, **k)
+
+            def counted(r, data):
+                self.chunks += 1
+                if self.chunks == stop_at:
+                    raise KeyboardInterrupt
+                took(r, data)
+
+            return real(link, reqs, *a, took=counted if took else None, **k)
 
         monkeypatch.setattr(L.Link, "fetch_many", fetch_many)
 
@@ -73,12 +78,11 @@ class Counting:
 def test_an_interrupted_pull_goes_on_where_it_stopped(board, tmp_path, monkeypatch):
     fill(board, 10)
     db = str(tmp_path / "m.sqlite")
-    monkeypatch.setattr(logs, "BATCH", 4)  # a commit every 4 chunks (4 logs)
-    c = Counting(monkeypatch, stop_at=3)
+    c = Counting(monkeypatch, stop_at=9)
     rc, _ = run_cli("logs", "pull", "-p", board.port, "--db", db)
     assert rc == 130  # interrupted, as by Ctrl-C
     first = stored(db)
-    assert sorted(first) == ["%04d.alog" % i for i in range(1, 9)]  # two batches kept
+    assert sorted(first) == ["%04d.alog" % i for i in range(1, 9)]  # each kept whole as it came
     with connect(board) as link:
         assert {s for _, _, s in link.logs()} == {"done"}  # none marked: not finished
     size = len(board_file(board, "0001.alog"))
@@ -358,11 +362,8 @@ def _sent(monkeypatch):
     return sent
 
 
-def test_a_board_of_protocol_3_takes_many_names_a_pulled_and_sends_chunks_raw(
-    board, tmp_path, monkeypatch
-):
-    fill(board, 30)
-    sent = _sent(monkeypatch)
+def _raw_chunks(monkeypatch):
+    """The lengths of the raw chunks the host reads (protocol 3 and up)."""
     raws = []
     read_frame = L.Link.read_frame
 
@@ -373,10 +374,43 @@ def test_a_board_of_protocol_3_takes_many_names_a_pulled_and_sends_chunks_raw(
         return f
 
     monkeypatch.setattr(L.Link, "read_frame", spy)
+    return raws
+
+
+def test_a_board_of_protocol_4_is_asked_for_ranges_of_whole_logs(board, tmp_path, monkeypatch):
+    # 30 finished logs: FETCH and PULLED name them as ranges of numbers
+    # ("N+K"), a few bytes where each log's name cost the board ~1 ms of
+    # per-byte USB reads; the chunks come raw
+    fill(board, 30)
+    sent = _sent(monkeypatch)
+    raws = _raw_chunks(monkeypatch)
     db = str(tmp_path / "m.sqlite")
     rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
     assert rc == 0 and "30 logs pulled" in out, out
-    assert sent[0] == ("HELLO", str(proto.VERSION)) and proto.VERSION == 3
+    assert sent[0] == ("HELLO", str(proto.VERSION)) and proto.VERSION == 4
+    assert raws and sum(raws) == sum(len(d) for d in stored(db).values())  # every byte raw
+    assert [a for v, a in sent if v == "PULLED"] == ["1+30"]
+    fetched = [a.split() for v, a in sent if v == "FETCH"]
+    assert fetched and not [v for v, _ in sent if v == "GET"]
+    ranges = [w.split("+") for a in fetched for w in a]  # every item a range
+    assert [int(lo) + int(k) for lo, k in ranges[:-1]] == [int(lo) for lo, _ in ranges[1:]]
+    assert ranges[0][0] == "1" and sum(int(k) for _, k in ranges) == 30
+    assert len(fetched) < 6
+    with connect(board) as link:
+        assert [s for _, _, s in link.logs()] == ["pulled"] * 30
+
+
+def test_a_board_of_protocol_3_takes_many_names_a_pulled_and_sends_chunks_raw(
+    board, tmp_path, monkeypatch
+):
+    fill(board, 30)
+    monkeypatch.setattr(L.proto, "VERSION", 3)  # a host of version 3
+    sent = _sent(monkeypatch)
+    raws = _raw_chunks(monkeypatch)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "30 logs pulled" in out, out
+    assert sent[0] == ("HELLO", "3")
     assert raws and sum(raws) == sum(len(d) for d in stored(db).values())  # every byte raw
     pulled = [a.split() for v, a in sent if v == "PULLED"]
     assert len(pulled) == 2 and sum(pulled, []) == ["%04d.alog" % i for i in range(1, 31)]
@@ -387,6 +421,35 @@ def test_a_board_of_protocol_3_takes_many_names_a_pulled_and_sends_chunks_raw(
     assert len(fetched) < 10 and all(len(" ".join(a)) <= L.FETCH_TEXT for a in fetched)
     with connect(board) as link:
         assert [s for _, _, s in link.logs()] == ["pulled"] * 30
+
+
+def test_a_range_is_asked_only_for_finished_logs(board, tmp_path, monkeypatch):
+    # a log in play grows: asked for by its bytes, as is a log stored in part
+    with connect(board) as link:
+        play_record(link, RECORD, upto=10)  # 0001, in play
+        link.logs()
+    d = os.path.join(board.flash, "logs")
+    done = log_bytes(["mode queens-gambit", "B 12 E4"], "abandoned")
+    for i in (2, 3, 4):  # finished matches (as another board's)
+        with open(os.path.join(d, "%04d.alog" % i), "wb") as f:
+            f.write(done)
+    sent = _sent(monkeypatch)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "4 logs pulled" in out, out
+    words = [w for v, a in sent if v in ("FETCH", "GET") for w in a.split()]
+    assert words == ["0001.alog", "0", str(len(board_file(board, "0001.alog"))), "2+3"]
+    assert [a for v, a in sent if v == "PULLED"] == ["2+3"]  # not the one in play
+    with connect(board) as link:
+        link.request("HAND", "press", "confirm", "long")  # abandoned
+        link.logs()
+    del sent[:]
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "1 log pulled" in out, out
+    assert stored(db)["0001.alog"] == board_file(board, "0001.alog")
+    words = [w for v, a in sent if v in ("FETCH", "GET") for w in a.split()]
+    assert words[0] == "0001.alog" and len(words) == 3  # stored in part: its tail
+    assert [a for v, a in sent if v == "PULLED"] == ["1+1"]
 
 
 def test_a_fetch_reply_damaged_or_cut_short_is_asked_again_a_get_a_chunk(
@@ -411,7 +474,13 @@ def test_a_fetch_reply_damaged_or_cut_short_is_asked_again_a_get_a_chunk(
     monkeypatch.setattr(L.Link, "read_frame", read_frame)
     sent = _sent(monkeypatch)
     _pulled_whole(board, tmp_path, d, 8)
-    assert [v for v, _ in sent if v == "FETCH"] and [v for v, _ in sent if v == "GET"]
+    assert len([v for v, _ in sent if v == "FETCH"]) > 1 and _one_by_one(sent)
+
+
+def _one_by_one(sent):
+    """Requests of one chunk each (of a log asked for whole: a range of one
+    log): how a host asks again for what came damaged."""
+    return [a for v, a in sent if v == "GET" or v == "FETCH" and a.endswith("+1")]
 
 
 def _pulled_whole(board, tmp_path, d, n):
@@ -441,7 +510,7 @@ def test_a_raw_chunk_whose_bytes_fail_their_crc32_is_asked_again(board, tmp_path
     monkeypatch.setattr(L.Link, "read_frame", read_frame)
     sent = _sent(monkeypatch)
     _pulled_whole(board, tmp_path, d, 6)
-    assert hurt and [v for v, _ in sent if v == "GET"]  # the damaged chunk again
+    assert hurt and _one_by_one(sent)  # the damaged chunk again
 
 
 def test_a_host_of_protocol_2_gets_base64_chunks_from_a_board_of_3(board, tmp_path, monkeypatch):
@@ -485,7 +554,7 @@ def test_a_board_of_protocol_2_without_fetch_is_pulled_by_get(board, tmp_path, m
 
 
 def test_a_board_of_protocol_1_is_pulled_a_name_a_request(tmp_path, monkeypatch):
-    # older firmware: HELLO 3 and 2 refused (ERR 9), PULLED of one name
+    # older firmware: HELLO 4, 3 and 2 refused (ERR 9), PULLED of one name
     logs = {
         "%04d.alog" % i: log_bytes(["mode queens-gambit", "B 12 E4"], "abandoned")
         for i in (1, 2, 3)
@@ -495,7 +564,7 @@ def test_a_board_of_protocol_1_is_pulled_a_name_a_request(tmp_path, monkeypatch)
         db = str(tmp_path / "m.sqlite")
         rc, out = run_cli("logs", "pull", "-p", fake.port, "--db", db)
         assert rc == 0 and "3 logs pulled" in out, out
-        assert [a for v, a in sent if v == "HELLO"] == ["3", "2", "1"]
+        assert [a for v, a in sent if v == "HELLO"] == ["4", "3", "2", "1"]
         assert [a for v, a in sent if v == "PULLED"] == sorted(logs)
         assert not [v for v, _ in sent if v == "FETCH"]  # GETs, a chunk each
         assert set(fake.states.values()) == {"pulled"}

@@ -14,7 +14,7 @@ def test_boots_answers_and_keeps_its_settings_through_a_reset(rev, tmp_path):
     try:
         with L.connect(board.port, timeout=30) as link:
             h = L.fields(link.request("HELLO", "1"))
-            assert h["profile"] == emukit.PROFILE[rev] and h["proto"] == "3"
+            assert h["profile"] == emukit.PROFILE[rev] and h["proto"] == str(L.proto.VERSION)
             st = L.fields(link.request("STATUS"))
             assert st["phase"] == "setup" and st["hw"] == "ok" and int(st["heap"]) > 100_000
             assert link.request("SET", "display", "0") == "display=0"
