@@ -534,10 +534,8 @@ class Link:
         for i in range(0, len(items), 3):
             a, b, c = items[i], items[i + 1], items[i + 2]
             for n in range(a, a + b) if c == 0 else (a,):
-                if c == 0:
-                    total = self._send_range(log.file(matchlog.log_name(n)), 0, 0, total)
-                else:
-                    total = self._send_range(log.file(a), b, c, total)
+                path = log.file(matchlog.log_name(n) if c == 0 else n)
+                total = self._send_range(path, b if c else 0, c, total)
                 if total < 0:
                     return -total
         return _SENT

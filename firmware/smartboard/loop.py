@@ -22,7 +22,7 @@ def step(board, link, now, tick=None):
     """tick: what runs the board's tick (the simulator's rig.tick, which
     keeps its sensors' time); board.tick(now) if None."""
     hot = link.hot
-    if hot < 0:  # a download's reply went out since the last step (Link.poll)
+    if hot < 0:  # a download's request was answered since the last step (Link.cmd_*)
         hot = link.hot = now + HOT_MS
     if now >= hot or now - link.ticked >= TICK_AT_LEAST_MS:
         link.ticked = now

@@ -324,9 +324,9 @@ class Link:
         """
         got = {}
         pending = {}  # seq -> the requests its reply frames answer, in order
-        self._whole = whole if whole and self.proto() >= 4 else {}
+        whole = whole if whole and self.proto() >= 4 else {}
         if self.proto() >= 2:
-            todo, window = _fetches(reqs, self._whole), 2
+            todo, window = _fetches(reqs, whole), 2
         else:
             todo = [[r] for r in reqs]
         todo.reverse()
@@ -341,7 +341,7 @@ class Link:
         while todo or pending:
             while todo and len(pending) < window:
                 g = todo.pop()
-                pending[self._get(g)] = g
+                pending[self._get(g, whole)] = g
             f = self.read_frame(due)
             if f is None:
                 g = pending.pop(next(iter(pending)))  # the oldest: the one it is on
@@ -349,7 +349,7 @@ class Link:
                     # the one the board could not read, likely: once more
                     garbled -= 1
                     retries += 1
-                    pending[self._get(g)] = g
+                    pending[self._get(g, whole)] = g
                     due = time.monotonic() + self.timeout
                     continue
                 e = self._unanswered("GET %s %d %d" % g[0], self.timeout, stray)
@@ -379,7 +379,7 @@ class Link:
                 todo.extend([x] for x in reversed(g))
                 if _count(rest.partition(" ")[0]) == proto.E_VERB:
                     # a board of version 2 from before FETCH: GETs from now on
-                    self._whole = {}
+                    whole = {}
                     todo = [[x] for grp in todo for x in reversed(grp)]
                     todo.append([r])
                     continue
@@ -404,33 +404,23 @@ class Link:
                 progress(len(data))
         return got
 
-    def _get(self, g):
+    def _get(self, g, whole):
         # one GET, or a FETCH of several (consecutive chunks of a log as
-        # one item, consecutive whole logs as one range); g stays the list
-        # of chunks its frames answer
-        if len(g) == 1 and not self._whole:
-            return self.send("GET", *g[0])
+        # one item, consecutive whole logs as one range: whole, fetch_many);
+        # g stays the list of chunks its frames answer
         items = []
         for name, off, n in g:
             if items and items[-1][0] == name and items[-1][1] + items[-1][2] == off:
                 items[-1][2] += n
             else:
                 items.append([name, off, n])
-        args = []
-        last = None  # the number of the whole log args[-1]'s range ends with
+        words = []  # a whole log by its number, to be joined into ranges
         for name, off, n in items:
-            k = _number(name) if off == 0 and self._whole.get(name) == n else None
-            if k is not None and last is not None and k == last + 1:
-                lo, _, m = args[-1].partition("+")
-                args[-1] = "%s+%d" % (lo, int(m) + 1)
-            elif k is not None:
-                args.append("%d+1" % k)
-            else:
-                args += [name, off, n]
-            last = k
-        if len(g) == 1 and len(args) == 3:
-            return self.send("GET", *args)
-        return self.send("FETCH", *args)
+            k = _number(name) if off == 0 and whole.get(name) == n else None
+            words += [name, "%d" % off, "%d" % n] if k is None else [k]
+        if len(g) == 1 and len(words) == 3:
+            return self.send("GET", *words)
+        return self.send("FETCH", *_ranges(words))
 
     def proto(self):
         """The protocol spoken with the board: the lower of its (HELLO's
@@ -445,18 +435,10 @@ class Link:
         v = self.proto()
         if v < 2:
             return self.request_many("PULLED", names)
-        words = []
-        last = None
-        for name in names:
-            k = _number(name) if v >= 4 else None
-            if k is not None and last is not None and k == last + 1:
-                lo, _, m = words[-1].partition("+")
-                words[-1] = "%s+%d" % (lo, int(m) + 1)
-            else:
-                words.append(name if k is None else "%d+1" % k)
-            last = k
+        if v >= 4:
+            names = _ranges([_number(name) or name for name in names])
         groups = []
-        for w in words:
+        for w in names:
             if groups and len(groups[-1]) + 1 + len(w) <= PULLED_TEXT:
                 groups[-1] += " " + w
             else:
@@ -495,9 +477,26 @@ def _fetches(reqs, whole=None):
 def _number(name):
     """The number of a log named as the board names them ("0007.alog": 7),
     None for any other name."""
-    m = _NUMBERED.match(name)
-    n = int(m.group(1)) if m else None
-    return n if n is not None and name == "%04d.alog" % n else None
+    n = int(name[:4]) if _NUMBERED.match(name) else 0
+    return n or None
+
+
+def _ranges(words):
+    """words (str), each run of consecutive log numbers (int) among them
+    written as one range "N+K" (protocol 4)."""
+    out = []
+    run = None  # [first, count] of the range out[-1] stands for
+    for w in words:
+        if not isinstance(w, int):
+            run = None
+            out.append(w)
+        elif run and w == run[0] + run[1]:
+            run[1] += 1
+            out[-1] = "%d+%d" % (run[0], run[1])
+        else:
+            run = [w, 1]
+            out.append("%d+1" % w)
+    return out
 
 
 def fields(text):
@@ -575,7 +574,7 @@ def safe_name(name):
     return bool(_NAME.match(name)) and ".." not in name
 
 
-_NUMBERED = re.compile(r"0*([1-9][0-9]{0,3})\.alog\Z")
+_NUMBERED = re.compile(r"[0-9]{4}\.alog\Z")
 _NAME = re.compile(r"[A-Za-z0-9_.-]{1,26}\.alog\Z")
 _B64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
 
