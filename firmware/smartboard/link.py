@@ -451,8 +451,7 @@ class Link:
             log.rescan(memoryview(self._buf)[: 6 * matchlog.HEAD])
         nums, more = log.page(start, LOGS_PER_REPLY)
         sizes = log.sizes(nums, start == 0)  # the listing's own sizes (no 2nd pass)
-        cur = log.current()
-        play = matchlog.number_of(cur) if cur and not log.over else 0
+        play = log.playing()
         # The reply is written through the link's buffer, sent (its CRC
         # chained) each time it is nearly full: a page never needs a block
         # of a fragmented heap, nor a USB write an entry. Bytes formatting:
@@ -614,8 +613,7 @@ class Link:
         for w in args:
             spans += _range(w) if "+" in w else (matchlog.number_of(_one_name((w,))), 1)
         log = self._log()
-        cur = log.current()
-        play = matchlog.number_of(cur) if cur and not log.over else 0
+        play = log.playing()
         for i in range(0, len(spans), 2):
             lo = spans[i]
             if not log.has_all(lo, spans[i + 1]):

@@ -574,6 +574,13 @@ class MatchLog:
     def current(self):
         return self.path[len(self.root) + 1 :] if self.path else None
 
+    def playing(self):
+        """The number of the log whose match is in play, 0 when none (no
+        log yet, or its match is over): LOGS calls it "play", PULLED
+        refuses it."""
+        cur = self.current()
+        return _number(cur) if cur and not self.over else 0
+
     def delete(self, name):
         """Delete a log the host has stored (link.py checks that it has).
         Deleting the newest log keeps its number first (HIGH, written
