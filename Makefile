@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed-stamp
 EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench run console lint fmt mpy firmware emu clean
+.PHONY: all test test-fast bench run console lint fmt mpy firmware emu clean install uninstall
 
 all: test
 
@@ -48,6 +48,23 @@ soak: $(STAMP)
 PROFILE ?= A
 run: $(STAMP)
 	@$(PY) tools/devboard.py --companion --profile $(PROFILE)
+
+# `apixagon` on the user's PATH: a link in BINDIR (default ~/.local/bin,
+# on PATH in most desktop set-ups) to the venv's console script, whose
+# first line names the venv's Python; so the command keeps working with
+# every dependency, and `git pull` changes it at once (an editable
+# install). `make uninstall` removes only that link.
+BINDIR ?= $(HOME)/.local/bin
+install: $(STAMP)
+	@mkdir -p "$(BINDIR)"
+	@ln -sfn "$(CURDIR)/$(VENV)/bin/apixagon" "$(BINDIR)/apixagon"
+	@echo "installed: $(BINDIR)/apixagon -> $(CURDIR)/$(VENV)/bin/apixagon"
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; \
+	  *) echo "note: $(BINDIR) is not on your PATH: add it, or run $(BINDIR)/apixagon";; esac
+
+uninstall:
+	@if [ -L "$(BINDIR)/apixagon" ]; then rm "$(BINDIR)/apixagon" && echo "removed $(BINDIR)/apixagon"; \
+	  else echo "nothing to remove: $(BINDIR)/apixagon is not a link"; fi
 
 # The firmware's own terminal console (no serial link): the board loop
 # under MicroPython with a 96 wK heap, typed hands, the LEDs as a hexagon.
