@@ -12,12 +12,13 @@ all: test
 
 # CairoSVG (PNG pictures) needs the system's cairo library: installed from
 # Debian's packages where it is missing and apt-get can (root, as in CI).
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	@ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' \
 	  || (command -v apt-get >/dev/null && apt-get install -y -q libcairo2 >/dev/null) \
 	  || echo "warning: libcairo2 is missing: PNG pictures will not work (SVG will)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps -r requirements-nodeps.txt
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e .
 	@touch $(STAMP)
 
@@ -119,7 +120,8 @@ $(FIRMWARE_UF2) &: $(FIRMWARE_SRC) | $(STAMP)
 	  $(PY) tools/build_firmware.py $(REVISIONS)
 
 # Memory, size and speed figures (README): the core and the whole firmware
-# under the unix port, the serial link, then the images on the emulated
+# under the unix port, the serial link, the CircuitPython strip adapter
+# on Adafruit's library (CPython and the unix port), then the images on the emulated
 # RP2040 (tools/bench_target.py, several minutes; it installs rp2040js
 # where it is missing, as the tests do). The benchmark's own
 # image, build/firmware/bench/, is rev A with the simulator frozen in too
@@ -132,6 +134,7 @@ bench: $(STAMP) $(EMU_STAMP) $(FIRMWARE_UF2) $(BENCH_UF2)
 	$(PY) tools/bench_core.py
 	$(PY) tools/bench_board.py
 	$(PY) tools/bench_link.py
+	$(PY) tools/bench_neopixel_cp.py
 	APIXAGON_RP2040_DIR="$(RP2040_DIR)" $(PY) tools/bench_target.py
 
 $(BENCH_UF2): $(BENCH_SRC) | $(STAMP)

@@ -5,7 +5,6 @@
 # (boards/<rev>/main.py), or firmware/main.py on a stock MicroPython's
 # flash (`apixagon deploy`, `mpremote mip install`). The PC runs the same
 # loop on simulated parts instead (smartboard.sim).
-import sys
 import time
 
 from smartboard import board, buttons, layout, scan, settings, uids
@@ -36,17 +35,12 @@ _LED_SM = 0  # the strip's PIO state machine: PIO0's first
 
 
 def led_strip(pins, n):
-    # MicroPython's neopixel on the board, the Adafruit library
-    # when the board runs CircuitPython — chosen here, behind one interface.
-    if sys.implementation.name == "circuitpython":
-        import board as cp_board
-        import neopixel
-        from smartboard.drivers.neopixel_cp import CircuitPythonStrip
-
-        pin = getattr(cp_board, "GP%d" % pins.LED_PIN)
-        return CircuitPythonStrip(
-            neopixel.NeoPixel(pin, n, auto_write=False, pixel_order=neopixel.GRB)
-        )
+    # The PIO driver, or MicroPython's neopixel, behind one interface. The
+    # board runs MicroPython only: this start-up code needs machine and rp2,
+    # the painter's current limit is @micropython.viper, which CircuitPython
+    # does not compile, and the .mpy format is MicroPython's. The Adafruit
+    # library's adapter (drivers/neopixel_cp.py) is for a CircuitPython
+    # program of one's own (hardware/README.md, LEDs).
     from machine import Pin
 
     if pins.LED_DRIVER == "pio":

@@ -73,11 +73,15 @@ class FakeNeoPixel:
 
 
 class FakePixels:
-    # Stands in for CircuitPython's neopixel.NeoPixel(auto_write=False).
+    # Stands in for CircuitPython's neopixel.NeoPixel (the real library:
+    # tests/test_neopixel_circuitpython.py, CPython only); here the adapter
+    # under MicroPython too.
     def __init__(self, n):
         self.n = n
         self.px = [None] * n
         self.shows = 0
+        self.brightness = 0.5
+        self.auto_write = True
 
     def __len__(self):
         return self.n
@@ -99,12 +103,15 @@ def test_micropython_strip_paints_the_driver_buffer_in_place():
     assert np.writes == 1 and np.buf[3 * lay.led[0] + 1] > 0
 
 
-def test_circuitpython_strip_sends_rgb_tuples():
+def test_circuitpython_strip_sends_the_frame_as_one_slice_of_rgb_ints():
     px = FakePixels(61)
     strip = CircuitPythonStrip(px)
+    assert px.brightness == 1.0 and not px.auto_write  # the painter dims, show() sends
     strip.buf[0:3] = bytes((1, 2, 3))  # G, R, B
+    strip.buf[180:183] = bytes((255, 254, 253))
     strip.write()
-    assert px.shows == 1 and px.px[0] == (2, 1, 3) and px.px[60] == (0, 0, 0)
+    assert px.shows == 1 and px.px[0] == 0x020103 and px.px[60] == 0xFEFFFD
+    assert px.px[1:60] == [0] * 59
 
 
 def _reference_frame(layer, dark, alarm, now, brightness, budget=900):
