@@ -12,7 +12,7 @@ import os
 
 from apixagon.geometry import NCELLS, NONE, cell_name, parse_cell
 from smartboard import proto
-from smartboard.sim.console import card_code, card_text
+from smartboard.sim.console import card_code
 
 from . import link as L
 from . import logs, words
@@ -144,7 +144,7 @@ class Companion:
         cells = self.session.cells
         x = parse_cell(cell)
         if cells is not None and cells[x]:
-            held = card_text(cells[x], self.session.letters).strip()
+            held = words.card_token(cells[x] - 1, self.session.letters)
             raise CommandError("%s holds %s: lift it first" % (cell, held))
         return cell
 

@@ -5,6 +5,7 @@ companion types (smartboard.sim.console.card_code's inverse), HANDS replies
 as lists of cards. Pure functions of text the board sent."""
 
 from apixagon.codes import MODES
+from smartboard import tag
 
 # NOTATION "Stable reason codes" -> why, as RULES.md says it. A code a
 # newer board sends that is not here is shown as itself.
@@ -153,12 +154,18 @@ def setup_text(status):
 # ---- card tokens (the companion's: B12 G3 A3 J5 Grain Gbee Bsmoker) --------
 
 
-def card_token(letter, what):
-    """The token card_code reads for a card of side `letter`: `12` -> B12,
-    `rain` -> Brain, `bee`/`beekeeper` -> Bbee, `smoker` -> Bsmoker."""
-    if what.isdigit():
-        return "%s%d" % (letter, int(what))
-    return letter + _SPECIALS.get(what, what)
+def card_token(code, letters):
+    """The token card_code reads for tag code `code` (a cell state minus
+    one): B12, G3, A7, J5, Grain, Gbee, Bsmoker; '?' for none it reads."""
+    if not 0 <= code < 0xFB:
+        return "?"
+    side = letters[tag.side_of(code)]
+    kind = tag.kind_of(code)
+    if kind == tag.NORMAL:
+        return "%s%d" % (side, tag.index_of(code))
+    if kind == tag.RAIN and tag.index_of(code):
+        return side + "rain2"  # the second Rain (card_code reads rain1/rain2)
+    return side + ("rain", "bee", "smoker")[kind - 1]
 
 
 def want_cells(text):

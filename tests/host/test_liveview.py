@@ -9,6 +9,7 @@ from apixagon_host import words
 from apixagon_host.liveview import cells_text, hexagon, led_text, status_line, status_notes
 from apixagon_host.monitor import Session, event_line
 from smartboard import proto, tag, view
+from smartboard.sim.console import card_code
 
 
 def cells_with(**cards):
@@ -191,3 +192,17 @@ def test_a_take_back_of_a_move_seen_before_the_monitor_came():
     s._on_event("phase start")
     s._on_event("move 1 B 2 E4")
     assert heard[-1][0] == "move" and s.history == ["B 2 E4"]
+
+
+def test_card_tokens_are_what_the_companion_reads():
+    # words.card_token is card_code's inverse, in each game's letters
+    for letters in ("BG", "AB"):
+        for side in (0, 1):
+            codes = [tag.code(side, tag.NORMAL, i) for i in range(31)]
+            codes += [tag.code(side, k, 0) for k in (tag.RAIN, tag.BEEKEEPER, tag.SMOKER)]
+            codes.append(tag.code(side, tag.RAIN, 1))
+            for c in codes:
+                token = words.card_token(c, letters)
+                assert card_code(token, letters == "AB") == c, token
+    assert words.card_token(tag.code(1, tag.RAIN, 0), "BG") == "Grain"
+    assert words.card_token(0xFB, "BG") == "?"  # a card the board cannot name
