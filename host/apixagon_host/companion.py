@@ -31,7 +31,8 @@ hands (the simulated board):
 set-up by name (any board):
   mode NAME        queens-gambit silent-swarm beehive 2v1 3v2 junior teen
   start SIDE       black | gold (A | B in team games)
-  option NAME      special_then_place | none      players N   2 4 6 (teen)
+  option NAME      special_then_place | none
+  players N        2 4 6 (teen), 2 to 6 (junior)
 companion:
   hands            each side's cards and specials not yet played
   pull             download the board's matches into the database
@@ -152,12 +153,18 @@ class Companion:
     def _set(self, key, word):
         s = self.session
         try:
-            value = words.setting_value(key, word, s.status.get("sides", "BG"))
+            value = words.setting_value(
+                key, word, s.status.get("sides", "BG"), s.status.get("mode")
+            )
         except ValueError as e:
             raise CommandError(str(e))
         self._connected()
         s.request("SET", key, value)
         s.stale = True  # STATUS names the new set-up
+        if s.status.get("phase", "setup") != "setup":
+            # the board keeps it for the next match: a match's set-up is
+            # fixed when it starts (its record's header)
+            return ["%s set for the next match: the one on the board keeps its own" % key]
         return []
 
     def _hands(self):

@@ -46,6 +46,7 @@ _SPECIALS = {"rain": "rain", "beekeeper": "bee", "smoker": "smoker"}
 # a name -> the number the board keeps.
 OPTIONS = ("none", "special_then_place")
 PLAYERS = ("2", "4", "6")  # teen (§7): the CONFIRM-held cycle's values
+JUNIOR_PLAYERS = ("2", "3", "4", "5", "6")  # §6: one deck, 2 to 6 players
 
 
 def side_name(letter):
@@ -108,10 +109,11 @@ def declaration(value):
     return "DECLARE previews: %s — CONFIRM to declare" % said
 
 
-def setting_value(key, word, sides="BG"):
+def setting_value(key, word, sides="BG", mode=None):
     """The number SET takes for a set-up name (`mode beehive` -> 2), or
-    ValueError naming the choices. sides: the set-up's letters (STATUS
-    sides=): who starts is black|gold, or A|B in team games."""
+    ValueError naming the choices. sides, mode: the set-up's letters and
+    mode (STATUS sides=, mode=): who starts is black|gold, or A|B in team
+    games; a junior game takes 2 to 6 players, teen 2, 4 or 6."""
     w = word.lower()
     if key == "mode":
         choices = MODES
@@ -125,9 +127,9 @@ def setting_value(key, word, sides="BG"):
         choices = OPTIONS
         w = w.replace("-", "_")
     elif key == "players":
-        if w in PLAYERS:
+        choices = JUNIOR_PLAYERS if mode == "junior" else PLAYERS
+        if w in choices:
             return int(w)
-        choices = PLAYERS
     else:
         raise ValueError("no setting %r" % key)
     if w in choices:

@@ -187,6 +187,12 @@ def test_no_module_below_the_command_table_imports_it():
         assert "cli" not in _imports(os.path.join(PACKAGE, f)), f
 
 
+def test_link_and_store_import_no_command():
+    commands = {"cli", "check", "logs", "play", "monitor", "companion", "deploy"}
+    for f in ("link.py", "store.py", "errors.py", "termtext.py", "outfile.py", "progress.py"):
+        assert not _imports(os.path.join(PACKAGE, f)) & commands, f
+
+
 @pytest.mark.parametrize("module", ["monitor", "companion", "logs", "check", "play"])
 def test_the_commands_import_and_run_with_cli_blocked(module, tmp_path):
     # a fresh interpreter where importing cli fails: each command module
@@ -226,6 +232,23 @@ def test_set_up_by_name_is_a_set(line, sides, sent):
     s, go_on, out = run(line, sides=sides)
     assert go_on and out == [] and s.sent == [sent]
     assert s.stale  # the status line asks STATUS for the new set-up
+
+
+def test_players_of_a_junior_game_run_2_to_6():
+    s = FakeSession()
+    s.status["mode"] = "junior"
+    _, out = Companion(s).command("players 5")
+    assert out == [] and s.sent == [("SET", "players", 5)]
+    _, out = Companion(s).command("players 7")
+    assert out == ["error: players '7'? choose one of: 2, 3, 4, 5, 6"]
+
+
+def test_set_up_in_play_says_it_is_for_the_next_match():
+    s = FakeSession()
+    s.status["phase"] = "play"
+    _, out = Companion(s).command("option none")
+    assert s.sent == [("SET", "option", 0)]
+    assert out == ["option set for the next match: the one on the board keeps its own"]
 
 
 def test_set_up_works_on_a_real_board_too():

@@ -206,3 +206,27 @@ def test_card_tokens_are_what_the_companion_reads():
                 assert card_code(token, letters == "AB") == c, token
     assert words.card_token(tag.code(1, tag.RAIN, 0), "BG") == "Grain"
     assert words.card_token(0xFB, "BG") == "?"  # a card the board cannot name
+
+
+def test_a_burst_of_leds_events_is_drawn_as_the_last_one():
+    # The card query's frame, then the board's next frame in the same
+    # read: the view shows the last (each is a whole layer, not a change).
+    import io
+
+    from apixagon_host.monitor import ScreenView
+
+    ui = ScreenView(io.StringIO(), None)
+    s = Session(None, ui.notify)
+    ui.session = s
+    query = bytearray(NCELLS)
+    query[parse_cell("E4")] = view.THREAT | view.FAST
+    after = bytearray(NCELLS)
+    after[parse_cell("E4")] = view.LAST
+    s._on_event("leds " + proto.hex_text(bytes(query)))
+    s._on_event("leds " + proto.hex_text(bytes(after)))
+    ui.redraw()
+    frame = ui.out.getvalue()
+    assert s.layer == bytes(after)
+    row_e = [x for x in frame.split("\n") if x.startswith("E ")][0]
+    r, g, b = view.colour_of(view.LAST)
+    assert "48;2;%d;%d;%dme4  " % (r, g, b) in row_e and "\x1b[5m" not in row_e
