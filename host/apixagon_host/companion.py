@@ -53,6 +53,8 @@ class Args:
         self.__dict__.update(fields)
 
     def __getattr__(self, name):
+        if name.startswith("__"):  # copy, pickle and the like ask for these
+            raise AttributeError(name)
         return None
 
 
@@ -64,7 +66,8 @@ class _State:
 
 class Companion:
     """command(line) -> (go on?, lines to show). session: a
-    monitor.Session (connected, info, status, port, request, paused)."""
+    monitor.Session (connected, info, status, port, cells, letters, stale,
+    request, paused)."""
 
     def __init__(self, session, db=None):
         self.session = session

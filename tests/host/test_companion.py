@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from apixagon.geometry import NCELLS, parse_cell
-from apixagon_host import cli
+from apixagon_host import cli, logs
 from apixagon_host.companion import SIMULATOR, Companion
 from apixagon_host.link import BoardError
 from smartboard import proto, tag
@@ -337,3 +337,28 @@ def test_put_on_an_occupied_cell_is_refused_before_sending():
     assert go_on and s.sent == [] and out == ["error: E4 holds B12: lift it first"]
     s, _, out = run("put E5 G3", cells=bytes(cells))
     assert out == [] and s.sent == [("HAND", "put", "E5", tag.code(1, tag.NORMAL, 3))]
+
+
+def test_pull_and_status_call_the_commands_with_the_port_and_database(monkeypatch, tmp_path):
+    seen = []
+
+    def command(name):
+        def run(state, args):
+            seen.append((name, args.port, args.db, args.delete, args.progress))
+            state.out.write("%s done\n" % name)
+
+        return run
+
+    monkeypatch.setattr(logs, "pull", command("pull"))
+    monkeypatch.setattr(logs, "status", command("status"))
+    s = FakeSession()
+    db = str(tmp_path / "m.sqlite")
+    c = Companion(s, db=db)
+    assert c.command("pull") == (True, ["pull done"])
+    assert c.command("status") == (True, ["status done"])
+    # (an option not given is None, as argparse leaves it: no --delete)
+    assert seen == [
+        ("pull", "/dev/fake", db, None, None),
+        ("status", "/dev/fake", None, None, None),
+    ]
+    assert s.pauses == 2  # each opens the port itself
