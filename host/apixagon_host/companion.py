@@ -149,6 +149,7 @@ class Companion:
         x = parse_cell(cell)
         if cells is not None and cells[x]:
             held = words.card_token(cells[x] - 1, self.session.letters)
+            held = "a card" if held == "?" else held  # one the board cannot name
             raise CommandError("%s holds %s: lift it first" % (cell, held))
         return cell
 

@@ -124,6 +124,10 @@ def test_companion_on_a_terminal_draws_the_card_and_the_move(board, term, tmp_pa
     t = term([APIXAGON, "monitor", "--port", board.port, "--db", str(tmp_path / "m.sqlite")])
     t.wait_for(r"APIXAGON live view  APIXAGON_simulator sim-A")
     t.wait_for(r"\[setup\]")
+    t.type("mode beehive\r")  # SET mode 2: the status line names it
+    t.wait_for(r"\[setup\]  mode beehive", anywhere=True)
+    t.type("mode queens-gambit\r")
+    t.wait_for(r"\[setup\]  mode queens-gambit", anywhere=True)
     t.type("confirm\r")
     t.wait_for(r"phase start")
     t.type("put E4 B12\r")

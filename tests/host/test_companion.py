@@ -335,6 +335,9 @@ def test_put_on_an_occupied_cell_is_refused_before_sending():
     cells[parse_cell("E4")] = 1 + tag.code(0, tag.NORMAL, 12)
     s, go_on, out = run("put E4 G3", cells=bytes(cells))
     assert go_on and s.sent == [] and out == ["error: E4 holds B12: lift it first"]
+    cells[parse_cell("E6")] = 0xFC  # a card the board cannot name yet
+    s, _, out = run("put E6 G3", cells=bytes(cells))
+    assert s.sent == [] and out == ["error: E6 holds a card: lift it first"]
     s, _, out = run("put E5 G3", cells=bytes(cells))
     assert out == [] and s.sent == [("HAND", "put", "E5", tag.code(1, tag.NORMAL, 3))]
 
