@@ -1,5 +1,12 @@
 """`apixagon` command line: a table of commands over one state object, one
-error type that becomes the exit code (the mpremote shape)."""
+error type that becomes the exit code (the mpremote shape).
+
+The layers, each importing only those below it: this command table on top;
+the commands (check, play, logs, monitor with its companion, deploy) below
+it, each a function of (state, args); link, store and the small helpers at
+the bottom. A command that runs another (the companion's pull, list,
+status, render) calls its function; nothing imports this module
+(tests/host/test_companion.py keeps it so)."""
 
 import argparse
 import sys

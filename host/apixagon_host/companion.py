@@ -1,16 +1,21 @@
 """Typed commands of `apixagon monitor` (the companion of `make run`): the
 players' hands on the simulated board, with the console's syntax and card
-tokens (smartboard.sim.console.card_code), sent as HAND frames; and the
-host's own commands (pull, list, status, render) run through the CLI's
-code. A bad command prints why and sends nothing."""
+tokens (smartboard.sim.console.card_code), sent as HAND frames; the set-up
+by name (SET); the hands left (HANDS); and the host's own commands (pull,
+list, status, render) run by calling the commands' functions (logs.py) as
+the command table does: the companion sits below cli.py and never imports
+it. A bad command prints why and sends nothing."""
 
 import contextlib
 import io
 import os
 
 from apixagon.geometry import NCELLS, NONE, cell_name, parse_cell
+from smartboard import proto
 from smartboard.sim.console import card_code
 
+from . import link as L
+from . import logs, words
 from .errors import CommandError
 from .liveview import legend
 
@@ -23,17 +28,46 @@ hands (the simulated board):
   lift CELL        lift the card off it           Grain, Gbee, Bsmoker, J5 (junior)
   tap CARD         tap a card on the action pad (specials, card query)
   mode | confirm | declare [long]   press a button (long: held)
+set-up by name (any board):
+  mode NAME        queens-gambit silent-swarm beehive 2v1 3v2 junior teen
+  start SIDE       black | gold (A | B in team games)
+  option NAME      special_then_place | none
+  players N        2 4 6 (teen), 2 to 6 (junior)
 companion:
+  hands            each side's cards and specials not yet played
   pull             download the board's matches into the database
   list             the stored matches          status   the board's identity and storage
   render N         draw stored match N as SVG  help     this text
   quit             leave (also Ctrl-C, Ctrl-D)
-Set-up: mode = game mode, declare = who starts, confirm = start the match."""
+Buttons in set-up: mode = game mode, declare = who starts, confirm = start."""
+
+SETUP = ("mode", "start", "option", "players")
+SETUP_USAGE = {"start": "start black|gold|A|B", "option": "option NAME", "players": "players N"}
+
+
+class Args:
+    """A command's arguments as the command table's parser makes them: the
+    fields given, and None for an option not given (argparse's default)."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):  # copy, pickle and the like ask for these
+            raise AttributeError(name)
+        return None
+
+
+class _State:
+    def __init__(self, out):
+        self.out = out
+        self.inp = None
 
 
 class Companion:
     """command(line) -> (go on?, lines to show). session: a
-    monitor.Session (connected, info, status, port, request, paused)."""
+    monitor.Session (connected, info, status, port, cells, letters, stale,
+    request, paused)."""
 
     def __init__(self, session, db=None):
         self.session = session
@@ -56,17 +90,26 @@ class Companion:
                 return False, []
             if w == "help":
                 return True, HELP.splitlines() + legend()
+            # `mode` alone or `mode long` is the MODE button (set-up: the
+            # next mode); `mode NAME` sets it by name
+            if w in SETUP and len(words) == 2 and (w != "mode" or words[1].lower() != "long"):
+                return True, self._set(w, words[1])
+            if w in SETUP[1:]:
+                raise CommandError("usage: %s" % SETUP_USAGE[w])
             if w in ("put", "lift", "tap") or w in BUTTONS:
                 return True, self._hand(w, words)
+            if w in ("hands", "hand"):
+                self._no_args(words)
+                return True, self._hands()
             if w == "pull":
                 self._no_args(words)
-                return True, self._cli(["logs", "pull"] + self._port() + self._db(), pause=True)
+                return True, self._run(logs.pull, port=self._port(), db=self.db, pause=True)
             if w == "list":
                 self._no_args(words)
-                return True, self._cli(["logs", "list"] + self._db())
+                return True, self._run(logs.list_, db=self.db)
             if w == "status":
                 self._no_args(words)
-                return True, self._cli(["status"] + self._port(), pause=True)
+                return True, self._run(logs.status, port=self._port(), pause=True)
             if w == "render":
                 return True, self._render(words)
             raise CommandError("unknown command %r (try help)" % words[0])
@@ -78,7 +121,7 @@ class Companion:
         # Everything is checked before anything is sent.
         if w == "put":
             self._count(words, 3, "put CELL CARD")
-            req = ("put", self._cell(words[1]), self._card(words[2]))
+            req = ("put", self._free(self._cell(words[1])), self._card(words[2]))
         elif w == "lift":
             self._count(words, 2, "lift CELL")
             req = ("lift", self._cell(words[1]))
@@ -90,8 +133,7 @@ class Companion:
                 raise CommandError("%s takes nothing or 'long'" % w)
             req = ("press", w) + (("long",) if len(words) == 2 else ())
         s = self.session
-        if not s.connected:
-            raise CommandError("not connected to the board (reconnecting); nothing sent")
+        self._connected()
         if s.info.get("board") != SIMULATOR:
             raise CommandError(
                 "hands are for the simulated board: %s is a real board, put the cards on it"
@@ -99,6 +141,52 @@ class Companion:
             )
         s.request("HAND", *req)
         return []
+
+    def _free(self, cell):
+        # A card put on a card would be two cards on one sensor: the board
+        # reads nonsense (RULES §8). The cells the board sent tell.
+        cells = self.session.cells
+        x = parse_cell(cell)
+        if cells is not None and cells[x]:
+            held = words.card_token(cells[x] - 1, self.session.letters)
+            held = "a card" if held == "?" else held  # one the board cannot name
+            raise CommandError("%s holds %s: lift it first" % (cell, held))
+        return cell
+
+    # ---- set-up and hands (SET, HANDS: real boards too) -------------------------
+    def _set(self, key, word):
+        s = self.session
+        try:
+            value = words.setting_value(
+                key, word, s.status.get("sides", "BG"), s.status.get("mode")
+            )
+        except ValueError as e:
+            raise CommandError(str(e))
+        self._connected()
+        s.request("SET", key, value)
+        s.stale = True  # STATUS names the new set-up
+        if s.status.get("phase", "setup") != "setup":
+            # the board keeps it for the next match: a match's set-up is
+            # fixed when it starts (its record's header)
+            return ["%s set for the next match: the one on the board keeps its own" % key]
+        return []
+
+    def _hands(self):
+        self._connected()
+        try:
+            reply = self.session.request("HANDS")
+        except L.BoardError as e:
+            if e.board_code == proto.E_VERB:
+                raise CommandError("this board's firmware cannot tell the hands (update it)")
+            raise
+        try:
+            return words.hands_lines(reply)
+        except ValueError:
+            raise CommandError("the board's HANDS reply makes no sense: %r" % reply[:60])
+
+    def _connected(self):
+        if not self.session.connected:
+            raise CommandError("not connected to the board (reconnecting); nothing sent")
 
     def _count(self, words, n, usage):
         if len(words) != n:
@@ -124,10 +212,7 @@ class Companion:
     def _port(self):
         if not self.session.port:
             raise CommandError("not connected to a board")
-        return ["--port", self.session.port]
-
-    def _db(self):
-        return ["--db", self.db] if self.db else []
+        return self.session.port
 
     def _render(self, words):
         self._count(words, 2, "render N (a match id from list)")
@@ -140,21 +225,19 @@ class Companion:
         out = "match-%s.svg" % words[1]
         if self.db:
             out = os.path.join(os.path.dirname(os.path.abspath(self.db)), out)
-        return self._cli(["logs", "render", words[1], "--output", out] + self._db())
+        return self._run(logs.render, id=int(words[1]), output=out, db=self.db)
 
-    def _cli(self, argv, pause=False):
-        """Run an `apixagon` command with the CLI's own code; its output as
-        lines. pause: it opens the board's port itself, so the live link
-        steps aside meanwhile (one reader per port)."""
-        from . import cli
-
-        args = cli.build_parser().parse_args(argv)
+    def _run(self, command, pause=False, **fields):
+        """Run one of the host's commands (command(state, args), as the
+        command table does); its output as lines. pause: it opens the
+        board's port itself, so the live link steps aside meanwhile (one
+        reader per port)."""
         out = io.StringIO()
         err = io.StringIO()  # a progress bar would draw over the live view
         with self.session.paused() if pause else contextlib.nullcontext():
             with contextlib.redirect_stderr(err):
                 try:
-                    cli.dispatch(cli.State(out=out), args)
+                    command(_State(out), Args(**fields))
                 except CommandError as e:
                     return out.getvalue().splitlines() + ["error: %s" % e]
         return out.getvalue().splitlines()

@@ -5,9 +5,11 @@ LED layer bytes, STATUS fields). The palette, the card names and the cell
 painting are the firmware's own (smartboard.view, smartboard.sim.console):
 the live view shows what `make console` shows, never a copy of it."""
 
-from apixagon.geometry import NCELLS, ROW_START, ROWS, cell_name
+from apixagon.geometry import NCELLS, NONE, ROW_START, ROWS, cell_name, parse_cell
 from smartboard import view
-from smartboard.sim.console import _LEGEND, Console, card_text
+from smartboard.sim.console import _LEGEND, Console, card_code, card_text
+
+from . import words
 
 # The console's cell painter (board palette -> ANSI colours); it needs no
 # simulated board for that, only whether to colour.
@@ -25,20 +27,38 @@ def paint(v, text, colour=True):
     return cell
 
 
-def hexagon(layer, cells, letters, colour=True):
+def hexagon(layer, cells, letters, colour=True, want=()):
     """The board as 9 text rows, row I on top as the console draws it: a
     cell shows its card (B12, Gbk, ' ? ' for one the board cannot name) or
-    its own name when empty, '*' when its LED blinks."""
+    its own name when empty, '*' when its LED blinks. want: (cell, token)
+    pairs of a resume; an empty cell there shows, in lower case, the card
+    that goes back on it (b12, g~~)."""
+    back = _wanted(want, letters)
     lines = []
     for i in range(8, -1, -1):
         row = []
         for x in range(ROW_START[i], ROW_START[i + 1]):
             v = layer[x]
-            text = card_text(cells[x], letters) if cells[x] else cell_name(x).lower() + " "
+            if cells[x]:
+                text = card_text(cells[x], letters)
+            else:
+                text = back.get(x) or cell_name(x).lower() + " "
             mark = "*" if v & (view.SLOW | view.FAST) else " "
             row.append(paint(v, text + mark, colour))
         lines.append("%s %s%s" % (ROWS[i], "   " * abs(4 - i), " ".join(row)))
     return lines
+
+
+def _wanted(want, letters):
+    # cell index -> the 3-character card text (the console's), lower case:
+    # a card not there yet, unlike the upper-case ones on the board
+    out = {}
+    for cell, token in want:
+        x = parse_cell(cell)
+        code = card_code(token, letters == "AB")
+        if x != NONE and x < NCELLS and code >= 0:
+            out[x] = card_text(code + 1, letters).lower()
+    return out
 
 
 def legend(colour=True, per_line=5):
@@ -56,7 +76,7 @@ def status_line(status):
     """The match as STATUS tells it (docs/protocol.md)."""
     st = status
     phase = st.get("phase", "?")
-    parts = ["[%s]" % phase, "mode %s" % st.get("mode", "?")]
+    parts = ["[%s]" % phase, words.setup_text(st)]
     winner = st.get("winner")
     if winner:
         parts.append("draw" if winner == "draw" else "%s wins" % winner)
@@ -71,6 +91,21 @@ def status_line(status):
     if st.get("low") == "1":
         parts.append("STORAGE LOW: pull the matches")
     return "  ".join(parts)
+
+
+def status_notes(status):
+    """The lines under the status line: the refusal in force (STATUS
+    refused=), the declaration DECLARE previews (declare=), the cards a
+    resume waits for (want=). Older firmware sends none of them."""
+    out = []
+    if status.get("refused"):
+        out.append(words.status_refusal(status["refused"]))
+    if status.get("declare"):
+        out.append(words.declaration(status["declare"]))
+    want = words.want_cells(status.get("want", ""))
+    if want:
+        out.append(words.want_line(want))
+    return out
 
 
 def cells_text(cells, letters):

@@ -7,8 +7,9 @@ commands (companion.py: the players' hands on the simulated board, pull,
 list, status, render). Redrawn when the board sends an event.
 
 Otherwise (stdout not a terminal, or --plain): one line per event, as the
-log it always was (`move`, `phase`, `say`, `leds`, `cells`), and commands
-read from stdin as lines.
+log it always was (`move`, `phase`, `say`, `leds`, `cells`; in words:
+`refused: ...`, `take-back: ...`, `put back: ...`), and commands read from
+stdin as lines.
 
 Either way the link survives the board: a heartbeat STATUS every few
 seconds sees a board that rebooted (`watch=0`: watch again) or that went
@@ -26,7 +27,8 @@ from smartboard import proto
 from . import link as L
 from .companion import Companion
 from .errors import CommandError
-from .liveview import cells_text, hexagon, led_text, status_line
+from .liveview import cells_text, hexagon, led_text, status_line, status_notes
+from .words import refusal, want_cells, want_line
 
 HEARTBEAT_S = 2.0  # a STATUS when the board has been quiet this long
 RETRY_S = 0.5  # between attempts to reach a board that went away
@@ -46,8 +48,10 @@ def add_args(p):
 class Session:
     """The link to one board, kept up across reboots and unplugging, and
     what the board last told about itself. notify(kind, text) hears the
-    board's events (move, phase, say, cells, leds) and the link's own news
-    (link: connected, lost, watching again; status: new STATUS fields)."""
+    board's events (move, phase, say, cells, leds, and in words: refused,
+    want as `put back`, a move event that lowers the count as take-back)
+    and the link's own news (link: connected, lost, watching again;
+    status: new STATUS fields)."""
 
     def __init__(self, port, notify):
         self.port = port
@@ -58,7 +62,10 @@ class Session:
         self.layer = None  # bytes(NCELLS) once the board sent them
         self.cells = None
         self.message = ""
-        self.stale = False  # a move or phase event: STATUS again
+        self.moves = None  # the match's move count, as last told
+        self.history = []  # the move lines seen, to name what a take-back took
+        self.want = []  # (cell, card token) a resume waits for
+        self.stale = False  # an event that changes STATUS: ask again
         self.next_beat = 0.0
         self.retry_at = 0.0
         self._lost = False
@@ -118,6 +125,10 @@ class Session:
         # the clock and free bytes move on their own: not worth a redraw
         news = _shown(st) != _shown(self.status)
         self.status = st
+        if st.get("moves", "").isdigit():
+            self.moves = int(st["moves"])
+            del self.history[: max(0, len(self.history) - self.moves)]
+        self.want = want_cells(st.get("want", ""))
         if news:
             self.notify("status", "")
 
@@ -163,12 +174,49 @@ class Session:
                 self.cells = data
             else:
                 self.layer = data
+                # the LEDs tell a change STATUS tells too (a turn, a
+                # refusal, a set-up): the status line follows them
+                self.stale = True
         elif kind in ("move", "phase"):
             self.stale = True
             self.message = ""  # what the board said before is history now
+            if kind == "move":
+                kind, rest = self._move(rest)
+            elif rest in ("start", "abandoned"):
+                self.moves = 0
+                del self.history[:]
         elif kind == "say":
             self.message = rest
+        elif kind == "refused":
+            self.stale = True
+            rest = refusal(rest)
+        elif kind == "want":
+            self.stale = True
+            self.want = want_cells(rest)
+            rest = want_line(self.want) if self.want else "put back: nothing left"
+        elif kind == "changed":  # a STATUS field changed: nothing to show
+            self.stale = True
+            return
         self.notify(kind, rest)
+
+    def _move(self, text):
+        """A move event's (kind, text): `move` as it came, or `take-back`
+        when its count is lower than the last one (the event after a
+        take-back names the move now last, not the one taken back)."""
+        n, _, line = text.partition(" ")
+        if not n.isdigit():
+            return "move", text
+        n = int(n)
+        before, self.moves = self.moves, n
+        if before is None or n >= before:
+            if line and (before is None or n > before):
+                self.history.append(line)
+            return "move", text
+        gone = before - n
+        taken = self.history[-gone:] if len(self.history) >= gone else []
+        del self.history[max(0, len(self.history) - gone) :]
+        what = ", ".join(taken) if taken else "%d move%s" % (gone, "s" * (gone > 1))
+        return "take-back", "take-back: %s taken back (%d move%s)" % (what, n, "s" * (n != 1))
 
     def fileno(self):
         return self.link.ser.fileno() if self.link is not None else None
@@ -242,6 +290,15 @@ class Session:
             self.link = None
 
 
+# events whose text is a whole line in words (`refused: ...`)
+_WORDED = ("refused", "want", "take-back")
+
+
+def event_line(kind, text):
+    """An event as the log and the pane show it."""
+    return text if kind in _WORDED else "%-5s %s" % (kind, text)
+
+
 def _shown(status):
     return {k: v for k, v in status.items() if k not in ("clock", "free")}
 
@@ -277,7 +334,7 @@ class PlainView:
             text = led_text(self.session.layer)
         elif kind == "cells":
             text = cells_text(self.session.cells, self.session.letters)
-        self.show(["%-5s %s" % (kind, text)])
+        self.show([event_line(kind, text)])
 
     def show(self, lines):
         for line in lines:
@@ -326,8 +383,8 @@ class ScreenView:
         self.dirty = True
 
     def notify(self, kind, text):
-        if kind in ("move", "phase", "say", "link"):
-            self.pane.append("%-5s %s" % (kind, text))
+        if kind in ("move", "phase", "say", "link") + _WORDED:
+            self.pane.append(event_line(kind, text))
         self.dirty = True
 
     def show(self, lines):
@@ -380,8 +437,9 @@ class ScreenView:
             "" if s.connected else "  (not connected: reconnecting)",
         )
         top = [head[:cols], ""]
-        top += hexagon(s.layer or bytes(NCELLS), s.cells or bytes(NCELLS), s.letters)
+        top += hexagon(s.layer or bytes(NCELLS), s.cells or bytes(NCELLS), s.letters, want=s.want)
         top += ["", status_line(s.status)[:cols]]
+        top += [x[:cols] for x in status_notes(s.status)]
         top.append(("board: " + s.message)[:cols] if s.message else "")
         top.append("-" * min(cols, 72))
         room = max(rows - len(top) - 1, 1)

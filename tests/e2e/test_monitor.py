@@ -10,8 +10,10 @@ import sys
 import threading
 import time
 
+import fakeboard
 import pytest
 from ptykit import Terminal, processes_in
+from smartboard import proto
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 APIXAGON = os.path.join(os.path.dirname(sys.executable), "apixagon")
@@ -122,6 +124,10 @@ def test_companion_on_a_terminal_draws_the_card_and_the_move(board, term, tmp_pa
     t = term([APIXAGON, "monitor", "--port", board.port, "--db", str(tmp_path / "m.sqlite")])
     t.wait_for(r"APIXAGON live view  APIXAGON_simulator sim-A")
     t.wait_for(r"\[setup\]")
+    t.type("mode beehive\r")  # SET mode 2: the status line names it
+    t.wait_for(r"\[setup\]  mode beehive", anywhere=True)
+    t.type("mode queens-gambit\r")
+    t.wait_for(r"\[setup\]  mode queens-gambit", anywhere=True)
     t.type("confirm\r")
     t.wait_for(r"phase start")
     t.type("put E4 B12\r")
@@ -138,6 +144,10 @@ def test_companion_on_a_terminal_draws_the_card_and_the_move(board, term, tmp_pa
     t.wait_for(r"last +B_12_E4")
     t.type("put E6 G5\r")  # and the live link is back
     t.wait_for(r"move  \d+ G 5 E6")
+    t.type("put E6 B3\r")  # a card on a card: refused before sending
+    t.wait_for(r"error: E6 holds G5: lift it first")
+    t.type("lift E6\r")  # a take-back reads as one, not as a move
+    t.wait_for(r"take-back: G 5 E6 taken back \(1 move\)")
     t.type("quit\r")
     assert t.wait_exit() == 0
 
@@ -181,3 +191,51 @@ def test_make_run_entry_ends_cleanly_and_leaves_no_board_behind(term, tmp_path, 
         time.sleep(0.1)
     assert processes_in(flash) == []
     assert os.path.isdir(flash / "logs") or os.path.isdir(flash / "lib")  # flash kept
+
+
+def test_plain_log_in_words_from_a_board_of_the_new_events(tmp_path):
+    # A board that speaks the newer events (refused, want, a take-back's
+    # lower count) and STATUS fields, and an old one's HANDS: the plain log
+    # says them in words, set-up names become SETs.
+    events = [
+        ("move", "1 B 12 E4"),
+        ("move", "2 G 3 F5"),
+        ("move", "1 B 12 E4"),  # `lift F5`
+        ("refused", "adjacent-opponent G 3 E6"),
+        ("want", "E4:B12 F5:G3"),
+        ("changed", ""),
+    ]
+
+    def watch(b, seq, args):
+        out = proto.reply_ok(seq)
+        if args == ["1"]:
+            out += b"".join(proto.event(k, t) for k, t in events)
+        return out
+
+    status = fakeboard.STATUS.replace("phase=setup", "phase=play moves=0")
+    with fakeboard.FakeBoard(status=status) as board:
+        board.answer["WATCH"] = watch
+        board.answer["SET"] = lambda b, seq, args: proto.reply_ok(seq, "%s=%s" % tuple(args))
+        m = PlainMonitor(board.port, str(tmp_path / "m.sqlite"))
+        try:
+            m.expect("link  connected to fake fake-1")
+            assert m.expect("move ") == "move  1 B 12 E4"
+            assert m.expect("take-back") == "take-back: G 3 F5 taken back (1 move)"
+            assert m.expect("refused") == (
+                "refused: G3 on E6: beside an opponent card without blocking or extending a run"
+                " (adjacent-opponent)"
+            )
+            assert m.expect("put back") == "put back: E4 B12, F5 G3"
+            m.send("hands")
+            m.expect("error: this board's firmware cannot tell the hands (update it)")
+            m.send("mode chess")
+            m.expect("error: mode 'chess'? choose one of: queens-gambit")
+            m.send("mode beehive")
+            m.send("fly")  # answered after the SET was
+            m.expect("error: unknown command 'fly'")
+            assert ("SET", ("mode", "2")) in board.asked
+            assert board.verbs().count("SET") == 1
+            m.send("quit")
+            assert m.p.wait(30) == 0
+        finally:
+            m.close()

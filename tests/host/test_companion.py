@@ -2,27 +2,39 @@
 recording stand-in for the live link: what is sent for each hand, and
 that a bad command says why and sends nothing."""
 
+import ast
 import contextlib
+import os
+import subprocess
 import sys
 
 import pytest
-from apixagon_host import cli
+from apixagon.geometry import NCELLS, parse_cell
+from apixagon_host import cli, logs
 from apixagon_host.companion import SIMULATOR, Companion
-from smartboard import tag
+from apixagon_host.link import BoardError
+from smartboard import proto, tag
 
 
 class FakeSession:
-    def __init__(self, board=SIMULATOR, sides="BG", connected=True):
+    def __init__(self, board=SIMULATOR, sides="BG", connected=True, cells=None, replies=None):
         self.info = {"board": board, "id": "x"}
         self.status = {"sides": sides}
         self.connected = connected
         self.port = "/dev/fake"
+        self.cells = cells
+        self.letters = sides
+        self.stale = False
         self.sent = []
         self.pauses = 0
+        self.replies = replies or {}  # verb -> reply, or a BoardError to raise
 
     def request(self, *args):
         self.sent.append(args)
-        return "ok"
+        r = self.replies.get(args[0], "ok")
+        if isinstance(r, Exception):
+            raise r
+        return r
 
     @contextlib.contextmanager
     def paused(self):
@@ -146,3 +158,210 @@ def test_a_cli_error_is_shown_not_raised(tmp_path):
     s = FakeSession()
     go_on, out = Companion(s, db=str(tmp_path / "m.sqlite")).command("status")
     assert go_on and out[-1].startswith("error: cannot open /dev/fake") and s.pauses == 1
+
+
+# ---- the layers: cli on top, the commands below it, link and store at the bottom
+
+
+HOST = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "host")
+PACKAGE = os.path.join(HOST, "apixagon_host")
+
+
+def _imports(path):
+    # every module a file imports, at the top or inside a function
+    tree = ast.parse(open(path).read())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = node.module or ""
+            out |= {(base or n.name).split(".")[0] for n in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("apixagon_host"):
+            out |= {n.name for n in node.names}
+    return out
+
+
+def test_no_module_below_the_command_table_imports_it():
+    below = [f for f in os.listdir(PACKAGE) if f.endswith(".py") and f != "cli.py"]
+    assert "companion.py" in below and "monitor.py" in below
+    for f in below:
+        assert "cli" not in _imports(os.path.join(PACKAGE, f)), f
+
+
+def test_link_and_store_import_no_command():
+    commands = {"cli", "check", "logs", "play", "monitor", "companion", "deploy"}
+    for f in ("link.py", "store.py", "errors.py", "termtext.py", "outfile.py", "progress.py"):
+        assert not _imports(os.path.join(PACKAGE, f)) & commands, f
+
+
+@pytest.mark.parametrize("module", ["monitor", "companion", "logs", "check", "play"])
+def test_the_commands_import_and_run_with_cli_blocked(module, tmp_path):
+    # a fresh interpreter where importing cli fails: each command module
+    # still imports, and the companion still runs list (it calls logs)
+    code = (
+        "import sys; sys.modules['apixagon_host.cli'] = None\n"
+        "import apixagon_host.%s\n"
+        "from apixagon_host.companion import Companion\n"
+        "class S: info = {}; status = {}; port = None; connected = False\n"
+        "print(Companion(S(), db=%r).command('list')[1])\n" % (module, str(tmp_path / "m.sqlite"))
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([HOST, os.path.join(HOST, "..", "firmware")]))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "no matches stored yet" in r.stdout
+
+
+# ---- set-up by name: SET with the board's numbers
+
+
+@pytest.mark.parametrize(
+    "line,sides,sent",
+    [
+        ("mode beehive", "BG", ("SET", "mode", 2)),
+        ("mode Queens-Gambit", "BG", ("SET", "mode", 0)),
+        ("mode teen", "BG", ("SET", "mode", 6)),
+        ("start gold", "BG", ("SET", "start", 1)),
+        ("start black", "BG", ("SET", "start", 0)),
+        ("start B", "AB", ("SET", "start", 1)),
+        ("start a", "AB", ("SET", "start", 0)),
+        ("option special_then_place", "BG", ("SET", "option", 1)),
+        ("option none", "BG", ("SET", "option", 0)),
+        ("players 6", "BG", ("SET", "players", 6)),
+    ],
+)
+def test_set_up_by_name_is_a_set(line, sides, sent):
+    s, go_on, out = run(line, sides=sides)
+    assert go_on and out == [] and s.sent == [sent]
+    assert s.stale  # the status line asks STATUS for the new set-up
+
+
+def test_players_of_a_junior_game_run_2_to_6():
+    s = FakeSession()
+    s.status["mode"] = "junior"
+    _, out = Companion(s).command("players 5")
+    assert out == [] and s.sent == [("SET", "players", 5)]
+    _, out = Companion(s).command("players 7")
+    assert out == ["error: players '7'? choose one of: 2, 3, 4, 5, 6"]
+
+
+def test_set_up_in_play_says_it_is_for_the_next_match():
+    s = FakeSession()
+    s.status["phase"] = "play"
+    _, out = Companion(s).command("option none")
+    assert s.sent == [("SET", "option", 0)]
+    assert out == ["option set for the next match: the one on the board keeps its own"]
+
+
+def test_set_up_works_on_a_real_board_too():
+    s, _, out = run("mode beehive", board="APIXAGON_rev_A")
+    assert out == [] and s.sent == [("SET", "mode", 2)]
+
+
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ("mode chess", "mode 'chess'? choose one of: queens-gambit, silent-swarm, beehive, 2v1"),
+        ("start red", "start 'red'? choose one of: black, gold"),
+        ("option fast", "option 'fast'? choose one of: none, special_then_place"),
+        ("players 5", "players '5'? choose one of: 2, 4, 6"),
+        ("players", "usage: players N"),
+        ("start", "usage: start black|gold|A|B"),
+        ("option none special_then_place", "usage: option NAME"),
+    ],
+)
+def test_unknown_set_up_names_list_the_choices_and_send_nothing(line, message):
+    s, go_on, out = run(line)
+    assert go_on and s.sent == [] and len(out) == 1 and message in out[0], out
+
+
+def test_team_games_start_a_or_b():
+    s, _, out = run("start gold", sides="AB")
+    assert s.sent == [] and "choose one of: A, B" in out[0]
+
+
+def test_mode_alone_or_long_is_still_the_button():
+    assert run("mode")[0].sent == [("HAND", "press", "mode")]
+    assert run("mode LONG")[0].sent == [("HAND", "press", "mode", "long")]
+
+
+def test_set_up_while_the_board_is_away_sends_nothing():
+    s, _, out = run("mode beehive", connected=False)
+    assert s.sent == [] and "not connected" in out[0]
+
+
+# ---- hands: HANDS
+
+
+def test_hands_lists_each_sides_cards_and_specials():
+    reply = "B=%x G=%x Bs=rrbs Gs=-" % ((1 << 31) - 1 - (1 << 12), (1 << 3) | (1 << 30))
+    s, go_on, out = run("hands", replies={"HANDS": reply})
+    assert s.sent == [("HANDS",)]
+    assert out[0] == "Black: %s  specials: rain rain bee smoker" % " ".join(
+        str(i) for i in range(31) if i != 12
+    )
+    assert out[1] == "Gold: 3 30  specials: none"
+
+
+def test_hands_of_teams_junior_and_set_up():
+    _, _, out = run("hand", replies={"HANDS": "A=1 B=0 As=s Bs=r"})
+    assert out == ["team A: 0  specials: smoker", "team B: no cards  specials: rain"]
+    _, _, out = run("hands", replies={"HANDS": "J=6"})
+    assert out == ["the deck: 1 2"]
+    _, _, out = run("hands", replies={"HANDS": "none"})
+    assert out == ["no match in play: the hands are full"]
+
+
+def test_hands_from_old_firmware_says_update_it():
+    old = BoardError("board: ERR 5 unknown verb", board_code=proto.E_VERB)
+    _, go_on, out = run("hands", replies={"HANDS": old})
+    assert go_on and out == ["error: this board's firmware cannot tell the hands (update it)"]
+
+
+@pytest.mark.parametrize("reply", ["B=zz", "nonsense", ""])
+def test_a_bad_hands_reply_is_an_error_line(reply):
+    _, go_on, out = run("hands", replies={"HANDS": reply})
+    assert go_on and len(out) == 1 and out[0].startswith("error: the board's HANDS reply")
+
+
+def test_hands_takes_no_arguments():
+    s, _, out = run("hands all")
+    assert s.sent == [] and out == ["error: hands takes no arguments"]
+
+
+# ---- put on a card: refused before sending
+
+
+def test_put_on_an_occupied_cell_is_refused_before_sending():
+    cells = bytearray(NCELLS)
+    cells[parse_cell("E4")] = 1 + tag.code(0, tag.NORMAL, 12)
+    s, go_on, out = run("put E4 G3", cells=bytes(cells))
+    assert go_on and s.sent == [] and out == ["error: E4 holds B12: lift it first"]
+    cells[parse_cell("E6")] = 0xFC  # a card the board cannot name yet
+    s, _, out = run("put E6 G3", cells=bytes(cells))
+    assert s.sent == [] and out == ["error: E6 holds a card: lift it first"]
+    s, _, out = run("put E5 G3", cells=bytes(cells))
+    assert out == [] and s.sent == [("HAND", "put", "E5", tag.code(1, tag.NORMAL, 3))]
+
+
+def test_pull_and_status_call_the_commands_with_the_port_and_database(monkeypatch, tmp_path):
+    seen = []
+
+    def command(name):
+        def run(state, args):
+            seen.append((name, args.port, args.db, args.delete, args.progress))
+            state.out.write("%s done\n" % name)
+
+        return run
+
+    monkeypatch.setattr(logs, "pull", command("pull"))
+    monkeypatch.setattr(logs, "status", command("status"))
+    s = FakeSession()
+    db = str(tmp_path / "m.sqlite")
+    c = Companion(s, db=db)
+    assert c.command("pull") == (True, ["pull done"])
+    assert c.command("status") == (True, ["status done"])
+    # (an option not given is None, as argparse leaves it: no --delete)
+    assert seen == [
+        ("pull", "/dev/fake", db, None, None),
+        ("status", "/dev/fake", None, None, None),
+    ]
+    assert s.pauses == 2  # each opens the port itself

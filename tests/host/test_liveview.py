@@ -2,10 +2,14 @@
 board sends, in the board's own palette; and the monitor's handling of
 events, including malformed ones."""
 
+import pytest
+from apixagon.codes import REASONS
 from apixagon.geometry import NCELLS, parse_cell
-from apixagon_host.liveview import cells_text, hexagon, led_text, status_line
-from apixagon_host.monitor import Session
+from apixagon_host import words
+from apixagon_host.liveview import cells_text, hexagon, led_text, status_line, status_notes
+from apixagon_host.monitor import Session, event_line
 from smartboard import proto, tag, view
+from smartboard.sim.console import card_code
 
 
 def cells_with(**cards):
@@ -64,3 +68,165 @@ def test_events_update_what_the_monitor_knows_and_bad_ones_are_ignored():
     assert s.message == "refused: royal-locked"
     s._on_event("move 11 B 12 E4")
     assert s.stale and s.message == ""  # STATUS again at the next tick
+
+
+# ---- refusals, declarations, set-up and resumes in words
+
+
+def test_every_reason_code_has_player_words():
+    # NOTATION's list, and the core's (apixagon.codes) the board sends
+    notation = (
+        "bad-syntax bad-cell unknown-card not-your-turn occupied royal-locked "
+        "adjacent-opponent card-already-played specials-locked special-used not-open-end "
+        "sealed royal-immovable bad-target game-over not-allowed-in-mode cannot-pass"
+    ).split()
+    for code in set(notation) | set(REASONS[1:]):
+        assert words.REASON_WORDS.get(code), code
+        assert words.reason(code).endswith("(%s)" % code)
+
+
+@pytest.mark.parametrize(
+    "text,line",
+    [
+        (
+            "adjacent-opponent G 3 E6",
+            "refused: G3 on E6: beside an opponent card without blocking or extending a run"
+            " (adjacent-opponent)",
+        ),
+        ("not-your-turn G 5 E6", "refused: G5 on E6: it is the other side's turn (not-your-turn)"),
+        ("occupied G rain E6", "refused: Grain on E6: the cell already holds a card (occupied)"),
+        ("not-open-end B beekeeper D5 C3", "refused: Bbee D5 to C3: not a free open end"),
+        ("special-used B smoker", "refused: Bsmoker: each special card is used once"),
+        ("bad-target A deck-empty", "refused: A declares deck-empty: not something"),
+        ("bad-target A reserve C3 D2", "refused: A reserve C3 D2: not something"),
+        ("royal-locked A2 12 E5", "refused: A12 on E5 (A2): the Royal Cell (E5)"),
+        ("brand-new-code B 3 E6", "refused: B3 on E6: brand-new-code"),
+        ("sealed", "refused: a sequence of 4 is sealed"),
+    ],
+)
+def test_a_refused_event_reads_as_words(text, line):
+    assert words.refusal(text).startswith(line)
+
+
+def test_status_line_names_the_set_up_and_notes_say_the_rest():
+    st = {"phase": "setup", "mode": "beehive", "start": "B", "option": "special_then_place"}
+    assert status_line(st) == "[setup]  mode beehive  team B starts  option special_then_place"
+    st = {"phase": "setup", "mode": "teen", "start": "gold", "option": "none", "players": "6"}
+    assert status_line(st) == "[setup]  mode teen  Gold starts  6 players"
+    assert status_notes(st) == []
+    st = {
+        "phase": "play",
+        "refused": "adjacent-opponent:B_3_E6",
+        "declare": "deck-empty:A",
+        "want": "E4:B12,F5:G3",
+    }
+    assert status_notes(st) == [
+        "refused: B3 on E6: beside an opponent card without blocking or extending a run"
+        " (adjacent-opponent)",
+        "DECLARE previews: team A's deck is empty — CONFIRM to declare",
+        "put back: E4 B12, F5 G3",
+    ]
+    assert words.declaration("forced-removal:G") == (
+        "DECLARE previews: Gold has a card to remove by force — CONFIRM to declare"
+    )
+
+
+def test_a_resume_shows_the_card_each_blinking_cell_takes_back():
+    cells = cells_with(F5=1 + tag.code(1, tag.NORMAL, 3))  # already back
+    want = words.want_cells("E4:B12 F5:G3 D2:Grain bad X9:B1 E6:Bnope")
+    assert want[:3] == [("E4", "B12"), ("F5", "G3"), ("D2", "Grain")]
+    rows = hexagon(bytes(NCELLS), cells, "BG", colour=False, want=want)
+    assert "b12" in rows[4] and "G03" in rows[3] and "g~~" in rows[5]
+    assert "e6 " in rows[4]  # a token the board cannot mean: the cell's name
+
+
+def _session():
+    heard = []
+    s = Session(None, lambda kind, text: heard.append((kind, text)))
+    return s, heard
+
+
+def test_refused_want_and_changed_events():
+    s, heard = _session()
+    s._on_event("refused adjacent-opponent G 3 E6")
+    assert heard[-1][0] == "refused" and s.stale
+    assert event_line(*heard[-1]).startswith("refused: G3 on E6: beside an opponent card")
+    s.stale = False
+    s._on_event("want E4:B12 F5:G3")
+    assert s.want == [("E4", "B12"), ("F5", "G3")]
+    assert event_line(*heard[-1]) == "put back: E4 B12, F5 G3"
+    s._on_event("want ")
+    assert s.want == [] and heard[-1][1] == "put back: nothing left"
+    s.stale = False
+    n = len(heard)
+    s._on_event("changed")
+    assert s.stale and len(heard) == n  # nothing to show: STATUS again
+
+
+def test_a_leds_event_asks_status_again():
+    s, heard = _session()
+    s._on_event("leds " + proto.hex_text(bytes(NCELLS)))
+    assert s.stale and s.layer == bytes(NCELLS)
+
+
+def test_a_move_event_with_a_lower_count_is_a_take_back():
+    s, heard = _session()
+    for text in ("1 B 12 E4", "2 G 3 F5", "3 B 13 G6"):
+        s._on_event("move " + text)
+    assert [k for k, _ in heard] == ["move"] * 3
+    s._on_event("move 2 G 3 F5")  # `lift G6`
+    assert event_line(*heard[-1]) == "take-back: B 13 G6 taken back (2 moves)"
+    s._on_event("move 3 B 14 G6")
+    assert heard[-1] == ("move", "3 B 14 G6")
+    s._on_event("move 1 B 12 E4")  # two at once (a resume's state)
+    assert heard[-1][1] == "take-back: G 3 F5, B 14 G6 taken back (1 move)"
+    s._on_event("move 0")
+    assert heard[-1][1] == "take-back: B 12 E4 taken back (0 moves)"
+
+
+def test_a_take_back_of_a_move_seen_before_the_monitor_came():
+    s, heard = _session()
+    s.moves = 7  # from STATUS moves=, no move events seen
+    s._on_event("move 6 G 3 F5")
+    assert heard[-1] == ("take-back", "take-back: 1 move taken back (6 moves)")
+    s._on_event("phase start")
+    s._on_event("move 1 B 2 E4")
+    assert heard[-1][0] == "move" and s.history == ["B 2 E4"]
+
+
+def test_card_tokens_are_what_the_companion_reads():
+    # words.card_token is card_code's inverse, in each game's letters
+    for letters in ("BG", "AB"):
+        for side in (0, 1):
+            codes = [tag.code(side, tag.NORMAL, i) for i in range(31)]
+            codes += [tag.code(side, k, 0) for k in (tag.RAIN, tag.BEEKEEPER, tag.SMOKER)]
+            codes.append(tag.code(side, tag.RAIN, 1))
+            for c in codes:
+                token = words.card_token(c, letters)
+                assert card_code(token, letters == "AB") == c, token
+    assert words.card_token(tag.code(1, tag.RAIN, 0), "BG") == "Grain"
+    assert words.card_token(0xFB, "BG") == "?"  # a card the board cannot name
+
+
+def test_a_burst_of_leds_events_is_drawn_as_the_last_one():
+    # The card query's frame, then the board's next frame in the same
+    # read: the view shows the last (each is a whole layer, not a change).
+    import io
+
+    from apixagon_host.monitor import ScreenView
+
+    ui = ScreenView(io.StringIO(), None)
+    s = Session(None, ui.notify)
+    ui.session = s
+    query = bytearray(NCELLS)
+    query[parse_cell("E4")] = view.THREAT | view.FAST
+    after = bytearray(NCELLS)
+    after[parse_cell("E4")] = view.LAST
+    s._on_event("leds " + proto.hex_text(bytes(query)))
+    s._on_event("leds " + proto.hex_text(bytes(after)))
+    ui.redraw()
+    frame = ui.out.getvalue()
+    assert s.layer == bytes(after)
+    row_e = [x for x in frame.split("\n") if x.startswith("E ")][0]
+    r, g, b = view.colour_of(view.LAST)
+    assert "48;2;%d;%d;%dme4  " % (r, g, b) in row_e and "\x1b[5m" not in row_e

@@ -1,0 +1,222 @@
+"""What the board's codes mean to a player: each NOTATION reason code as a
+sentence (RULES.md wording), a refused action and a declaration in words,
+the set-up's names and the numbers SET takes for them, the card tokens the
+companion types (smartboard.sim.console.card_code's inverse), HANDS replies
+as lists of cards. Pure functions of text the board sent."""
+
+from apixagon.codes import MODES
+from smartboard import tag
+
+# NOTATION "Stable reason codes" -> why, as RULES.md says it. A code a
+# newer board sends that is not here is shown as itself.
+REASON_WORDS = {
+    "bad-syntax": "not a move the board can read",
+    "bad-cell": "no such cell on the board",
+    "unknown-card": "the board does not know this card",
+    "not-your-turn": "it is the other side's turn",
+    "occupied": "the cell already holds a card",
+    # §3 rule 1, §3.1
+    "royal-locked": "the Royal Cell (E5) takes a card only from a side with a sequence of 3",
+    # §3 rule 4, D-4
+    "adjacent-opponent": "beside an opponent card without blocking or extending a run",
+    "card-already-played": "this card has already been played",
+    # §3.2: specials only after the Royal Cell is occupied
+    "specials-locked": "special cards unlock once the Royal Cell is occupied",
+    "special-used": "each special card is used once, and this one has been",
+    # §3.2 Rain / Beekeeper: an open end of a run
+    "not-open-end": "not a free open end of a run",
+    "sealed": "a sequence of 4 is sealed: its cards never move again",
+    "royal-immovable": "the card on the Royal Cell never moves",
+    "bad-target": "not something this move can be made on now",
+    "game-over": "the match is over",
+    "not-allowed-in-mode": "not played in this game mode",
+    # §4 D-9: a pass only in a tactical void
+    "cannot-pass": "a pass is allowed only between a deck-empty and the reserve",
+}
+
+DECLARATION_WORDS = {
+    "deck-empty": "%s's deck is empty",
+    "forced-removal": "%s has a card to remove by force",
+    "out": "%s has run out of cards",
+}
+
+_SPECIALS = {"rain": "rain", "beekeeper": "bee", "smoker": "smoker"}
+
+# SET's values (firmware smartboard.settings, smartboard.link._SETTINGS):
+# a name -> the number the board keeps.
+OPTIONS = ("none", "special_then_place")
+PLAYERS = ("2", "4", "6")  # teen (§7): the CONFIRM-held cycle's values
+JUNIOR_PLAYERS = ("2", "3", "4", "5", "6")  # §6: one deck, 2 to 6 players
+
+
+def side_name(letter):
+    """B -> Black, G -> Gold, a team or a junior player as its letter."""
+    return {"B": "Black", "G": "Gold"}.get(letter, letter) if len(letter) == 1 else letter
+
+
+def reason(code):
+    """The refusal's why, with its code: a player reads the first, a bug
+    report quotes the second."""
+    words = REASON_WORDS.get(code)
+    return "%s (%s)" % (words, code) if words else code
+
+
+def action(apx):
+    """An .apx move line as a player says it: `B 3 E6` -> `B3 on E6`,
+    `B beekeeper D5 C3` -> `Bbee D5 to C3`, `A2 12 E4` -> `A12 on E4 (A2)`."""
+    words = apx.replace("_", " ").split()
+    if not words:
+        return "-"
+    who, rest = words[0], words[1:]
+    side, seat = who[:1], who[1:]
+    by = " (%s)" % who if seat else ""
+    if not rest:
+        return who
+    what = rest[0]
+    if what.isdigit():
+        return "%s%s%s%s" % (side, what, " on " + rest[1] if len(rest) > 1 else "", by)
+    if what in _SPECIALS:
+        card = side + _SPECIALS[what]
+        if what == "beekeeper" and len(rest) == 3:
+            return "%s %s to %s%s" % (card, rest[1], rest[2], by)
+        return "%s%s%s" % (card, " on " + rest[1] if len(rest) > 1 else "", by)
+    if what in DECLARATION_WORDS:
+        return "%s declares %s" % (who, what)
+    return " ".join(words)
+
+
+def refusal(text):
+    """A `refused` event's text (`adjacent-opponent G 3 E6`) as a line:
+    `refused: G3 on E6: beside an opponent card ... (adjacent-opponent)`."""
+    code, _, apx = text.strip().partition(" ")
+    if not apx:
+        return "refused: %s" % reason(code) if code else "refused"
+    return "refused: %s: %s" % (action(apx), reason(code))
+
+
+def status_refusal(value):
+    """STATUS refused=<code>:<apx with _> in words."""
+    code, _, apx = value.partition(":")
+    return refusal("%s %s" % (code, apx.replace("_", " ")))
+
+
+def declaration(value):
+    """STATUS declare=<declaration>:<letter> -> what CONFIRM would declare."""
+    what, _, letter = value.partition(":")
+    form = DECLARATION_WORDS.get(what)
+    who = "team %s" % letter if letter in ("A", "B") else side_name(letter)
+    said = form % who if form else "%s %s" % (who, what)
+    return "DECLARE previews: %s — CONFIRM to declare" % said
+
+
+def setting_value(key, word, sides="BG", mode=None):
+    """The number SET takes for a set-up name (`mode beehive` -> 2), or
+    ValueError naming the choices. sides, mode: the set-up's letters and
+    mode (STATUS sides=, mode=): who starts is black|gold, or A|B in team
+    games; a junior game takes 2 to 6 players, teen 2, 4 or 6."""
+    w = word.lower()
+    if key == "mode":
+        choices = MODES
+    elif key == "start":
+        if sides == "AB":
+            choices = ("a", "b")
+        else:
+            choices = ("black", "gold")
+            w = {"b": "black", "g": "gold"}.get(w, w)
+    elif key == "option":
+        choices = OPTIONS
+        w = w.replace("-", "_")
+    elif key == "players":
+        choices = JUNIOR_PLAYERS if mode == "junior" else PLAYERS
+        if w in choices:
+            return int(w)
+    else:
+        raise ValueError("no setting %r" % key)
+    if w in choices:
+        return choices.index(w)
+    names = [c.upper() if key == "start" and sides == "AB" else c for c in choices]
+    raise ValueError("%s %r? choose one of: %s" % (key, word, ", ".join(names)))
+
+
+def setup_text(status):
+    """The set-up (or the match's) as STATUS names it: mode, who starts,
+    option, players; the fields an older board does not send are left out."""
+    parts = ["mode %s" % status.get("mode", "?")]
+    start = status.get("start")
+    if start:
+        who = {"black": "Black", "gold": "Gold"}.get(start, "team %s" % start)
+        parts.append("%s starts" % who)
+    if status.get("option") and status["option"] != "none":
+        parts.append("option %s" % status["option"])
+    if status.get("players"):
+        parts.append("%s players" % status["players"])
+    return "  ".join(parts)
+
+
+# ---- card tokens (the companion's: B12 G3 A3 J5 Grain Gbee Bsmoker) --------
+
+
+def card_token(code, letters):
+    """The token card_code reads for tag code `code` (a cell state minus
+    one): B12, G3, A7, J5, Grain, Gbee, Bsmoker; '?' for none it reads."""
+    if not 0 <= code < 0xFB:
+        return "?"
+    side = letters[tag.side_of(code)]
+    kind = tag.kind_of(code)
+    if kind == tag.NORMAL:
+        return "%s%d" % (side, tag.index_of(code))
+    if kind == tag.RAIN and tag.index_of(code):
+        return side + "rain2"  # the second Rain (card_code reads rain1/rain2)
+    return side + ("rain", "bee", "smoker")[kind - 1]
+
+
+def want_cells(text):
+    """A `want` event's text or STATUS want= (`E4:B12 F5:G3`, or commas):
+    [(cell, token)] in the board's order; malformed items are skipped."""
+    out = []
+    for item in text.replace(",", " ").split():
+        cell, _, token = item.partition(":")
+        if cell and token:
+            out.append((cell.upper(), token))
+    return out
+
+
+def want_line(pairs):
+    return "put back: " + ", ".join("%s %s" % p for p in pairs)
+
+
+_SPECIAL_LETTERS = {"r": "rain", "b": "bee", "s": "smoker"}
+
+
+def hands_lines(reply):
+    """A HANDS reply (`B=<hex> G=<hex> Bs=rrbs Gs=-`) as one line a side:
+    `Black: 0 1 2 ... 30  specials: rain rain bee smoker`. ValueError if the
+    reply is not one."""
+    if reply.strip() == "none":
+        return ["no match in play: the hands are full"]
+    fields = {}
+    for item in reply.split():
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(item)
+        fields[key] = value
+    teams = "A" in fields
+    lines = []
+    for key, value in fields.items():
+        if key.endswith("s"):
+            continue
+        mask = int(value, 16)
+        cards = [str(i) for i in range(31) if mask >> i & 1]
+        if key == "J":
+            who = "the deck"  # junior: one deck for everyone (§6)
+        else:
+            who = "team " + key if teams else side_name(key)
+        line = "%s: %s" % (who, " ".join(cards) or "no cards")
+        sp = fields.get(key + "s")
+        if sp is not None:
+            names = [_SPECIAL_LETTERS.get(c, c) for c in sp if c != "-"]
+            line += "  specials: %s" % (" ".join(names) or "none")
+        lines.append(line)
+    if not lines:
+        raise ValueError(reply)
+    return lines
