@@ -433,6 +433,8 @@ def replay(state, args):
     from .play import render as draw
     from .play import status_line
 
+    if not 0 <= args.delay <= 3600:  # (NaN too) sleep() takes no negative time
+        raise CommandError("--delay must be 0..3600 seconds, not %s" % args.delay, EXIT_USAGE)
     board, name, lines, verdict = _load(args)
     for ply in range(len(lines.moves) + 1):
         game = game_at(lines, ply)

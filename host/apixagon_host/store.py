@@ -125,8 +125,16 @@ class Store:
         FileNotFoundError (a mistyped --db is never a new empty file)."""
         self.path = path or default_path()
         self.write = write
+        folder = os.path.dirname(self.path)
+        if path is None and os.path.exists(folder) and not os.path.isdir(folder):
+            # (a read would otherwise say "nothing stored" of a mistyped
+            # APIXAGON_DATA, and a pull fail on the folder it cannot make)
+            raise CommandError(
+                "the data folder %s is a file, not a folder (APIXAGON_DATA or --db "
+                "choose another)" % folder,
+                EXIT_USAGE,
+            )
         if write and path is None:
-            folder = os.path.dirname(self.path)
             try:
                 os.makedirs(folder, exist_ok=True)
             except OSError as e:

@@ -110,3 +110,25 @@ def test_export_to_a_file_is_written_whole_and_a_bad_path_is_a_usage_error(tmp_p
     rc, _ = run_cli("logs", "export", "1", "--db", db, "-o", str(tmp_path / "no" / "m.apx"))
     assert rc == 2 and "cannot write" in capsys.readouterr().err
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # nothing half-made
+
+
+def test_a_data_folder_that_is_a_file_is_a_usage_error(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "data"
+    path.write_text("not a folder")
+    monkeypatch.setenv("APIXAGON_DATA", str(path))
+    for argv in (("logs", "list"), ("logs", "show", "1"), ("replay", "1")):
+        rc, out = run_cli(*argv)
+        assert rc == 2 and out == "", argv
+        assert "the data folder %s is a file, not a folder" % path in capsys.readouterr().err
+    assert path.read_text() == "not a folder"
+
+
+def test_a_negative_replay_delay_is_a_usage_error(tmp_path, capsys):
+    db = str(tmp_path / "m.sqlite")
+    s = Store(db)
+    s.put("sim-A", "0001.alog", log_bytes(RECORD, "abandoned"))
+    s.close()
+    for bad in ("-1", "nan", "inf"):
+        rc, out = run_cli("replay", "1", "--db", db, "--delay", bad)
+        assert rc == 2 and out == ""
+        assert "--delay must be 0..3600 seconds" in capsys.readouterr().err
