@@ -382,6 +382,8 @@ def ports(state, args):
                 "%s  %s %s fw %s\n" % (dev, info.get("board"), info.get("id"), info.get("fw"))
             )
             found += 1
+        except L.PortBusy:
+            state.out.write("%s  busy: another program (apixagon monitor?) is reading it\n" % dev)
         except CommandError:
             continue
     if not found:
