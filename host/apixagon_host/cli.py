@@ -120,10 +120,21 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser():
     parser = _Parser(prog="apixagon", description="APIXAGON smart board host tools")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (_, add_args, help_text) in COMMANDS.items():
         add_args(sub.add_parser(name, help=help_text, description=help_text))
     return parser
+
+
+def version():
+    """The host package's version (installed metadata; a bare checkout says so)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("apixagon")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def dispatch(state, args):
@@ -137,6 +148,9 @@ def main(argv=None, state=None):
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if args.version:
+            state.out.write("apixagon %s\n" % version())
+            return 0
         if not args.command:
             raise CommandError(parser.format_help().strip(), EXIT_USAGE)
         return dispatch(state, args)

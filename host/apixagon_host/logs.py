@@ -333,11 +333,47 @@ def status(state, args):
     )
     lines = [head]
     for k in sorted(st):
-        v = st[k].replace("_", " ") if k == "display" else st[k]  # card_query: card query
+        v = status_value(k, st[k])
+        if k == "free" and info.get("board") == SIMULATOR:
+            v += " (the simulator's flash is a folder: this PC's free disk)"
         lines.append("  %-9s %s" % (k, v))
     lines += ["warning: " + w for w in warnings(st)]
     state.out.write("".join(clean(x) + "\n" for x in lines))
     return 0
+
+
+SIMULATOR = "APIXAGON_simulator"  # HELLO board= of tools/simboard.py
+CLOCK_SET = 1577836800  # 2020-01-01: a board clock before it was never set
+
+
+def status_value(key, value):
+    """A STATUS field in words: spaces for the `_` of a value that holds
+    them (display=card_query, last=B_28_C4), the clock as a local date and
+    time, bytes in KB/MB (docs/protocol.md, STATUS)."""
+    if key in ("display", "last"):
+        return value.replace("_", " ")
+    if key == "clock" and value.isdigit():
+        t = int(value)
+        if t < CLOCK_SET:
+            return "not set (%s s since the board started)" % value
+        try:
+            return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+        except (OverflowError, OSError, ValueError):
+            return value
+    if key == "free" and value == "-1":
+        return "unknown (the board cannot tell)"
+    if key in ("free", "heap") and value.isdigit():
+        return size_text(int(value))
+    return value
+
+
+def size_text(n):
+    """Bytes for a person: 512 bytes, 12.5 KB, 1.4 MB."""
+    if n < 1024:
+        return "%d byte%s" % (n, "" if n == 1 else "s")
+    if n < 1024 * 1024:
+        return "%.1f KB" % (n / 1024)
+    return "%.1f MB" % (n / (1024 * 1024))
 
 
 def warnings(st):

@@ -3,6 +3,7 @@ pseudo-terminal: status, ports (discovery), replay of a pulled match, and
 the board's answer to an oversized frame."""
 
 import io
+import re
 import time
 
 from apixagon_host import cli
@@ -27,6 +28,11 @@ def test_status_names_the_board_and_its_state(board):
     for line in want:
         assert line in out
     assert "warning" not in out
+    # For a person: the last move as the record writes it, the clock as a
+    # date, the flash in MB (the simulator's is the PC's disk: it says so).
+    assert "last      A2 20 F2\n" in out
+    assert re.search(r"clock     20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\n", out)
+    assert re.search(r"free      [\d.]+ [KM]B \(the simulator's flash is a folder", out)
 
 
 def test_ports_finds_the_board_and_says_when_there_is_none(board, monkeypatch, tmp_path):
