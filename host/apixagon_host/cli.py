@@ -54,7 +54,11 @@ def _logs_args(p):
         a.add_argument("id", type=int, help="match id (apixagon logs list)")
         _db(a)
         if name == "export":
-            a.add_argument("--format", choices=("apx", "json"), default="apx")
+            a.add_argument(
+                "--format",
+                choices=("apx", "json"),
+                help="default: the --output's extension (.json, .apx), else apx",
+            )
             a.add_argument("--output", "-o", help="file to write ('-': standard output)")
     a = sub.add_parser("render", help="draw a position as SVG or PNG")
     a.add_argument("id", type=int, help="match id (apixagon logs list)")

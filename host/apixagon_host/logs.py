@@ -275,8 +275,9 @@ def show(state, args):
 def export(state, args):
     """The record as the log holds it, to a file or a pipe (JSON escapes
     control characters itself); on a terminal, cleaned as `show` is."""
+    fmt = export_format(args.format, args.output)
     board, name, lines, verdict = _load(args)
-    if args.format == "json":
+    if fmt == "json":
         text = as_json(args.id, board, name, lines, verdict) + "\n"
     else:
         text = "\n".join(apx_lines(board, name, lines)) + "\n"
@@ -290,6 +291,22 @@ def export(state, args):
     else:
         state.out.write(text)
     return 0
+
+
+FORMATS = {".apx": "apx", ".json": "json"}
+
+
+def export_format(given, output):
+    """The format of an export: --format, else the output file's extension
+    (else apx); a --format the extension contradicts is a usage error."""
+    ext = os.path.splitext(output or "")[1].lower() if output != "-" else ""
+    said = FORMATS.get(ext)
+    if given and said and given != said:
+        raise CommandError(
+            "--format %s but %s ends in %s: give one or make them agree" % (given, output, ext),
+            EXIT_USAGE,
+        )
+    return given or said or "apx"
 
 
 def _isatty(stream):

@@ -2,6 +2,7 @@
 databases made by older versions, and a mistyped --db."""
 
 import io
+import json
 import os
 import sqlite3
 
@@ -132,3 +133,21 @@ def test_a_negative_replay_delay_is_a_usage_error(tmp_path, capsys):
         rc, out = run_cli("replay", "1", "--db", db, "--delay", bad)
         assert rc == 2 and out == ""
         assert "--delay must be 0..3600 seconds" in capsys.readouterr().err
+
+
+def test_export_takes_its_format_from_the_extension_and_refuses_a_contradiction(tmp_path, capsys):
+    db = str(tmp_path / "m.sqlite")
+    s = Store(db)
+    s.put("sim-A", "0001.alog", log_bytes(RECORD, "abandoned"))
+    s.close()
+    j, a = tmp_path / "m.json", tmp_path / "m.APX"
+    assert run_cli("logs", "export", "1", "--db", db, "-o", str(j))[0] == 0
+    assert json.loads(j.read_text())["moves"] == ["B 12 E4", "G 3 A1", "B 13 I9"]
+    assert run_cli("logs", "export", "1", "--db", db, "-o", str(a))[0] == 0
+    assert a.read_text().startswith("[")
+    assert run_cli("logs", "export", "1", "--db", db, "-o", str(a), "--format", "apx")[0] == 0
+    assert json.loads(run_cli("logs", "export", "1", "--db", db, "--format", "json")[1])
+    bad = tmp_path / "x.json"
+    rc, out = run_cli("logs", "export", "1", "--db", db, "-o", str(bad), "--format", "apx")
+    assert rc == 2 and out == "" and not bad.exists()
+    assert "--format apx but %s ends in .json" % bad in capsys.readouterr().err
