@@ -60,6 +60,12 @@ def _logs_args(p):
                 help="default: the --output's extension (.json, .apx), else apx",
             )
             a.add_argument("--output", "-o", help="file to write ('-': standard output)")
+    a = sub.add_parser("tag", help="name a match's players, event, date (Name=value)")
+    a.add_argument("id", type=int, help="match id (apixagon logs list)")
+    a.add_argument(
+        "tags", nargs="+", metavar="Name=value", help='Black=Anna Gold=Ben Event="Club night"'
+    )
+    _db(a)
     a = sub.add_parser("render", help="draw a position as SVG or PNG")
     a.add_argument("id", type=int, help="match id (apixagon logs list)")
     a.add_argument("--ply", type=int, default=None, help="after this many moves (default: all)")
@@ -76,6 +82,7 @@ def _run_logs(state, args):
         "show": logs.show,
         "export": logs.export,
         "render": logs.render,
+        "tag": logs.tag,
     }[args.action](state, args)
 
 
@@ -105,7 +112,7 @@ COMMANDS = {
     "play": (play, _play_args, "play a match on the terminal board (rules core + hints)"),
     "ports": (logs.ports, lambda p: None, "find APIXAGON boards on USB serial ports"),
     "status": (logs.status, _port, "the board's identity, match and storage"),
-    "logs": (_run_logs, _logs_args, "match logs: pull, list, show, export, render"),
+    "logs": (_run_logs, _logs_args, "match logs: pull, list, show, export, tag, render"),
     "replay": (logs.replay, _replay_args, "step through a stored match on the terminal"),
     "monitor": (
         monitor,

@@ -11,7 +11,7 @@ from apixagon.game import Game
 from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
 from .progress import Progress
-from .store import Store, apx_lines, as_json
+from .store import Store, apx_lines, as_json, default_path
 from .termtext import clean, clean_lines
 
 CHUNK = 2048  # smartboard.proto.MAX_CHUNK
@@ -218,33 +218,50 @@ def _delete(link, store, board):
 
 def list_(state, args):
     store = _store(args)
-    rows = []
+    rows, tags = [], {}
     if store is not None:
         with store:
             rows = store.list()
+            tags = {r[0]: store.tags(r[0]) for r in rows}
     if not rows:
         state.out.write("no matches stored yet (apixagon logs pull)\n")
         return 0
-    state.out.write(
-        "%4s  %-14s %-10s %5s  %-8s %s\n" % ("id", "board", "log", "moves", "state", "result")
-    )
+    row = "%4s  %-16s  %-14s %-10s %5s  %-8s %-22s %s\n"
+    state.out.write(row % ("id", "date", "board", "log", "moves", "state", "players", "result"))
     # A table for a person: what the database holds is shown, never acted on.
-    for mid, board, name, moves, complete, result, at, size in rows:
+    for mid, board, name, moves, complete, result, at, size, date in rows:
         state.out.write(
-            "%4s  %-14s %-10s %5s  %-8s %s\n"
+            row
             % (
                 mid,
+                clean(date),
                 clean(board),
                 clean(name),
                 moves,
                 "done" if complete else "in play",
+                clean(players(tags[mid])) or "-",
                 clean(str(result or "")),
             )
         )
     return 0
 
 
-def _load(args):
+# NOTATION.md tag pairs naming the players: the sides of a 2-player match,
+# the teams of a team game (`logs tag ID Black=Anna Gold=Ben`).
+PLAYER_TAGS = (("Black", "Gold"), ("A", "B"))
+
+
+def players(tags):
+    """ "Anna v Ben" from a match's player tags, "" when none is named."""
+    for one, two in PLAYER_TAGS:
+        if one in tags or two in tags:
+            return "%s v %s" % (tags.get(one, "?"), tags.get(two, "?"))
+    return ""
+
+
+def _load(args, more=False):
+    """(board, name, Lines, verdict) of the match args.id; more: then its
+    date and tags too."""
     store = _store(args)
     if store is None:
         raise CommandError(
@@ -252,7 +269,8 @@ def _load(args):
         )
     with store:
         try:
-            return store.load(args.id)
+            got = store.load(args.id)
+            return got + (store.date(args.id), store.tags(args.id)) if more else got
         except KeyError:
             raise CommandError("no stored match with id %s (see apixagon logs list)" % args.id)
 
@@ -260,14 +278,14 @@ def _load(args):
 def show(state, args):
     """The record for a person: always cleaned of control characters (a
     hostile board's log may hold escape sequences)."""
-    board, name, lines, verdict = _load(args)
+    board, name, lines, verdict, date, tags = _load(args, more=True)
     from smartboard import matchlog
 
     state.out.write(
-        "match %d: %s on %s (%s)\n"
-        % (args.id, clean(name), clean(board), matchlog.verdict_name(verdict))
+        "match %d: %s on %s, %s (%s)\n"
+        % (args.id, clean(name), clean(board), clean(date), matchlog.verdict_name(verdict))
     )
-    for line in apx_lines(board, name, lines):
+    for line in apx_lines(board, name, lines, date, tags):
         state.out.write(clean(line) + "\n")
     return 0
 
@@ -276,11 +294,11 @@ def export(state, args):
     """The record as the log holds it, to a file or a pipe (JSON escapes
     control characters itself); on a terminal, cleaned as `show` is."""
     fmt = export_format(args.format, args.output)
-    board, name, lines, verdict = _load(args)
+    board, name, lines, verdict, date, tags = _load(args, more=True)
     if fmt == "json":
-        text = as_json(args.id, board, name, lines, verdict) + "\n"
+        text = as_json(args.id, board, name, lines, verdict, date, tags) + "\n"
     else:
-        text = "\n".join(apx_lines(board, name, lines)) + "\n"
+        text = "\n".join(apx_lines(board, name, lines, date, tags)) + "\n"
     if args.output and args.output != "-":
         from . import outfile
 
@@ -307,6 +325,33 @@ def export_format(given, output):
             EXIT_USAGE,
         )
     return given or said or "apx"
+
+
+def tag(state, args):
+    """`logs tag ID Name=value ...`: set (or with `Name=` remove) a stored
+    match's tag pairs (NOTATION.md): players, event. All or nothing."""
+    tags = {}
+    for pair in args.tags:
+        name, eq, value = pair.partition("=")
+        if not eq:
+            raise CommandError("%r is not Name=value (Name= removes the tag)" % pair, EXIT_USAGE)
+        tags[name.strip()] = value
+    path = getattr(args, "db", None) or default_path()
+    if not os.path.isfile(path):  # (a writer would make an empty database)
+        _load(args)  # the error a read gives: a mistyped --db, nothing pulled
+    with Store(args.db, True) as store:
+        try:
+            store.set_tags(args.id, tags)
+        except ValueError as e:
+            raise CommandError("%s; nothing changed" % e, EXIT_USAGE) from None
+        except KeyError:
+            raise CommandError("no stored match with id %s (see apixagon logs list)" % args.id)
+        now = store.tags(args.id)
+    state.out.write(
+        "match %d: %s\n"
+        % (args.id, "  ".join('%s="%s"' % kv for kv in now.items()) if now else "no tags")
+    )
+    return 0
 
 
 def _isatty(stream):
