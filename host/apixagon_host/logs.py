@@ -11,7 +11,7 @@ from apixagon.game import Game
 from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
 from .progress import Progress
-from .store import Store, apx_lines, as_json, default_path
+from .store import Store, apx_lines, as_json, default_path, record_tags
 from .termtext import clean, clean_lines
 
 CHUNK = 2048  # smartboard.proto.MAX_CHUNK
@@ -281,9 +281,11 @@ def show(state, args):
     board, name, lines, verdict, date, tags = _load(args, more=True)
     from smartboard import matchlog
 
+    named = dict(record_tags(board, name, lines))["Board"]  # as the log names it
+    where = board if named == board else "%s (%s)" % (named, board)
     state.out.write(
         "match %d: %s on %s, %s (%s)\n"
-        % (args.id, clean(name), clean(board), clean(date), matchlog.verdict_name(verdict))
+        % (args.id, clean(name), clean(where), clean(date), matchlog.verdict_name(verdict))
     )
     for line in apx_lines(board, name, lines, date, tags):
         state.out.write(clean(line) + "\n")

@@ -255,3 +255,12 @@ def test_the_date_is_the_logs_own_when_it_has_one(tmp_path):
     assert out.splitlines()[1].split()[1:3] == ["2026-11-22", "19:05"]
     rc, out = run_cli("logs", "export", "1", "--db", db)
     assert out.count("[Date ") == 1 and '[Date "2026.11.22"]' in out
+
+
+def test_the_board_is_named_as_its_log_names_it_and_by_its_id(tmp_path):
+    db = stored_match(tmp_path, ['[Board "simulator A"]'] + RECORD)
+    rc, out = run_cli("logs", "export", "1", "--db", db)
+    assert out.splitlines()[:2] == ['[Board "simulator A"]', '[BoardId "sim-A"]']
+    assert out.count("[Board ") == 1
+    rc, out = run_cli("logs", "show", "1", "--db", db)
+    assert out.startswith("match 1: 0001.alog on simulator A (sim-A), ")
