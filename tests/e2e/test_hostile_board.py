@@ -355,10 +355,10 @@ def test_reads_take_an_older_database_as_it_stands_and_pull_brings_it_up_to_date
     digest = sha(db)
     rc, out, err = apixagon(tmp_path, "logs", "list", "--db", db)
     assert rc == 0 and out.splitlines()[1].split()[1:9] == [
-        "2026-11-01",  # no date column: its last pull's time
-        "10:00",
         "fake-1",
         "0001.alog",
+        "2026-11-01",  # no date column: its last pull's time
+        "10:00",
         "3",  # counted from the stored bytes
         "done",
         "-",  # no players named
