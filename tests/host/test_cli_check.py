@@ -170,3 +170,12 @@ def test_a_record_without_moves_is_an_error(tmp_path):
             p = run(argv)
             assert p.returncode == 1 and p.stdout == ""
             assert p.stderr == "apixagon: %s: no moves: not a match record\n" % f
+
+
+def test_play_takes_the_companions_put_cell_card():
+    inp = io.StringIO("put A1 B0\nput I9 1\nput E5\nquit\n")
+    out = io.StringIO()
+    assert cli.main(["play"], cli.State(out=out, inp=inp)) == 0
+    text = out.getvalue()
+    assert "B00 " in text and "G01*" in text  # black's 0 on A1, gold's 1 on I9
+    assert "not a move: bad-syntax (type moves in record notation, 12 E4, or put E4 12" in text
