@@ -88,7 +88,12 @@ def _run_logs(state, args):
 
 def _replay_args(p):
     p.add_argument("id", type=int, help="match id (apixagon logs list)")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    p.add_argument(
+        "--delay",
+        type=float,
+        help="play every move with this many seconds between them "
+        "(default on a terminal: step with keys; -> next, <- back, g N Enter, q quits)",
+    )
     _db(p)
 
 

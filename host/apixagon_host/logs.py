@@ -531,21 +531,66 @@ def render(state, args):
 
 
 def replay(state, args):
-    """Step through a stored match on the terminal board."""
+    """Step through a stored match on the terminal board: with keys on a
+    terminal (stepper.py), every position in turn on a pipe or with
+    --delay (a pause between them)."""
     from .play import render as draw
     from .play import status_line
 
-    if not 0 <= args.delay <= 3600:  # (NaN too) sleep() takes no negative time
-        raise CommandError("--delay must be 0..3600 seconds, not %s" % args.delay, EXIT_USAGE)
+    delay = args.delay
+    if delay is not None and not 0 <= delay <= 3600:  # (NaN too) sleep() takes no negative time
+        raise CommandError("--delay must be 0..3600 seconds, not %s" % delay, EXIT_USAGE)
     board, name, lines, verdict = _load(args)
+    fd = _fileno(state.inp)
+    if delay is None and fd is not None and _isatty(state.out) and os.isatty(fd):
+        return _step(state, args, board, name, lines, fd)
     for ply in range(len(lines.moves) + 1):
         game = game_at(lines, ply)
         state.out.write(
             "\n%s  %s\n" % (clean(lines.moves[ply - 1]) if ply else "start", status_line(game))
         )
         state.out.write(draw(game) + "\n")
-        if args.delay:
-            time.sleep(args.delay)
+        if delay:
+            time.sleep(delay)
     if lines.result:
         state.out.write("\nresult: %s\n" % clean(lines.result))
+    return 0
+
+
+def _fileno(stream):
+    try:
+        return stream.fileno()
+    except (AttributeError, ValueError, OSError):
+        return None  # a test's StringIO
+
+
+def _step(state, args, board, name, lines, fd):
+    from . import stepper
+    from .play import render as draw
+    from .play import status_line
+
+    n = len(lines.moves)
+    games = {}
+
+    def frame(ply, st):
+        if ply not in games:
+            games[ply] = game_at(lines, ply)
+        game = games[ply]
+        move = (
+            "move %d of %d: %s" % (ply, n, lines.moves[ply - 1]) if ply else "start (%d moves)" % n
+        )
+        out = [clean("match %d: %s on %s \u00b7 %s" % (args.id, name, board, move)), ""]
+        out += draw(game).split("\n")
+        out += ["", status_line(game)]
+        if ply == n and lines.result:
+            out.append(clean("result: " + lines.result))
+        out.append("")
+        if st.typing is not None:
+            out.append("go to move: %s_   (Enter: go, Esc: cancel)" % st.typing)
+        else:
+            out.append(st.message)
+        out.append(stepper.KEYS)
+        return out
+
+    stepper.run(state.out, fd, frame, n)
     return 0
