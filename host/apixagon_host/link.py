@@ -251,7 +251,13 @@ class Link:
                 % (what, timeout, self.port, n, "y" if n == 1 else "ies"),
                 1,
             )
-        return BoardError("no answer from the board on %s" % self.port, EXIT_NO_BOARD)
+        # (a program that reads the port without the lock, a terminal
+        # program, takes the replies: the host sees only silence)
+        return BoardError(
+            "no answer from the board on %s (is it an APIXAGON board, and is no other "
+            "program, such as a serial terminal, reading the port?)" % self.port,
+            EXIT_NO_BOARD,
+        )
 
     def request(self, verb, *args, timeout=None):
         return self.wait(self.send(verb, *args), timeout, verb)

@@ -39,3 +39,16 @@ def test_a_port_held_by_another_link_is_busy(pty_port, capsys, monkeypatch):
         rc = cli.main(["ports"], cli.State(out=out))
         assert rc == 3 and "%s  busy: another program" % pty_port in out.getvalue()
     L.Link(pty_port, 0.5).close()  # free again once the first one closed it
+
+
+def test_silence_on_the_port_names_another_reader_as_a_cause(pty_port):
+    # A program that reads without the lock (a serial terminal) takes the
+    # board's replies: all the host can see is silence, and it says so.
+    link = L.Link(pty_port, 0.3)
+    try:
+        with pytest.raises(L.BoardError) as e:
+            link.hello()
+    finally:
+        link.close()
+    assert e.value.code == 3
+    assert "is no other program, such as a serial terminal, reading the port?" in str(e.value)
