@@ -336,11 +336,14 @@ class Store:
         return {_text(n): _text(v) for n, v in rows}
 
     def pend_tags(self, board, number, tags):
-        """Tags for the match the board logs as number (NNNN.alog) that is
-        not pulled yet: kept, and set on it when a pull stores that log
-        (Store.put). A match stored in play under that name is that match:
-        its tags are set at once. Values as set_tags (empty: no tag)."""
+        """Tags for the match the board logs as number (7, or its name
+        0007.alog) that is not pulled yet: kept, and set on it when a pull
+        stores that log (Store.put). A match stored in play under that
+        name is that match: its tags are set at once. Values as set_tags
+        (empty: no tag); ValueError as set_tags."""
         tags = check_tags(tags)
+        if isinstance(number, str) and log_number(number) is not None:
+            number = log_number(number)  # its name, 0007.alog
         number = int(number)
         name = "%04d.alog" % number
         with self._failing(), self.db:

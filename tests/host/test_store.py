@@ -233,7 +233,7 @@ def test_pending_tags_are_set_when_that_log_is_pulled(tmp_path):
         s.put("sim-A", "0001.alog", log_bytes(RECORD, "abandoned"))
         s.pend_tags("sim-A", 2, {"Black": "Anna", "Gold": "Ben"})
         s.pend_tags("sim-B", 2, {"Black": "Cleo"})  # another board's 0002
-        s.pend_tags("sim-A", 2, {"Gold": ""})  # taken back before the pull
+        s.pend_tags("sim-A", "0002.alog", {"Gold": ""})  # taken back before the pull
         assert s.tags(1) == {}
         s.put("sim-A", "0002.alog", log_bytes(RECORD))  # pulled in play
         assert s.tags(2) == {"Black": "Anna"}
