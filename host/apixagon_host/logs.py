@@ -226,23 +226,22 @@ def list_(state, args):
     if not rows:
         state.out.write("no matches stored yet (apixagon logs pull)\n")
         return 0
-    row = "%4s  %-14s %-10s %-16s %5s  %-8s %-22s %s\n"
+    row = "%4s  %-14s %-10s %-16s %5s  %-8s %-22s %s"
     state.out.write(row % ("id", "board", "log", "date", "moves", "state", "players", "result"))
+    state.out.write("\n")
     # A table for a person: what the database holds is shown, never acted on.
     for mid, board, name, moves, complete, result, at, size, date in rows:
-        state.out.write(
-            row
-            % (
-                mid,
-                clean(board),
-                clean(name),
-                clean(date),
-                moves,
-                "done" if complete else "in play",
-                clean(players(tags[mid])) or "-",
-                clean(str(result or "")),
-            )
+        text = row % (
+            mid,
+            clean(board),
+            clean(name),
+            clean(date),
+            moves,
+            "done" if complete else "in play",
+            clean(players(tags[mid])) or "-",
+            clean(str(result or "")),
         )
+        state.out.write(text.rstrip() + "\n")
     return 0
 
 
