@@ -43,8 +43,9 @@ soak: $(STAMP)
 # (.mpy) in the MicroPython unix port on a pseudo-terminal (its USB serial),
 # flash in build/flash (kept: matches and settings survive a run), and
 # `apixagon monitor` on it: the 61 LEDs and the cards drawn live, typed
-# hands and pull/list/status/render (help); matches pulled go to
-# build/matches.sqlite. quit, Ctrl-C or Ctrl-D ends both.
+# hands and pull/list/status/render (help); matches pulled go to the
+# user's database, the one `apixagon logs list` reads (APIXAGON_DATA
+# chooses another folder). quit, Ctrl-C or Ctrl-D ends both.
 # PROFILE=B for reed sensors and the action pad.
 PROFILE ?= A
 run: $(STAMP)

@@ -231,7 +231,8 @@ def companion(board, db, plain=False):
     """`apixagon monitor` on this terminal against the board: the exit code."""
     from apixagon_host import cli
 
-    argv = ["monitor", "--port", board.port, "--db", db] + (["--plain"] if plain else [])
+    argv = ["monitor", "--port", board.port] + (["--db", db] if db else [])
+    argv += ["--plain"] if plain else []
     return cli.main(argv)
 
 
@@ -242,8 +243,8 @@ def main(argv=None):
     ap.add_argument("--companion", action="store_true", help="the live view on this terminal")
     ap.add_argument(
         "--db",
-        default=os.path.join(ROOT, "build", "matches.sqlite"),
-        help="where the companion's pull stores matches",
+        help="where the companion's pull stores matches (default: the user's database, "
+        "the one `apixagon logs list` reads)",
     )
     ap.add_argument("--plain", action="store_true", help="companion: one line per event")
     a = ap.parse_args(argv)

@@ -63,8 +63,16 @@ def read(lines, visitor):
     lineno = 0
     for line in lines:
         lineno += 1
+        if lineno == 1 and line[:1] == "\ufeff":
+            line = line[1:]  # a byte order mark some editors write: not part of the record
         parse_line(line, lineno, visitor)
     return visitor.end()
+
+
+def _cell_shaped(name):
+    # A letter then digits ("E4", "Z9"): a cell name, on the board or not;
+    # anything else where a cell belongs (a card, a word) is another kind.
+    return len(name) > 1 and name[0].isalpha() and name[1:].isdigit()
 
 
 def parse_line(line, lineno, visitor):
@@ -105,23 +113,27 @@ def parse_line(line, lineno, visitor):
         visitor.bad(lineno, BAD_SYNTAX)
         return
     what = f[1]
+    names = f[2:]
+    # NOTATION.md: bad-syntax (a missing or extra field, a field of the
+    # wrong kind) comes before bad-cell, so the fields are counted and
+    # their kinds looked at before any cell name is.
+    n = _NCELLS[_KEYWORDS.index(what)] if what in _KEYWORDS else 1
+    if (n < 0 and not names) or (n >= 0 and len(names) != n):
+        visitor.bad(lineno, BAD_SYNTAX)
+        return
     cells = []
-    for name in f[2:]:
+    for name in names:
+        if not _cell_shaped(name):
+            visitor.bad(lineno, BAD_SYNTAX)
+            return
+    for name in names:
         x = parse_cell(name)
         if x == NONE:
             visitor.bad(lineno, BAD_CELL)
             return
         cells.append(x)
     if what in _KEYWORDS:
-        i = _KEYWORDS.index(what)
-        n = _NCELLS[i]
-        if (n < 0 and not cells) or (n >= 0 and len(cells) != n):
-            visitor.bad(lineno, BAD_SYNTAX)
-            return
-        visitor.move(lineno, letter, seat, _KINDS[i], None, cells)
-        return
-    if len(cells) != 1:
-        visitor.bad(lineno, BAD_SYNTAX)
+        visitor.move(lineno, letter, seat, _KINDS[_KEYWORDS.index(what)], None, cells)
         return
     card = int(what) if what.isdigit() and len(what) < 3 else 99
     if card > 30:
@@ -274,7 +286,12 @@ def result(game):
             n += game.where(0, c) != NONE
         if how:
             return "finished", None, "all-cards-placed", "all cards placed"
-        return "in-progress", None, None, "in progress (%d cards placed)" % n
+        return (
+            "in-progress",
+            None,
+            None,
+            "in progress (%d card%s placed)" % (n, "" if n == 1 else "s"),
+        )
     if not how:
         t = game.side_to_play()
         who = names[t]

@@ -39,6 +39,11 @@ def result_json(game):
 def run(state, args):
     lines = read_record_lines(args.file)
     game, verdicts = record.check(lines, Game)
+    if not verdicts:
+        # Not one move line (NOTATION.md: a record is its moves; the
+        # headers alone are no match): not "in progress", an error.
+        name = "standard input" if args.file == "-" else args.file
+        raise CommandError("%s: no moves: not a match record" % name, EXIT_FAILED)
     if args.json:
         moves = []
         for lineno, reason in verdicts:

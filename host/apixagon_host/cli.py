@@ -61,8 +61,18 @@ def _logs_args(p):
         a.add_argument("id", type=int, help="match id (apixagon logs list)")
         _db(a)
         if name == "export":
-            a.add_argument("--format", choices=("apx", "json"), default="apx")
+            a.add_argument(
+                "--format",
+                choices=("apx", "json"),
+                help="default: the --output's extension (.json, .apx), else apx",
+            )
             a.add_argument("--output", "-o", help="file to write ('-': standard output)")
+    a = sub.add_parser("tag", help="name a match's players, event, date (Name=value)")
+    a.add_argument("id", type=int, help="match id (apixagon logs list)")
+    a.add_argument(
+        "tags", nargs="+", metavar="Name=value", help='Black=Anna Gold=Ben Event="Club night"'
+    )
+    _db(a)
     a = sub.add_parser("render", help="draw a position as SVG or PNG")
     a.add_argument("id", type=int, help="match id (apixagon logs list)")
     a.add_argument("--ply", type=int, default=None, help="after this many moves (default: all)")
@@ -79,12 +89,18 @@ def _run_logs(state, args):
         "show": logs.show,
         "export": logs.export,
         "render": logs.render,
+        "tag": logs.tag,
     }[args.action](state, args)
 
 
 def _replay_args(p):
     p.add_argument("id", type=int, help="match id (apixagon logs list)")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    p.add_argument(
+        "--delay",
+        type=float,
+        help="play every move with this many seconds between them "
+        "(default on a terminal: step with keys; -> next, <- back, g N Enter, q quits)",
+    )
     _db(p)
 
 
@@ -108,7 +124,7 @@ COMMANDS = {
     "play": (play, _play_args, "play a match on the terminal board (rules core + hints)"),
     "ports": (logs.ports, lambda p: None, "find APIXAGON boards on USB serial ports"),
     "status": (logs.status, _port, "the board's identity, match and storage"),
-    "logs": (_run_logs, _logs_args, "match logs: pull, list, show, export, render"),
+    "logs": (_run_logs, _logs_args, "match logs: pull, list, show, export, tag, render"),
     "replay": (logs.replay, _replay_args, "step through a stored match on the terminal"),
     "monitor": (
         monitor,
@@ -127,10 +143,21 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser():
     parser = _Parser(prog="apixagon", description="APIXAGON smart board host tools")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (_, add_args, help_text) in COMMANDS.items():
         add_args(sub.add_parser(name, help=help_text, description=help_text))
     return parser
+
+
+def version():
+    """The host package's version (installed metadata; a bare checkout says so)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("apixagon")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def dispatch(state, args):
@@ -144,6 +171,9 @@ def main(argv=None, state=None):
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if args.version:
+            state.out.write("apixagon %s\n" % version())
+            return 0
         if not args.command:
             raise CommandError(parser.format_help().strip(), EXIT_USAGE)
         return dispatch(state, args)

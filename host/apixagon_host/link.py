@@ -12,6 +12,7 @@ is an error that says what was wrong (exit 1), and a port that fails under
 the host (unplugged) is "no board" (exit 3), never a traceback."""
 
 import binascii
+import errno
 import os
 import re
 import time
@@ -27,7 +28,7 @@ except ImportError:  # Windows
     PORT_ERRORS = (OSError,)
 from smartboard import proto
 
-from .errors import CommandError
+from .errors import EXIT_FAILED, CommandError
 
 EXIT_NO_BOARD = 3  # no board answered (mpremote uses 1; we keep 1 for "failed")
 # USB IDs a MicroPython RP2040 board enumerates with (Raspberry Pi's VID).
@@ -47,6 +48,17 @@ class LinkLost(BoardError):
 
     def __init__(self, port, e):
         super().__init__("lost the board on %s (unplugged?): %s" % (port, e), EXIT_NO_BOARD)
+
+
+class PortBusy(BoardError):
+    """Another program holds the port (a monitor, the companion)."""
+
+    def __init__(self, port):
+        super().__init__(
+            "the port %s is busy: another program (apixagon monitor?) is reading it; "
+            "quit that program, or pull from inside it" % port,
+            EXIT_FAILED,
+        )
 
 
 # What a board can hold: an RP2040 addresses at most 16 MB of flash, so no
@@ -89,8 +101,15 @@ def candidate_ports():
 class Link:
     def __init__(self, port, timeout=3.0, baud=115200):
         try:
-            self.ser = serial.Serial(port, baud, timeout=timeout, write_timeout=timeout)
+            # exclusive: a second program on the port (a monitor already
+            # reading it) would take half of each reply; the lock makes the
+            # later one fail at once with a clear "busy" instead.
+            self.ser = serial.Serial(
+                port, baud, timeout=timeout, write_timeout=timeout, exclusive=True
+            )
         except (serial.SerialException, OSError) as e:
+            if getattr(e, "errno", None) in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY):
+                raise PortBusy(port) from None
             raise BoardError("cannot open %s: %s" % (port, e), EXIT_NO_BOARD)
         self.port = port
         self.timeout = timeout
@@ -232,7 +251,13 @@ class Link:
                 % (what, timeout, self.port, n, "y" if n == 1 else "ies"),
                 1,
             )
-        return BoardError("no answer from the board on %s" % self.port, EXIT_NO_BOARD)
+        # (a program that reads the port without the lock, a terminal
+        # program, takes the replies: the host sees only silence)
+        return BoardError(
+            "no answer from the board on %s (is it an APIXAGON board, and is no other "
+            "program, such as a serial terminal, reading the port?)" % self.port,
+            EXIT_NO_BOARD,
+        )
 
     def request(self, verb, *args, timeout=None):
         return self.wait(self.send(verb, *args), timeout, verb)
@@ -629,16 +654,30 @@ def connect(port=None, timeout=3.0):
     port = port or os.environ.get(PORT_ENV)
     if port:
         link = Link(port, timeout)
-        link.hello()
+        try:
+            link.hello()
+        except BaseException:
+            link.close()
+            raise
         return link
+    busy = []
     for dev in candidate_ports():
         try:
             link = Link(dev, 1.0)
+        except PortBusy:
+            busy.append(dev)
+            continue
+        except BoardError:
+            continue
+        try:
             link.hello()
             link.timeout = timeout
             return link
         except BoardError:
+            link.close()
             continue
+    if busy:  # (one busy port may be the board: say so rather than "none")
+        raise PortBusy(", ".join(busy))
     raise BoardError(
         "no APIXAGON board found on USB (give --port or set %s)" % PORT_ENV, EXIT_NO_BOARD
     )

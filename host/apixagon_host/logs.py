@@ -11,7 +11,7 @@ from apixagon.game import Game
 from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
 from .progress import Progress
-from .store import Store, apx_lines, as_json
+from .store import Store, apx_lines, as_json, default_path, record_tags
 from .termtext import clean, clean_lines
 
 CHUNK = 2048  # smartboard.proto.MAX_CHUNK
@@ -218,33 +218,49 @@ def _delete(link, store, board):
 
 def list_(state, args):
     store = _store(args)
-    rows = []
+    rows, tags = [], {}
     if store is not None:
         with store:
             rows = store.list()
+            tags = {r[0]: store.tags(r[0]) for r in rows}
     if not rows:
         state.out.write("no matches stored yet (apixagon logs pull)\n")
         return 0
-    state.out.write(
-        "%4s  %-14s %-10s %5s  %-8s %s\n" % ("id", "board", "log", "moves", "state", "result")
-    )
+    row = "%4s  %-14s %-10s %-16s %5s  %-8s %-22s %s"
+    state.out.write(row % ("id", "board", "log", "date", "moves", "state", "players", "result"))
+    state.out.write("\n")
     # A table for a person: what the database holds is shown, never acted on.
-    for mid, board, name, moves, complete, result, at, size in rows:
-        state.out.write(
-            "%4s  %-14s %-10s %5s  %-8s %s\n"
-            % (
-                mid,
-                clean(board),
-                clean(name),
-                moves,
-                "done" if complete else "in play",
-                clean(str(result or "")),
-            )
+    for mid, board, name, moves, complete, result, at, size, date in rows:
+        text = row % (
+            mid,
+            clean(board),
+            clean(name),
+            clean(date),
+            moves,
+            "done" if complete else "in play",
+            clean(players(tags[mid])) or "-",
+            clean(str(result or "")),
         )
+        state.out.write(text.rstrip() + "\n")
     return 0
 
 
-def _load(args):
+# NOTATION.md tag pairs naming the players: the sides of a 2-player match,
+# the teams of a team game (`logs tag ID Black=Anna Gold=Ben`).
+PLAYER_TAGS = (("Black", "Gold"), ("A", "B"))
+
+
+def players(tags):
+    """ "Anna v Ben" from a match's player tags, "" when none is named."""
+    for one, two in PLAYER_TAGS:
+        if one in tags or two in tags:
+            return "%s v %s" % (tags.get(one, "?"), tags.get(two, "?"))
+    return ""
+
+
+def _load(args, more=False):
+    """(board, name, Lines, verdict) of the match args.id; more: then its
+    date and tags too."""
     store = _store(args)
     if store is None:
         raise CommandError(
@@ -252,7 +268,8 @@ def _load(args):
         )
     with store:
         try:
-            return store.load(args.id)
+            got = store.load(args.id)
+            return got + (store.date(args.id), store.tags(args.id)) if more else got
         except KeyError:
             raise CommandError("no stored match with id %s (see apixagon logs list)" % args.id)
 
@@ -260,14 +277,16 @@ def _load(args):
 def show(state, args):
     """The record for a person: always cleaned of control characters (a
     hostile board's log may hold escape sequences)."""
-    board, name, lines, verdict = _load(args)
+    board, name, lines, verdict, date, tags = _load(args, more=True)
     from smartboard import matchlog
 
+    named = dict(record_tags(board, name, lines))["Board"]  # as the log names it
+    where = board if named == board else "%s (%s)" % (named, board)
     state.out.write(
-        "match %d: %s on %s (%s)\n"
-        % (args.id, clean(name), clean(board), matchlog.verdict_name(verdict))
+        "match %d: %s on %s, %s (%s)\n"
+        % (args.id, clean(name), clean(where), clean(date), matchlog.verdict_name(verdict))
     )
-    for line in apx_lines(board, name, lines):
+    for line in apx_lines(board, name, lines, date, tags):
         state.out.write(clean(line) + "\n")
     return 0
 
@@ -275,11 +294,12 @@ def show(state, args):
 def export(state, args):
     """The record as the log holds it, to a file or a pipe (JSON escapes
     control characters itself); on a terminal, cleaned as `show` is."""
-    board, name, lines, verdict = _load(args)
-    if args.format == "json":
-        text = as_json(args.id, board, name, lines, verdict) + "\n"
+    fmt = export_format(args.format, args.output)
+    board, name, lines, verdict, date, tags = _load(args, more=True)
+    if fmt == "json":
+        text = as_json(args.id, board, name, lines, verdict, date, tags) + "\n"
     else:
-        text = "\n".join(apx_lines(board, name, lines)) + "\n"
+        text = "\n".join(apx_lines(board, name, lines, date, tags)) + "\n"
     if args.output and args.output != "-":
         from . import outfile
 
@@ -289,6 +309,49 @@ def export(state, args):
         state.out.write(clean_lines(text))
     else:
         state.out.write(text)
+    return 0
+
+
+FORMATS = {".apx": "apx", ".json": "json"}
+
+
+def export_format(given, output):
+    """The format of an export: --format, else the output file's extension
+    (else apx); a --format the extension contradicts is a usage error."""
+    ext = os.path.splitext(output or "")[1].lower() if output != "-" else ""
+    said = FORMATS.get(ext)
+    if given and said and given != said:
+        raise CommandError(
+            "--format %s but %s ends in %s: give one or make them agree" % (given, output, ext),
+            EXIT_USAGE,
+        )
+    return given or said or "apx"
+
+
+def tag(state, args):
+    """`logs tag ID Name=value ...`: set (or with `Name=` remove) a stored
+    match's tag pairs (NOTATION.md): players, event. All or nothing."""
+    tags = {}
+    for pair in args.tags:
+        name, eq, value = pair.partition("=")
+        if not eq:
+            raise CommandError("%r is not Name=value (Name= removes the tag)" % pair, EXIT_USAGE)
+        tags[name.strip()] = value
+    path = getattr(args, "db", None) or default_path()
+    if not os.path.isfile(path):  # (a writer would make an empty database)
+        _load(args)  # the error a read gives: a mistyped --db, nothing pulled
+    with Store(args.db, True) as store:
+        try:
+            store.set_tags(args.id, tags)
+        except ValueError as e:
+            raise CommandError("%s; nothing changed" % e, EXIT_USAGE) from None
+        except KeyError:
+            raise CommandError("no stored match with id %s (see apixagon logs list)" % args.id)
+        now = store.tags(args.id)
+    state.out.write(
+        "match %d: %s\n"
+        % (args.id, "  ".join('%s="%s"' % kv for kv in now.items()) if now else "no tags")
+    )
     return 0
 
 
@@ -333,11 +396,47 @@ def status(state, args):
     )
     lines = [head]
     for k in sorted(st):
-        v = st[k].replace("_", " ") if k == "display" else st[k]  # card_query: card query
+        v = status_value(k, st[k])
+        if k == "free" and info.get("board") == SIMULATOR:
+            v += " (the simulator's flash is a folder: this PC's free disk)"
         lines.append("  %-9s %s" % (k, v))
     lines += ["warning: " + w for w in warnings(st)]
     state.out.write("".join(clean(x) + "\n" for x in lines))
     return 0
+
+
+SIMULATOR = "APIXAGON_simulator"  # HELLO board= of tools/simboard.py
+CLOCK_SET = 1577836800  # 2020-01-01: a board clock before it was never set
+
+
+def status_value(key, value):
+    """A STATUS field in words: spaces for the `_` of a value that holds
+    them (display=card_query, last=B_28_C4), the clock as a local date and
+    time, bytes in KB/MB (docs/protocol.md, STATUS)."""
+    if key in ("display", "last"):
+        return value.replace("_", " ")
+    if key == "clock" and value.isdigit():
+        t = int(value)
+        if t < CLOCK_SET:
+            return "not set (%s s since the board started)" % value
+        try:
+            return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+        except (OverflowError, OSError, ValueError):
+            return value
+    if key == "free" and value == "-1":
+        return "unknown (the board cannot tell)"
+    if key in ("free", "heap") and value.isdigit():
+        return size_text(int(value))
+    return value
+
+
+def size_text(n):
+    """Bytes for a person: 512 bytes, 12.5 KB, 1.4 MB."""
+    if n < 1024:
+        return "%d byte%s" % (n, "" if n == 1 else "s")
+    if n < 1024 * 1024:
+        return "%.1f KB" % (n / 1024)
+    return "%.1f MB" % (n / (1024 * 1024))
 
 
 def warnings(st):
@@ -382,6 +481,8 @@ def ports(state, args):
                 "%s  %s %s fw %s\n" % (dev, info.get("board"), info.get("id"), info.get("fw"))
             )
             found += 1
+        except L.PortBusy:
+            state.out.write("%s  busy: another program (apixagon monitor?) is reading it\n" % dev)
         except CommandError:
             continue
     if not found:
@@ -429,19 +530,66 @@ def render(state, args):
 
 
 def replay(state, args):
-    """Step through a stored match on the terminal board."""
+    """Step through a stored match on the terminal board: with keys on a
+    terminal (stepper.py), every position in turn on a pipe or with
+    --delay (a pause between them)."""
     from .play import render as draw
     from .play import status_line
 
+    delay = args.delay
+    if delay is not None and not 0 <= delay <= 3600:  # (NaN too) sleep() takes no negative time
+        raise CommandError("--delay must be 0..3600 seconds, not %s" % delay, EXIT_USAGE)
     board, name, lines, verdict = _load(args)
+    fd = _fileno(state.inp)
+    if delay is None and fd is not None and _isatty(state.out) and os.isatty(fd):
+        return _step(state, args, board, name, lines, fd)
     for ply in range(len(lines.moves) + 1):
         game = game_at(lines, ply)
         state.out.write(
             "\n%s  %s\n" % (clean(lines.moves[ply - 1]) if ply else "start", status_line(game))
         )
         state.out.write(draw(game) + "\n")
-        if args.delay:
-            time.sleep(args.delay)
+        if delay:
+            time.sleep(delay)
     if lines.result:
         state.out.write("\nresult: %s\n" % clean(lines.result))
+    return 0
+
+
+def _fileno(stream):
+    try:
+        return stream.fileno()
+    except (AttributeError, ValueError, OSError):
+        return None  # a test's StringIO
+
+
+def _step(state, args, board, name, lines, fd):
+    from . import stepper
+    from .play import render as draw
+    from .play import status_line
+
+    n = len(lines.moves)
+    games = {}
+
+    def frame(ply, st):
+        if ply not in games:
+            games[ply] = game_at(lines, ply)
+        game = games[ply]
+        move = (
+            "move %d of %d: %s" % (ply, n, lines.moves[ply - 1]) if ply else "start (%d moves)" % n
+        )
+        out = [clean("match %d: %s on %s \u00b7 %s" % (args.id, name, board, move)), ""]
+        out += draw(game).split("\n")
+        out += ["", status_line(game)]
+        if ply == n and lines.result:
+            out.append(clean("result: " + lines.result))
+        out.append("")
+        if st.typing is not None:
+            out.append("go to move: %s_   (Enter: go, Esc: cancel)" % st.typing)
+        else:
+            out.append(st.message)
+        out.append(stepper.KEYS)
+        return out
+
+    stepper.run(state.out, fd, frame, n)
     return 0

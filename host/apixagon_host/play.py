@@ -7,6 +7,7 @@ hexagon it is, with the kids' hint view (legal cells, cells to block).
 
 from apixagon import record
 from apixagon.codes import (
+    BAD_SYNTAX,
     BLOCK,
     EXTENSION,
     MODES,
@@ -23,6 +24,7 @@ from .errors import EXIT_OK, CommandError
 HELP = """\
 Type a move in record notation; the side letter may be left out:
   12 E4              place card 12 on E4        rain F6       Rain on F6
+  put E4 B12         the same, as the companion types it (cell, then card)
   beekeeper D5 C3    move the card on D5 to C3  smoker E4     remove the card on E4
   reserve C3 D2      keeper recovers cards      deck-empty    forced-removal
 Other commands:
@@ -92,6 +94,15 @@ def _hint_marks(game, card=None):
 def parse_typed(game, text):
     """(letter, seat, kind, card, cells) or an int reason code."""
     words = text.split()
+    if words and words[0] == "put":
+        # The companion's `put CELL CARD` (monitor's hands): a placement,
+        # the card with its side letter or without.
+        if len(words) != 3 or not words[2]:
+            return BAD_SYNTAX
+        card = words[2]
+        side = card[0] if card[0] in "BGAJ" else ""
+        text = "%s %s %s" % (side, card[len(side) :], words[1])
+        words = text.split()
     if words and words[0][0] not in "BGAJ":
         t = game.side_to_play()
         letter = record.side_letters(game)[t]
@@ -175,7 +186,10 @@ def run(state, args):
         else:
             parsed = parse_typed(game, line)
             if isinstance(parsed, int):
-                out.write("not a move: %s (type 'help')\n" % REASONS[parsed])
+                out.write(
+                    "not a move: %s (type moves in record notation, 12 E4, or put E4 12; "
+                    "'help' lists them)\n" % REASONS[parsed]
+                )
                 continue
             r = record.apply_move(game, *parsed)
             if r != OK:

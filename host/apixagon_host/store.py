@@ -37,9 +37,26 @@ CREATE TABLE IF NOT EXISTS logs (
     result TEXT,
     pulled_at TEXT NOT NULL,
     moves INTEGER,
+    date TEXT,
     UNIQUE (board, name)
 );
+CREATE TABLE IF NOT EXISTS tags (
+    log INTEGER NOT NULL REFERENCES logs (id),
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (log, name)
+);
+CREATE TABLE IF NOT EXISTS pending_tags (
+    board TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (board, number, name)
+);
 """
+# The tags `logs tag` may not set: the board's own (what it wrote and where).
+BOARD_TAGS = ("Board", "BoardId", "Log", "Result")
+MAX_TAG = 200  # characters of a tag's value (a name, an event)
 # The columns every version had: without them a `logs` table is not ours.
 COLUMNS = ("id", "board", "name", "data", "records", "complete", "result", "pulled_at")
 
@@ -125,8 +142,16 @@ class Store:
         FileNotFoundError (a mistyped --db is never a new empty file)."""
         self.path = path or default_path()
         self.write = write
+        folder = os.path.dirname(self.path)
+        if path is None and os.path.exists(folder) and not os.path.isdir(folder):
+            # (a read would otherwise say "nothing stored" of a mistyped
+            # APIXAGON_DATA, and a pull fail on the folder it cannot make)
+            raise CommandError(
+                "the data folder %s is a file, not a folder (APIXAGON_DATA or --db "
+                "choose another)" % folder,
+                EXIT_USAGE,
+            )
         if write and path is None:
-            folder = os.path.dirname(self.path)
             try:
                 os.makedirs(folder, exist_ok=True)
             except OSError as e:
@@ -150,6 +175,7 @@ class Store:
                     self.db.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints
                     self.db.executescript(SCHEMA)
                     self.has_moves = "moves" in self._columns()
+                    self.has_date = "date" in self._columns()
                     self._migrate()
         except BaseException:
             self.db.close()
@@ -187,6 +213,8 @@ class Store:
             )
         self.empty = not cols  # a new file (or no table yet): nothing stored
         self.has_moves = "moves" in cols
+        self.has_date = "date" in cols
+        self.has_tags = "tags" in tables  # (made by a writer of this version)
 
     def _migrate(self):
         # Databases made before the moves column: add it, count from the
@@ -201,6 +229,22 @@ class Store:
             with self.db:
                 for mid, data in todo:
                     self.db.execute("UPDATE logs SET moves = ? WHERE id = ?", (_moves(data), mid))
+        # Before the date column: the log's own Date tag, else the last
+        # pull's time (the nearest to the match this file knows).
+        if not self.has_date:
+            with self.db:
+                self.db.execute("ALTER TABLE logs ADD COLUMN date TEXT")
+            self.has_date = True
+        todo = self.db.execute("SELECT id, data, pulled_at FROM logs WHERE date IS NULL")
+        todo = todo.fetchall()
+        if todo:
+            with self.db:
+                for mid, data, at in todo:
+                    lines = SafeLines()
+                    matchlog.read_log(_blob(data), lines)
+                    when = log_date(lines) or _text(at)[:16]
+                    self.db.execute("UPDATE logs SET date = ? WHERE id = ?", (when, mid))
+        self.has_tags = True  # SCHEMA made the tables
         self.empty = False
 
     def close(self):
@@ -238,17 +282,100 @@ class Store:
         data = bytes(data[:good])
         complete = 1 if lines.result is not None else 0
         now = time.strftime("%Y-%m-%d %H:%M:%S")
+        # The match's date: the board's (its log's Date tag) if it wrote
+        # one, else this first pull's; a later pull keeps it.
+        when = log_date(lines) or now[:16]
         with self._failing(), self.db:
             self.db.execute(
-                "INSERT INTO logs (board, name, data, records, complete, result, pulled_at, moves)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO logs (board, name, data, records, complete, result, pulled_at, moves,"
+                " date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (board, name) DO UPDATE SET data = excluded.data,"
                 " records = excluded.records, complete = excluded.complete,"
                 " result = excluded.result, pulled_at = excluded.pulled_at,"
                 " moves = excluded.moves",
-                (board, name, data, count, complete, lines.result, now, len(lines.moves)),
+                (board, name, data, count, complete, lines.result, now, len(lines.moves), when),
             )
+            self._apply_pending(board, name)
         return count, complete
+
+    # ---- tags (NOTATION.md tag pairs: players, event, date) ----------------
+    def set_tags(self, match_id, tags):
+        """Set a stored match's tags from a {name: value} dict; an empty
+        value (or None) removes the tag. All or nothing: ValueError for a
+        name or value a record cannot hold (nothing changed), KeyError
+        for no such match."""
+        tags = check_tags(tags)
+        with self._failing():
+            if self.db.execute("SELECT 1 FROM logs WHERE id = ?", (match_id,)).fetchone() is None:
+                raise KeyError(match_id)
+            with self.db:
+                self._set_tags(match_id, tags)
+
+    def _set_tags(self, match_id, tags):
+        for name, value in tags.items():
+            self.db.execute("DELETE FROM tags WHERE log = ? AND name = ?", (match_id, name))
+            if value:
+                self.db.execute(
+                    "INSERT INTO tags (log, name, value) VALUES (?, ?, ?)", (match_id, name, value)
+                )
+
+    def tags(self, match_id):
+        """{name: value} of a stored match's tags (set with set_tags or
+        applied from pend_tags), names in order; {} for none. KeyError for
+        no such match."""
+        if self.empty:
+            raise KeyError(match_id)
+        with self._failing():
+            if self.db.execute("SELECT 1 FROM logs WHERE id = ?", (match_id,)).fetchone() is None:
+                raise KeyError(match_id)
+            if not self.has_tags:  # a file of an older version: none yet
+                return {}
+            rows = self.db.execute(
+                "SELECT name, value FROM tags WHERE log = ? ORDER BY name", (match_id,)
+            ).fetchall()
+        return {_text(n): _text(v) for n, v in rows}
+
+    def pend_tags(self, board, number, tags):
+        """Tags for the match the board logs as number (7, or its name
+        0007.alog) that is not pulled yet: kept, and set on it when a pull
+        stores that log (Store.put). A match stored in play under that
+        name is that match: its tags are set at once. Values as set_tags
+        (empty: no tag); ValueError as set_tags."""
+        tags = check_tags(tags)
+        if isinstance(number, str) and log_number(number) is not None:
+            number = log_number(number)  # its name, 0007.alog
+        number = int(number)
+        name = "%04d.alog" % number
+        with self._failing(), self.db:
+            row = self.get(board, name)
+            if row is not None and not row[2]:
+                self._set_tags(row[0], tags)
+                return
+            for k, v in tags.items():
+                self.db.execute(
+                    "DELETE FROM pending_tags WHERE board = ? AND number = ? AND name = ?",
+                    (board, number, k),
+                )
+                if v:
+                    self.db.execute(
+                        "INSERT INTO pending_tags (board, number, name, value) VALUES (?, ?, ?, ?)",
+                        (board, number, k, v),
+                    )
+
+    def _apply_pending(self, board, name):
+        # (in put's transaction: the log and its tags are stored together)
+        number = log_number(name)
+        if number is None:
+            return
+        rows = self.db.execute(
+            "SELECT name, value FROM pending_tags WHERE board = ? AND number = ?", (board, number)
+        ).fetchall()
+        if rows:
+            mid = self.get(board, name)[0]
+            self._set_tags(mid, dict(rows))
+            self.db.execute(
+                "DELETE FROM pending_tags WHERE board = ? AND number = ?", (board, number)
+            )
 
     def retire(self, board, name):
         """Keep a stored log under NAME~k (the first k free): the board now
@@ -264,20 +391,36 @@ class Store:
         return kept
 
     def list(self):
-        """(id, board, name, moves, complete, result, pulled_at, size) rows;
-        the moves counted from the bytes where an older file has no count."""
+        """(id, board, name, moves, complete, result, pulled_at, size, date)
+        rows; the moves counted from the bytes where an older file has no
+        count, the date its last pull where it has none."""
         if self.empty:
             return []
         moves = "moves" if self.has_moves else "NULL"
+        date = "date" if self.has_date else "NULL"
         with self._failing():
             rows = self.db.execute(
                 "SELECT id, board, name, %s, complete, result, pulled_at, length(data), "
-                "CASE WHEN %s IS NULL THEN data END FROM logs ORDER BY board, name" % (moves, moves)
+                "CASE WHEN %s IS NULL THEN data END, %s FROM logs ORDER BY board, name"
+                % (moves, moves, date)
             ).fetchall()
         return [
-            (r[0], _text(r[1]), _text(r[2]), _moves(r[8]) if r[3] is None else r[3]) + tuple(r[4:8])
+            (r[0], _text(r[1]), _text(r[2]), _moves(r[8]) if r[3] is None else r[3])
+            + tuple(r[4:8])
+            + (_text(r[9] or r[6])[:16],)
             for r in rows
         ]
+
+    def date(self, match_id):
+        """The stored match's date, "YYYY-MM-DD HH:MM" (or a day alone)."""
+        date = "date" if self.has_date else "NULL"
+        with self._failing():
+            row = self.db.execute(
+                "SELECT %s, pulled_at FROM logs WHERE id = ?" % date, (match_id,)
+            ).fetchone()
+        if row is None:
+            raise KeyError(match_id)
+        return _text(row[0] or row[1])[:16]
 
     def load(self, match_id):
         """(board, name, Lines, verdict) of a stored match by its id."""
@@ -310,20 +453,53 @@ def _moves(data):
     return len(lines.moves)
 
 
-def apx_lines(board, name, lines):
-    """The .apx record of a stored match (NOTATION.md)."""
-    out = ['[Board "%s"]' % board, '[Log "%s"]' % name]
+def _tag_pair(line):
+    """(name, value) of a tag line as record.parse_line reads it, or None."""
+    if not line.startswith("["):
+        return None
+    q1 = line.find('"')
+    q2 = line.find('"]', q1 + 1) if q1 > 0 else -1
+    if q2 < 0:
+        return None
+    return line[1:q1].strip(), line[q1 + 1 : q2]
+
+
+def record_tags(board, name, lines, date="", tags=None):
+    """The tag pairs of a stored match's record, in order: the board's
+    name as its log says it (its id where the log has none), the board's
+    id, the log, the date (NOTATION.md's YYYY.MM.DD), the tags set on the
+    PC (players, event: they win over the log's own), the result."""
+    own = [t for t in (_tag_pair(x) for x in lines.header) if t]
+    out = dict(own)
+    out.setdefault("Board", board)
+    out["BoardId"] = board
+    out["Log"] = name
+    if date and "Date" not in out:
+        out["Date"] = date[:10].replace("-", ".")
+        if len(date) > 10:
+            out["Time"] = date[11:16]
+    out.update(tags or {})
     if lines.result:
-        out.append('[Result "%s"]' % lines.result)
-    return out + [x for x in lines.lines() if not x.startswith("[Board ")]
+        out["Result"] = lines.result
+    first = ("Board", "BoardId", "Log", "Date", "Time")
+    order = [k for k in first if k in out] + [k for k in out if k not in first]
+    return [(k, out[k]) for k in order]
 
 
-def as_json(match_id, board, name, lines, verdict):
+def apx_lines(board, name, lines, date="", tags=None):
+    """The .apx record of a stored match (NOTATION.md)."""
+    out = ['[%s "%s"]' % t for t in record_tags(board, name, lines, date, tags)]
+    return out + [x for x in lines.lines() if not _tag_pair(x)]
+
+
+def as_json(match_id, board, name, lines, verdict, date="", tags=None):
     return json.dumps(
         {
             "id": match_id,
             "board": board,
             "log": name,
+            "date": date,
+            "tags": dict(record_tags(board, name, lines, date, tags)),
             "verified": matchlog.verdict_name(verdict),
             "header": lines.header,
             "moves": lines.moves,
@@ -331,3 +507,51 @@ def as_json(match_id, board, name, lines, verdict):
         },
         indent=1,
     )
+
+
+def log_number(name):
+    """The board's number of a log name (0007.alog: 7), or None."""
+    stem = name[:-5] if name.endswith(".alog") else ""
+    return int(stem) if stem.isdigit() and len(stem) == 4 else None
+
+
+def log_date(lines):
+    """ "YYYY-MM-DD[ HH:MM]" from a log's own Date (and Time) tags, or None."""
+    tags = dict(t for t in (_tag_pair(x) for x in lines.header) if t)
+    d = tags.get("Date", "")
+    if not _is_date(d):
+        return None
+    t = tags.get("Time", "")
+    day = d.replace(".", "-")
+    ok = len(t) >= 5 and t[2] == ":" and t[:2].isdigit() and t[3:5].isdigit()
+    return day + " " + t[:5] if ok else day
+
+
+def _is_date(d):
+    return len(d) == 10 and d[4] == d[7] == "." and (d[:4] + d[5:7] + d[8:]).isdigit()
+
+
+def check_tags(tags):
+    """{name: value} checked for a record (NOTATION.md tag pairs): a name
+    of letters, digits and _ starting with a letter, not one of the
+    board's own; a value of printable text without '"' or '\\' (the
+    record's quotes), Date as YYYY.MM.DD. ValueError says what is wrong."""
+    out = {}
+    for name, value in tags.items():
+        value = "" if value is None else str(value).strip()
+        if not (name[:1].isalpha() and name.isascii() and name.replace("_", "").isalnum()):
+            raise ValueError("%r is not a tag name (letters, digits and _)" % name)
+        if len(name) > 32:
+            raise ValueError("tag name %s is longer than 32 characters" % name)
+        if name in BOARD_TAGS:
+            raise ValueError("%s is the board's own tag: it cannot be set" % name)
+        if any(c in value for c in '"\\') or not value.isprintable():
+            raise ValueError(
+                "the value of %s holds a quote, a backslash or a control character" % name
+            )
+        if len(value) > MAX_TAG:
+            raise ValueError("the value of %s is longer than %d characters" % (name, MAX_TAG))
+        if name == "Date" and value and not _is_date(value):
+            raise ValueError("Date must be YYYY.MM.DD (NOTATION.md), not %r" % value)
+        out[name] = value
+    return out

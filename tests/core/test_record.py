@@ -9,6 +9,7 @@ from apixagon.codes import (
     BAD_SYNTAX,
     CARD_ALREADY_PLAYED,
     GAME_OVER,
+    JUNIOR,
     NOT_ALLOWED_IN_MODE,
     NOT_YOUR_TURN,
     OK,
@@ -129,7 +130,7 @@ def test_result_texts():
     game, v = verdicts_of("mode beehive\nstart B\nB 0 A1")
     assert record.result(game)[3] == "in progress (team A, seat A1 to play)"
     game, v = verdicts_of("mode junior\nJ 0 E5")
-    assert record.result(game)[3] == "in progress (1 cards placed)"
+    assert record.result(game)[3] == "in progress (1 card placed)"
 
 
 def roundtrip(mode, seed):
@@ -302,3 +303,41 @@ def test_nmoves_counts_record_lines_through_undo():
     assert g.nmoves() == 3 == len(list(g.history())) and g.nlog > 3
     g.undo()
     assert g.nmoves() == 2 == len(list(g.history()))
+
+
+def test_a_byte_order_mark_is_skipped():
+    # Some editors start a UTF-8 file with U+FEFF: line 1 is still the mode line.
+    game, v = verdicts_of("\ufeffmode junior\nJ 0 E5")
+    assert v == {2: OK} and game.mode == JUNIOR
+
+
+def test_syntax_comes_before_cells():
+    # NOTATION.md: a missing or extra field, or a field of the wrong kind,
+    # is bad-syntax even when a cell name is wrong too.
+    text = "\n".join(
+        [
+            "mode queens-gambit",
+            "B 12 E4 extra",  # 2 an extra field
+            "B 12 5",  # 3 a card where a cell belongs
+            "B 12 Z9 extra",  # 4 extra field and a bad cell
+            "B beekeeper Z9",  # 5 a missing field and a bad cell
+            "B rain 12",  # 6 a card where a cell belongs
+            "B 12 Z9",  # 7 a cell that is not on the board
+            "B beekeeper A1 Z9",  # 8 as 7
+        ]
+    )
+    game, v = verdicts_of(text)
+    assert v == {
+        2: BAD_SYNTAX,
+        3: BAD_SYNTAX,
+        4: BAD_SYNTAX,
+        5: BAD_SYNTAX,
+        6: BAD_SYNTAX,
+        7: BAD_CELL,
+        8: BAD_CELL,
+    }
+
+
+def test_two_cards_placed_is_plural():
+    game, v = verdicts_of("mode junior\nJ 0 E5\nJ 1 E6")
+    assert record.result(game)[3] == "in progress (2 cards placed)"

@@ -3,12 +3,20 @@ pseudo-terminal: status, ports (discovery), replay of a pulled match, and
 the board's answer to an oversized frame."""
 
 import io
+import os
+import re
+import signal
+import sys
+import termios
 import time
 
 from apixagon_host import cli
 from apixagon_host import link as L
 from e2ekit import RECORD, connect, play_record
+from ptykit import Terminal
 from smartboard import proto
+
+APIXAGON = os.path.join(os.path.dirname(sys.executable), "apixagon")
 
 
 def run_cli(*argv):
@@ -27,6 +35,11 @@ def test_status_names_the_board_and_its_state(board):
     for line in want:
         assert line in out
     assert "warning" not in out
+    # For a person: the last move as the record writes it, the clock as a
+    # date, the flash in MB (the simulator's is the PC's disk: it says so).
+    assert "last      A2 20 F2\n" in out
+    assert re.search(r"clock     20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\n", out)
+    assert re.search(r"free      [\d.]+ [KM]B \(the simulator's flash is a folder", out)
 
 
 def test_ports_finds_the_board_and_says_when_there_is_none(board, monkeypatch, tmp_path):
@@ -91,3 +104,39 @@ def test_pulled_and_del_refuse_a_log_that_is_not_there(board):
         assert [n for n, _, _ in link.logs()] == ["0001.alog"]
         assert link.logs()[0][2] == "done"  # nothing marked
     assert (sorted(os.listdir(board.flash)), sorted(os.listdir(board.flash + "/logs"))) == before
+
+
+def test_replay_on_a_terminal_steps_with_keys(board, tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    with connect(board) as link:
+        play_record(link, RECORD, upto=5)
+        link.request("HAND", "press", "confirm", "long")  # abandoned: a finished log
+    assert run_cli("logs", "pull", "-p", board.port, "--db", db)[0] == 0
+    for leave in ("q", "\x03", signal.SIGTERM):
+        t = Terminal([APIXAGON, "replay", "1", "--db", db])
+        try:
+            t.wait_for(r"match 1: 0001\.alog on sim-A . start \(5 moves\)")
+            before = termios.tcgetattr(t.fd)
+            assert not before[3] & termios.ECHO  # keys, not lines, while stepping
+            for keys, shows in (
+                ("n", r"move 1 of 5: B1 8 H5"),
+                ("\x1b[C", r"move 2 of 5: A1 23 G3"),
+                ("$", r"move 5 of 5: B3 0 D5[\s\S]*result: abandoned"),
+                ("g 2\r", r"move 2 of 5"),
+                ("\x1b[D", r"move 1 of 5"),
+                ("\x1b[H", r"start \(5 moves\)"),
+                ("g9\r", r"move 9: the match has 5 moves"),
+            ):
+                t.type(keys)
+                t.wait_for(shows)
+            if leave == signal.SIGTERM:
+                os.kill(t.pid, signal.SIGTERM)
+                assert t.wait_exit() == 128 + signal.SIGTERM
+            else:
+                t.type(leave)
+                assert t.wait_exit() == 0
+            assert t.raw.count(b"\x1b[?1049h") == 1 and t.raw.endswith(b"\x1b[?1049l")
+            assert termios.tcgetattr(t.fd)[3] & termios.ECHO  # the terminal given back
+            assert t.text.count("match 1:") >= 8  # redrawn in place, a frame per step
+        finally:
+            t.close()

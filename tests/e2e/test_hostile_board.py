@@ -259,10 +259,11 @@ def test_a_full_disk_mid_pull_is_a_message_and_nothing_half_written(tmp_path):
 def test_a_data_dir_that_is_a_file_is_named_in_the_message(tmp_path):
     (tmp_path / "data").write_text("not a folder")
     rc, out, err = apixagon(tmp_path, "logs", "pull", "-p", "/dev/null")
-    assert rc == 2 and "cannot make the data folder %s: it is a file" % (tmp_path / "data") in err
+    said = "the data folder %s is a file, not a folder" % (tmp_path / "data")
+    assert rc == 2 and said in err
     assert "None" not in err
-    rc, out, err = apixagon(tmp_path, "logs", "list")  # a read: nothing stored there
-    assert rc == 0 and "no matches stored yet" in out
+    rc, out, err = apixagon(tmp_path, "logs", "list")  # a read too: not "nothing stored"
+    assert rc == 2 and said in err and out == ""
 
 
 def test_a_read_only_data_dir_is_named_in_the_message_and_still_read(tmp_path):
@@ -353,11 +354,14 @@ def test_reads_take_an_older_database_as_it_stands_and_pull_brings_it_up_to_date
         )
     digest = sha(db)
     rc, out, err = apixagon(tmp_path, "logs", "list", "--db", db)
-    assert rc == 0 and out.splitlines()[1].split()[1:6] == [
+    assert rc == 0 and out.splitlines()[1].split()[1:9] == [
         "fake-1",
         "0001.alog",
+        "2026-11-01",  # no date column: its last pull's time
+        "10:00",
         "3",  # counted from the stored bytes
         "done",
+        "-",  # no players named
         "abandoned",
     ]
     for argv in READS[1:]:

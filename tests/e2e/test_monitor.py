@@ -141,7 +141,7 @@ def test_companion_on_a_terminal_draws_the_card_and_the_move(board, term, tmp_pa
     t.type("help\r")
     t.wait_for(r"put CELL CARD")
     t.type("status\r")  # the CLI's own status, the live link paused meanwhile
-    t.wait_for(r"last +B_12_E4")
+    t.wait_for(r"last +B 12 E4")
     t.type("put E6 G5\r")  # and the live link is back
     t.wait_for(r"move  \d+ G 5 E6")
     t.type("put E6 B3\r")  # a card on a card: refused before sending

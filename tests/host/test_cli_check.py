@@ -146,3 +146,36 @@ def test_play_rejects_unknown_mode():
     p = run(["play", "--mode", "chess"])
     assert p.returncode == 2
     assert "unknown mode 'chess'" in p.stderr
+
+
+def test_a_byte_order_mark_keeps_the_mode_line(tmp_path):
+    f = tmp_path / "m.apx"
+    f.write_bytes(b"\xef\xbb\xbfmode junior\nJ 0 E5\n")
+    p = run(["check", str(f)])
+    assert p.stdout.splitlines() == ["line 2: ok", "result: in progress (1 card placed)"]
+    assert p.returncode == 0
+
+
+def test_an_extra_field_is_bad_syntax_before_bad_cell():
+    p = run(["check", "-"], stdin="mode queens-gambit\nB 12 E4 extra\n")
+    assert p.stdout.splitlines()[0] == "line 2: illegal bad-syntax"
+    assert p.returncode == 1
+
+
+def test_a_record_without_moves_is_an_error(tmp_path):
+    for text in ("", '[Event "Club night"]\nmode beehive\n# nothing played\n'):
+        f = tmp_path / "m.apx"
+        f.write_text(text)
+        for argv in (["check", str(f)], ["check", "--json", str(f)]):
+            p = run(argv)
+            assert p.returncode == 1 and p.stdout == ""
+            assert p.stderr == "apixagon: %s: no moves: not a match record\n" % f
+
+
+def test_play_takes_the_companions_put_cell_card():
+    inp = io.StringIO("put A1 B0\nput I9 1\nput E5\nquit\n")
+    out = io.StringIO()
+    assert cli.main(["play"], cli.State(out=out, inp=inp)) == 0
+    text = out.getvalue()
+    assert "B00 " in text and "G01*" in text  # black's 0 on A1, gold's 1 on I9
+    assert "not a move: bad-syntax (type moves in record notation, 12 E4, or put E4 12" in text
