@@ -35,6 +35,8 @@ set-up by name (any board):
   players N        2 4 6 (teen), 2 to 6 (junior)
 companion:
   hands            each side's cards and specials not yet played
+  tag Name=value   name the match's players (Black=Anna Gold=Ben; A=.. B=..
+                   in team games) or its Event: stored with it when pulled
   pull             download the board's matches into the database
   list             the stored matches          status   the board's identity and storage
   render N         draw stored match N as SVG  help     this text
@@ -64,6 +66,10 @@ class _State:
         self.inp = None
 
 
+def _pairs(tags):
+    return "  ".join('%s="%s"' % kv if kv[1] else "%s removed" % kv[0] for kv in tags.items())
+
+
 class Companion:
     """command(line) -> (go on?, lines to show). session: a
     monitor.Session (connected, info, status, port, cells, letters, stale,
@@ -72,6 +78,7 @@ class Companion:
     def __init__(self, session, db=None):
         self.session = session
         self.db = db
+        self.tags = {}  # tag pairs waiting for the match to start (tag)
         if db:
             # The companion's own database is there from the start: `list`
             # before the first pull says it is empty, not that it is missing
@@ -98,6 +105,8 @@ class Companion:
                 raise CommandError("usage: %s" % SETUP_USAGE[w])
             if w in ("put", "lift", "tap") or w in BUTTONS:
                 return True, self._hand(w, words)
+            if w == "tag":
+                return True, self._tag(words[1:])
             if w in ("hands", "hand"):
                 self._no_args(words)
                 return True, self._hands()
@@ -183,6 +192,47 @@ class Companion:
             return words.hands_lines(reply)
         except ValueError:
             raise CommandError("the board's HANDS reply makes no sense: %r" % reply[:60])
+
+    def _tag(self, pairs):
+        # NOTATION tag pairs for the match on the board (or, in set-up, the
+        # one about to start), kept in the database against the board's id
+        # and its log's number until a pull stores that log
+        # (Store.pend_tags); `logs tag ID` names a match already stored.
+        if not pairs:
+            raise CommandError("usage: tag Name=value ... (Black=Anna Gold=Ben; Name= removes)")
+        tags = {}
+        for pair in pairs:
+            name, eq, value = pair.partition("=")
+            if not eq or not name:
+                raise CommandError("%r is not Name=value (Name= removes the tag)" % pair)
+            tags[name] = value
+        from .store import check_tags
+
+        try:
+            check_tags(tags)
+        except ValueError as e:
+            raise CommandError("%s; nothing kept" % e)
+        self._connected()
+        self.tags.update(tags)
+        return self.tick() or ["tags kept for the match about to start: %s" % _pairs(self.tags)]
+
+    def tick(self):
+        """Between inputs (monitor's loop): tags waiting for a match to
+        start go to the database once the board names its log. Lines to
+        show, or []."""
+        s = self.session
+        log = s.status.get("log", "-")
+        if not self.tags or not s.connected or s.status.get("phase") == "setup" or log == "-":
+            return []
+        from .store import Store
+
+        tags, self.tags = self.tags, {}
+        try:
+            with Store(self.db, True) as store:
+                store.pend_tags(s.info.get("id", "?"), log, tags)
+        except (ValueError, CommandError) as e:
+            return ["error: the tags were not kept: %s" % e]
+        return ["match %s: %s (stored with it when pulled)" % (log, _pairs(tags))]
 
     def _connected(self):
         if not self.session.connected:

@@ -533,6 +533,7 @@ def run(state, args):
                 if not _run_lines(companion, ui, lines):
                     break
             session.tick()
+            ui.show(companion.tick())
     except KeyboardInterrupt:
         pass  # Ctrl-C is how a plain log is stopped: not an error
     finally:

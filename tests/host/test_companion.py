@@ -365,3 +365,57 @@ def test_pull_and_status_call_the_commands_with_the_port_and_database(monkeypatc
         ("status", "/dev/fake", None, None, None),
     ]
     assert s.pauses == 2  # each opens the port itself
+
+
+def _stored_tags(db, board, log_name):
+    # the tags a pull of that log will store with it (Store.pend_tags)
+    from apixagon_host.store import Store
+
+    with Store(db, True) as store:
+        return store.db.execute(
+            "SELECT name, value FROM pending_tags WHERE board = ? AND number = ? ORDER BY name",
+            (board, int(log_name[:4])),
+        ).fetchall()
+
+
+def test_tag_in_set_up_waits_for_the_match_then_is_kept_for_its_log(tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    s = FakeSession()
+    s.status.update(phase="setup", log="-")
+    c = Companion(s, db=db)
+    go_on, out = c.command("tag Black=Anna Gold=Ben")
+    assert go_on and out == ['tags kept for the match about to start: Black="Anna"  Gold="Ben"']
+    assert c.tick() == []  # still in set-up: no log to keep them for
+    s.status.update(phase="play", log="0007.alog")
+    assert c.tick() == ['match 0007.alog: Black="Anna"  Gold="Ben" (stored with it when pulled)']
+    assert c.tick() == []  # once
+    assert _stored_tags(db, "x", "0007.alog") == [("Black", "Anna"), ("Gold", "Ben")]
+
+
+def test_tag_in_play_is_kept_at_once(tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    s = FakeSession()
+    s.status.update(phase="play", log="0003.alog")
+    go_on, out = Companion(s, db=db).command("tag Event=Club_night")
+    assert out == ['match 0003.alog: Event="Club_night" (stored with it when pulled)']
+    assert _stored_tags(db, "x", "0003.alog") == [("Event", "Club_night")]
+
+
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ("tag", "usage: tag Name=value"),
+        ("tag Anna", "is not Name=value"),
+        ("tag =Anna", "is not Name=value"),
+        ('tag Black=An"na', "nothing kept"),
+        ("tag Board=mine", "nothing kept"),  # the board's own tag
+    ],
+)
+def test_bad_tags_say_why_and_keep_nothing(tmp_path, line, message):
+    db = str(tmp_path / "m.sqlite")
+    s = FakeSession()
+    s.status.update(phase="play", log="0003.alog")
+    c = Companion(s, db=db)
+    go_on, out = c.command(line)
+    assert go_on and len(out) == 1 and out[0].startswith("error: ") and message in out[0]
+    assert c.tags == {} and _stored_tags(db, "x", "0003.alog") == []
