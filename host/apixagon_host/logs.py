@@ -398,7 +398,7 @@ def status(state, args):
     for k in sorted(st):
         v = status_value(k, st[k])
         if k == "free" and info.get("board") == SIMULATOR:
-            v += " (the simulator's flash is a folder: this PC's free disk)"
+            v += " (of a simulated Pico's 1408 KB filesystem)"
         lines.append("  %-9s %s" % (k, v))
     lines += ["warning: " + w for w in warnings(st)]
     state.out.write("".join(clean(x) + "\n" for x in lines))

@@ -36,10 +36,13 @@ def test_status_names_the_board_and_its_state(board):
         assert line in out
     assert "warning" not in out
     # For a person: the last move as the record writes it, the clock as a
-    # date, the flash in MB (the simulator's is the PC's disk: it says so).
+    # date, the flash in MB: the simulator's as a Pico's filesystem would
+    # have it (1408 KB less its files), never the PC's free disk.
     assert "last      A2 20 F2\n" in out
     assert re.search(r"clock     20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\n", out)
-    assert re.search(r"free      [\d.]+ [KM]B \(the simulator's flash is a folder", out)
+    m = re.search(r"free      ([\d.]+) ([KM])B \(of a simulated Pico's 1408 KB filesystem\)", out)
+    assert m, out
+    assert m.group(2) == "M" and 1.3 <= float(m.group(1)) <= 1.45, out  # 1 441 792 B less logs
 
 
 def test_ports_finds_the_board_and_says_when_there_is_none(board, monkeypatch, tmp_path):

@@ -14,6 +14,8 @@ import gc
 import sys
 import time
 
+from apixagon.compat import const
+
 from .. import link, loop, matchlog, tag
 from . import replay
 from .rig import Rig
@@ -124,10 +126,28 @@ def _card(text):
     return c
 
 
+# A Raspberry Pi Pico's filesystem (MicroPython 1.28's rp2 port, RPI_PICO:
+# MICROPY_HW_FLASH_STORAGE_BYTES).
+PICO_FS_BYTES = const(1408 * 1024)
+
+
+class FolderFlash(matchlog.Flash):
+    """The board's flash as a folder of the PC's: its free space is what a
+    Pico's filesystem would have left after these logs, not the PC's disk
+    (STATUS free=, the storage warnings)."""
+
+    def free(self, d):
+        used = 0
+        for name, folder, size in self.ilistdir(d):
+            if not folder:
+                used += size if size >= 0 else self.size(d + "/" + name.decode())
+        return max(PICO_FS_BYTES - used, 0)
+
+
 def main(argv):
     profile = argv[1] if len(argv) > 1 else "A"
     rig = Rig(profile, "settings.bin", "layout.json")
-    log = matchlog.MatchLog("logs", (("Board", "simulator " + profile),))
+    log = matchlog.MatchLog("logs", (("Board", "simulator " + profile),), FolderFlash())
     port = link.StdioPort()
     lk = SimLink(port, rig, log, profile)
     lk.reboot = _reboot
