@@ -1,7 +1,7 @@
 # The board's end of the serial link (docs/protocol.md): frames in from a
 # port, commands run against the board and its match logs, replies and
 # events out. The port is passed in: USB CDC through sys.stdin/stdout on
-# the board and on the unix port (StdioPort), anything with read_byte() and
+# the board and on the unix port (smartboard.stdio), anything with read_byte() and
 # write() in tests. A bad frame gets one error reply and changes nothing.
 import sys
 import time
@@ -90,29 +90,6 @@ class Fanout:
     def on_event(self, board, what):
         for x in self.listeners:
             x.on_event(board, what)
-
-
-class StdioPort:
-    """USB CDC (the board) or the unix port's stdin/stdout: a non-blocking
-    byte source through select.poll, and a writer."""
-
-    def __init__(self):
-        import select
-        import sys
-
-        self.inp = sys.stdin.buffer
-        self.out = sys.stdout.buffer
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
-        self._one = bytearray(1)  # a byte read into it: nothing allocated a byte
-
-    def read_byte(self):
-        if self.poller.poll(0) and self.inp.readinto(self._one):
-            return self._one[0]
-        return -1
-
-    def write(self, data):
-        self.out.write(data)
 
 
 class Link:

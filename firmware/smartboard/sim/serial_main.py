@@ -137,7 +137,9 @@ def main(argv):
     profile = argv[1] if len(argv) > 1 else "A"
     rig = Rig(profile, "settings.bin", "layout.json")
     log = matchlog.MatchLog("logs", (("Board", "simulator " + profile),))
-    port = link.StdioPort()
+    from ..stdio import StdioPort
+
+    port = StdioPort()
     lk = SimLink(port, rig, log, profile)
     lk.reboot = _reboot
     rig.board.listener = link.Fanout((log, lk))
