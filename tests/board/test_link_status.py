@@ -3,13 +3,12 @@
 # a `changed` event for what no move or phase event announces, what each
 # side has left (HANDS), the move count to the match's end. Plain
 # functions: also run under MicroPython at 96 wK.
+from apixagon import record
 from apixagon.codes import JUNIOR, TEEN, TWO_VS_ONE
 from boardkit import card, play
 from eventkit import evs, started, watched
-from logkit import is_move, record_lines
+from logkit import is_move
 from smartboard import buttons
-from smartboard.sim.flash import SimFlash
-from storekit import Board
 
 
 def test_setup_is_named_in_status_and_each_choice_is_a_changed_event():
@@ -73,18 +72,25 @@ def test_hands_of_teams_and_of_junior():
 
 
 def test_status_moves_count_the_records_move_lines_to_the_end():
-    bd = Board("ev-moves", SimFlash())
-    assert bd.ask("WATCH 1") == (True, "watch=1")
-    bd.play(None)
-    lines = 0
-    for line in record_lines():
-        lines += is_move(line)
-    last = 0
-    for kind, text in evs(bd):
-        if kind == "move":
-            last = int(text.split()[0])
+    # A match that ends on a declaration: ply, the turn counter, stops at
+    # 1 (declarations do not advance it, nor does a move that ends the
+    # match); moves= counts the record's lines, as the move events do
+    bd = started("ev-moves")
+    play(bd.r, [("put", "A1", card(0, 0))])
+    bd.r.press(buttons.DECLARE)
+    bd.r.press(buttons.CONFIRM)  # gold's deck empty: the match ends (§3.3)
+    ev = evs(bd)
+    assert ev == [
+        ("move", "1 B 0 A1"),
+        ("changed", ""),  # the declaration previewed
+        ("move", "2 G deck-empty"),
+        ("phase", "over"),
+    ]
     st = bd.status()
-    assert st["phase"] == "over" and "winner" in st
-    assert int(st["moves"]) == last == lines
+    assert (st["phase"], st["moves"], st["ply"]) == ("over", "2", "1")
+    lines = 0
+    for line in record.lines(bd.r.board.ref.game):
+        lines += is_move(line)
+    assert lines == 2
     bd.r.press(buttons.CONFIRM)  # OVER to SETUP: no phase event, a changed one
     assert evs(bd) == [("changed", "")] and bd.status()["phase"] == "setup"

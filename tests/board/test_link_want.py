@@ -1,6 +1,8 @@
 # After a power cut the board names the card each blinking cell wants back
 # (docs/protocol.md: the `want` event, STATUS want=). Plain functions: also
 # run under MicroPython at 96 wK.
+import gc
+
 from boardkit import card, special
 from eventkit import evs
 from smartboard import board as B
@@ -9,12 +11,23 @@ from smartboard.sim.flash import SimFlash
 from storekit import Board
 
 
-def test_a_resume_names_the_card_each_cell_wants_back():
+def cut_off(name, moves):
+    """The flash of a board that played `moves` moves of the record, then
+    lost its power (the board gone with this function's frame)."""
     flash = SimFlash()
-    bd = Board("ev-want", flash)
-    bd.play(3)  # B1 8 H5, A1 23 G3, B2 25 E3 (beehive)
+    bd = Board(name, flash)
+    bd.play(moves)
     bd.log.flush_all()
-    bd = None  # the power goes
+    bd = None
+    # collected here, before the next board is built: MicroPython's GC is
+    # conservative (tests/mp_run.py), and without this the 96 wK heap
+    # sometimes still held this board when the next one was made
+    gc.collect()
+    return flash
+
+
+def test_a_resume_names_the_card_each_cell_wants_back():
+    flash = cut_off("ev-want", 3)  # B1 8 H5, A1 23 G3, B2 25 E3 (beehive)
     bd = Board("ev-want", flash, fresh=False)
     assert bd.r.board.phase == B.RESUME
     assert "want" in bd.says.texts
