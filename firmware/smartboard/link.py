@@ -673,9 +673,9 @@ class Link:
 
     def cmd_hands(self, args):
         self._board()
-        from . import report
+        from . import hands
 
-        return report.hands(self.board.ref, args)
+        return hands.reply(self.board.ref, args)
 
     def cmd_reboot(self, args):
         if args:

@@ -1,14 +1,14 @@
 # What the board tells a host about the players (docs/protocol.md): a
 # refusal as its reason and the refused record line, the cards a resume
-# wants back, what each side has left to play. The words of the reasons are
+# wants back (HANDS: smartboard.hands). The words of the reasons are
 # the host's; these are NOTATION.md's names. Imported by the link only when
 # there is something to tell: a board that never hears of one keeps this
 # out of its heap.
 from apixagon import record
-from apixagon.codes import BEEKEEPER, JUNIOR, PLACE, REASONS, RESERVE, SMOKER
+from apixagon.codes import BEEKEEPER, PLACE, REASONS, RESERVE, SMOKER
 from apixagon.geometry import NCELLS, cell_name
 
-from . import proto, tag
+from . import tag
 from .board import DECLARATIONS, PLAY, RESUME
 from .view import matches
 
@@ -77,28 +77,3 @@ def want_text(board, sep):
         if w and not matches(w, sensed[x], paired):
             out.append(cell_name(x) + ":" + card_token(w - 1, letters))
     return sep.join(out)
-
-
-def hands(ref, args):
-    """HANDS: each side's normal cards not yet played (bit i: card i, in
-    hex) and its specials left (r b s, a letter a card; - for none);
-    "none" outside a match."""
-    if args:
-        return proto.E_ARGS
-    if ref is None:
-        return "none"
-    g = ref.game
-    letters = record.side_letters(g)
-    sides = (0,) if g.mode == JUNIOR else (0, 1)
-    out = []
-    for t in sides:
-        m = 0
-        for i in range(31):
-            if not g.loc[t * 31 + i]:
-                m |= 1 << i
-        out.append("%s=%x" % (letters[t], m))
-    if g.mode != JUNIOR:
-        for t in sides:
-            r, bk, sm = g.specials_left(t)
-            out.append("%ss=%s" % (letters[t], "r" * r + "b" * bk + "s" * sm or "-"))
-    return " ".join(out)

@@ -1,17 +1,16 @@
 # Helpers for the link's event tests (test_link_refused, test_link_status,
-# test_link_want): the board wired as serial_main wires it (storekit),
-# watched, and the events the link sent. Plain functions: also run under
-# MicroPython at 96 wK.
+# test_link_hands, test_link_want): the board wired as serial_main wires it
+# (storekit), watched, and the events the link sent. Plain functions: also
+# run under MicroPython at 96 wK. The link imports smartboard.report (and
+# .hands) the first time it has something to tell: a test that makes it
+# tell imports it first, so that it lies below the boards the tests build
+# and drop, not amid them (a module loaded mid-test split the 96 wK heap:
+# the next board's 2.7 KB link buffer found no room).
 from smartboard import board as B
-from smartboard import buttons, proto, report, settings
+from smartboard import buttons, proto, settings
 from smartboard.sim.flash import SimFlash
 from storekit import Board
 
-# The link imports smartboard.report when it first has something to tell;
-# made here first, it lies below the boards the tests build and drop, not
-# amid them (a module loaded mid-test split the 96 wK heap: the next
-# board's 2.7 KB link buffer found no room)
-assert report
 
 def watched(name, mode=0):
     bd = Board(name, SimFlash())

@@ -1,11 +1,14 @@
 # Every refusal named, as the link tells a host (docs/protocol.md): the
 # `refused` event (the reason's name and the refused record line) and
-# STATUS refused= while it stands; never a `say`. Plain functions: also run
-# under MicroPython at 96 wK.
+# STATUS refused= while it stands, never a `say`; the declaration
+# previewed (declare=). Plain functions: also run under MicroPython at
+# 96 wK.
 from apixagon.codes import BEEHIVE, JUNIOR
 from boardkit import card, play, special
 from eventkit import evs, started
-from smartboard import buttons, tag
+from smartboard import buttons, report, tag
+
+assert report  # made before any board (eventkit)
 
 
 def test_a_refused_placement_is_an_event_and_a_status_field_until_lifted():
@@ -66,3 +69,17 @@ def test_a_team_refusal_names_the_seat():
     bd = started("ev-team", BEEHIVE)
     play(bd.r, [("put", "E6", card(1, 5))])  # team B's card, team A to play
     assert evs(bd) == [("refused", "not-your-turn B1 5 E6")]
+
+
+def test_display_mode_and_the_previewed_declaration_are_changed_events():
+    bd = started("ev-display")
+    d = bd.status()["display"]
+    bd.r.press(buttons.MODE)
+    assert evs(bd) == [("changed", "")] and bd.status()["display"] != d
+    assert "declare" not in bd.status()
+    bd.r.press(buttons.DECLARE)
+    assert evs(bd) == [("changed", "")] and bd.status()["declare"] == "deck-empty:B"
+    bd.r.press(buttons.DECLARE)
+    assert evs(bd) == [("changed", "")] and bd.status()["declare"] == "deck-empty:G"
+    bd.r.press(buttons.DECLARE)
+    assert evs(bd) == [("changed", "")] and "declare" not in bd.status()

@@ -1,10 +1,9 @@
 # What a host reads of the match (docs/protocol.md): the set-up in words
-# (STATUS start= option= players=), the declaration previewed (declare=),
-# a `changed` event for what no move or phase event announces, what each
-# side has left (HANDS), the move count to the match's end. Plain
+# (STATUS start= option= players=), a `changed` event for what no move or
+# phase event announces, the move count to the match's end. Plain
 # functions: also run under MicroPython at 96 wK.
 from apixagon import record
-from apixagon.codes import JUNIOR, TEEN, TWO_VS_ONE
+from apixagon.codes import JUNIOR, TEEN
 from boardkit import card, play
 from eventkit import evs, started, watched
 from logkit import is_move
@@ -34,41 +33,6 @@ def test_setup_is_named_in_status_and_each_choice_is_a_changed_event():
     st = bd.status()
     assert (st["phase"], st["mode"], st["players"], st["start"]) == ("play", "teen", "6", "B")
     assert st["option"] == "special_then_place"
-
-
-def test_display_mode_and_the_previewed_declaration_are_changed_events():
-    bd = started("ev-display")
-    d = bd.status()["display"]
-    bd.r.press(buttons.MODE)
-    assert evs(bd) == [("changed", "")] and bd.status()["display"] != d
-    assert "declare" not in bd.status()
-    bd.r.press(buttons.DECLARE)
-    assert evs(bd) == [("changed", "")] and bd.status()["declare"] == "deck-empty:B"
-    bd.r.press(buttons.DECLARE)
-    assert evs(bd) == [("changed", "")] and bd.status()["declare"] == "deck-empty:G"
-    bd.r.press(buttons.DECLARE)
-    assert evs(bd) == [("changed", "")] and "declare" not in bd.status()
-
-
-def test_hands_lists_the_cards_and_specials_each_side_has_left():
-    bd = watched("ev-hands")
-    assert bd.ask("HANDS") == (True, "none")  # no match yet
-    bd.r.press(buttons.CONFIRM)
-    assert bd.ask("HANDS") == (True, "B=7fffffff G=7fffffff Bs=rrbs Gs=rrbs")
-    play(bd.r, [("put", "E3", card(0, 0)), ("put", "A1", card(1, 30))])
-    assert bd.ask("HANDS") == (True, "B=7ffffffe G=3fffffff Bs=rrbs Gs=rrbs")
-    # bad arguments: refused, nothing changed
-    ok, text = bd.ask("HANDS B")
-    assert not ok and text.startswith("6 ")
-    assert bd.r.board.ref.game.nmoves() == 2
-
-
-def test_hands_of_teams_and_of_junior():
-    bd = started("ev-hands-2v1", TWO_VS_ONE)
-    assert bd.ask("HANDS") == (True, "A=7fffffff B=7fffffff As=rrbs Bs=rs")  # §5
-    bd = None
-    bd = started("ev-hands-junior", JUNIOR)
-    assert bd.ask("HANDS") == (True, "J=7fffffff")
 
 
 def test_status_moves_count_the_records_move_lines_to_the_end():

@@ -6,9 +6,11 @@ import gc
 from boardkit import card, special
 from eventkit import evs
 from smartboard import board as B
-from smartboard import tag
+from smartboard import report, tag
 from smartboard.sim.flash import SimFlash
 from storekit import Board
+
+assert report  # made before any board (eventkit)
 
 
 def cut_off(name, moves):
