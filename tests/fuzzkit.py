@@ -61,7 +61,7 @@ CELLS = ("A1", "E4", "E5", "I5", "D3", "Z9", "e4", "E44", "A0", "J1", "E", "4E")
 BUTTONS = ("mode", "confirm", "declare", "MODE", "reset", "")
 KEYS = ("display", "bright", "mode", "start", "option", "players", "volume", "Display", "")
 VERBS = ("HELLO", "STATUS", "WATCH", "CELLS", "LOGS", "GET", "PULLED", "DEL", "CONF")
-VERBS += ("SET", "CLOCK", "REBOOT", "FETCH")
+VERBS += ("SET", "CLOCK", "REBOOT", "FETCH", "HANDS")
 SIM_VERBS = ("HAND", "PLAY")
 UNKNOWN = ("FROB", "GETS", "STATU", "G3T", "HELLO!", "cmd_status", "_safe", "Q", "POLL", "EV")
 # seq markers that make a frame no request (answered ERR 1 at seq 0)
@@ -113,6 +113,8 @@ def hand_mask(args):
     ok = False
     if what == "put" and n == 3:
         ok = args[1] in CELLS[:5] and card_ok(number(args[2], 0, 255))
+        if ok:
+            return OK | E6  # E6: a card lies there already (lift it first)
     elif what == "lift" and n == 2:
         ok = args[1] in CELLS[:5]
     elif what == "tap" and n == 2:
@@ -227,7 +229,7 @@ class Fuzzer:
                 return [], OK
             v = self.num()
             return [v], optional(verb, v)
-        if verb in ("STATUS", "CELLS", "CONF"):
+        if verb in ("STATUS", "CELLS", "CONF", "HANDS"):
             return [], OK
         if verb == "WATCH":
             v = r.choice(("0", "1", "1", "0", "2", "-0", "01", "yes", self.num()))
@@ -426,7 +428,7 @@ class Fuzzer:
 
     def arity_mask(self, verb, args, mask):
         n = len(args)
-        if verb in ("STATUS", "CELLS", "CONF", "REBOOT"):
+        if verb in ("STATUS", "CELLS", "CONF", "REBOOT", "HANDS"):
             return OK if n == 0 else E6
         if verb in ("HELLO", "LOGS", "CLOCK"):
             return OK if n == 0 else optional(verb, args[0]) if n == 1 else E6

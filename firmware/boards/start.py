@@ -162,7 +162,8 @@ def run(rev):
         safe_mode(pins, e)
         return
     import machine
-    from smartboard.link import Fanout, Link, StdioPort
+    from smartboard.link import Fanout, Link
+    from smartboard.stdio import StdioPort
 
     lk = Link(StdioPort(), b, log, pins.NAME, pins.PROFILE, board_id())
     lk.reboot = machine.reset
@@ -263,7 +264,8 @@ def loop_forever(b, lk):
 
 def safe_mode(pins, err):
     import machine
-    from smartboard.link import Link, StdioPort
+    from smartboard.link import Link
+    from smartboard.stdio import StdioPort
 
     try:
         from smartboard import matchlog

@@ -29,7 +29,7 @@
 # the match goes on, its moves wait in the game, the sign stays on through
 # the match and the board says when the log is saved again. It never
 # deletes a log: the host pulls and deletes them (docs/protocol.md).
-from apixagon.codes import BEEKEEPER, OK, PLACE, RAIN_MOVE, REASONS, SMOKER
+from apixagon.codes import BEEKEEPER, OK, PLACE, RAIN_MOVE, SMOKER
 from apixagon.compat import const
 from apixagon.game import Game
 from apixagon.geometry import NB, NCELLS, NONE
@@ -107,7 +107,8 @@ class Board:
         self.ref = None
         self.declaring = 0  # 0 none, 1 deck empty, 2 forced removal A, 3 B
         self.message = ""
-        self.refused = False
+        self.refused = False  # SETUP: CONFIRM refused, cards on the board
+        self._refusal_seen = None  # the referee's refusal last said
         self.learning = False  # teaching a deck's UIDs on the pad (set-up)
         self._query_at = 0
         self._nlog = 0
@@ -199,10 +200,8 @@ class Board:
             elif self.learning:
                 self._say("that card is already learned")
             return
-        r = self.ref.pad(state)
+        self.ref.pad(state)  # a refusal: the referee keeps it (_refresh says it)
         self._query_at = self.now
-        if r != OK:
-            self._say("pad: %s" % _reason(r))
 
     def button(self, ev):
         s = self.settings
@@ -233,6 +232,7 @@ class Board:
                 self.start()
                 return
             self._show_setup()
+            self._event("changed")
         elif self.phase == RESUME:
             if ev == buttons.CONFIRM | buttons.LONG:
                 self._say("match abandoned")
@@ -242,10 +242,12 @@ class Board:
             if ev == buttons.MODE:
                 s.cycle(S.DISPLAY, now)
                 self._refresh()
+                self._event("changed")
             elif ev == buttons.DECLARE:
                 n = 5 if self.ref.game.mode in _SILENT else 3
                 self.declaring = (self.declaring + 1) % n
                 self._refresh()
+                self._event("changed")
             elif ev == buttons.CONFIRM:
                 self._confirm()
             elif ev == buttons.CONFIRM | buttons.LONG:
@@ -254,6 +256,7 @@ class Board:
                 self.new_match()
         elif ev == buttons.CONFIRM:
             self.new_match()
+            self._event("changed")  # OVER to SETUP: no phase event says it
 
     # ---- phases -------------------------------------------------------------
     def start(self):
@@ -276,6 +279,7 @@ class Board:
         self.phase = PLAY
         self.declaring = 0
         self._nlog = 0
+        self._refusal_seen = None
         self._event("start")
         self._check_storage(True)
         self._refresh()
@@ -321,8 +325,11 @@ class Board:
             o = g.board[x]
             self.want[x] = referee._code_of(o) if o else 0  # already 1 + tag code
         self.phase = RESUME
+        self._refusal_seen = None
         self._say("resuming: put the cards back as they were")
         self._check_resume()
+        if self.phase == RESUME:
+            self._event("want")  # the cards the cells still want (the link's event)
         return True
 
     def _check_resume(self):
@@ -344,13 +351,14 @@ class Board:
         # of the match one by one; boot + resume of 100 moves <= 3 s).
         paired = self.hw.paired
         w = self.want[x]
-        if not matches(w, self.sensed[x], paired):
-            self._wrong -= 1
+        was = matches(w, self.sensed[x], paired)
         self.sensed[x] = state
-        if not matches(w, state, paired):
-            self._wrong += 1
+        now = matches(w, state, paired)
+        self._wrong += was - now
         if self._wrong:
             self.view.resume(self.want, self.sensed, paired, x)
+            if w and was != now:
+                self._event("want")  # the list of cards to put back changed
         else:
             self._resumed()
 
@@ -372,6 +380,7 @@ class Board:
         self.want = None
         self.phase = PLAY
         self._nlog = ref.game.nlog
+        self._event("want")  # nothing left to put back
         self._event("resumed")
         self._refresh()
 
@@ -387,25 +396,30 @@ class Board:
         kind, side = self.declaration()
         self.declaring = 0
         if kind == 1:
-            r = ref.declare_deck_empty(side)
+            ref.declare_deck_empty(side)
         elif kind == 2:
-            r = ref.declare_forced_removal(side)
+            ref.declare_forced_removal(side)
         elif ref.nres:
-            r = ref.confirm_reserve()
-        else:
-            self._refresh()
-            return
-        if r != OK:
-            self._say("refused: %s" % _reason(r))
-        self._refresh()
+            ref.confirm_reserve()
+        self._refresh()  # a refusal: the referee keeps it, _refresh says it
 
     def _refresh(self):
         ref = self.ref
         g = ref.game
         self._changed_seen = ref.changed
-        if g.nlog != self._nlog:
+        moved = g.nlog != self._nlog
+        if moved:
             self._nlog = g.nlog  # a move, a declaration or a take-back
             self._event("move")
+        rf = ref.refusal
+        if rf is not self._refusal_seen:
+            # a new refusal is said (its reason and the refused line: the
+            # link's `refused` event); one that ended changes STATUS only
+            self._refusal_seen = rf
+            if rf is not None:
+                self._event("refused")
+            elif not moved:
+                self._event("changed")
         # A take-back of the winning card reopens the match (D: the last
         # card may be taken back before anyone acts on it).
         phase = OVER if g.over() else PLAY
@@ -616,10 +630,6 @@ def _replayer():
                     self.verdicts.append((lineno, r))
 
     return Replay(Game)
-
-
-def _reason(r):
-    return REASONS[r] if r < len(REASONS) else str(r)
 
 
 # Names for views and logs.

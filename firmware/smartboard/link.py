@@ -1,21 +1,21 @@
 # The board's end of the serial link (docs/protocol.md): frames in from a
 # port, commands run against the board and its match logs, replies and
 # events out. The port is passed in: USB CDC through sys.stdin/stdout on
-# the board and on the unix port (StdioPort), anything with read_byte() and
+# the board and on the unix port (smartboard.stdio), anything with read_byte() and
 # write() in tests. A bad frame gets one error reply and changes nothing.
 import sys
 import time
 
 from apixagon import record
-from apixagon.codes import MODES
+from apixagon.codes import JUNIOR, MODES, TEEN
 from apixagon.compat import const
 from apixagon.geometry import NCELLS
 
 from . import matchlog, proto, referee, scan
 from . import settings as S
-from .board import DISPLAY_NAMES, OVER, PHASES, PLAY
+from .board import DISPLAY_NAMES, OVER, PHASES, PLAY, RESUME
 
-FW_VERSION = "0.6.0"
+FW_VERSION = "0.7.0"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
 # LOGS: entries a reply (~20 bytes each), the most a listing keeps sizes
@@ -92,33 +92,10 @@ class Fanout:
             x.on_event(board, what)
 
 
-class StdioPort:
-    """USB CDC (the board) or the unix port's stdin/stdout: a non-blocking
-    byte source through select.poll, and a writer."""
-
-    def __init__(self):
-        import select
-        import sys
-
-        self.inp = sys.stdin.buffer
-        self.out = sys.stdout.buffer
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
-        self._one = bytearray(1)  # a byte read into it: nothing allocated a byte
-
-    def read_byte(self):
-        if self.poller.poll(0) and self.inp.readinto(self._one):
-            return self._one[0]
-        return -1
-
-    def write(self, data):
-        self.out.write(data)
-
-
 class Link:
     # the verbs, as their cmd_ methods are named (a subclass adds its own)
     VERBS = ("hello", "status", "watch", "cells", "logs", "get", "pulled", "del", "conf")
-    VERBS += ("set", "clock", "reboot", "fetch")
+    VERBS += ("set", "clock", "reboot", "fetch", "hands")
 
     def __init__(self, port, board, log, name="APIXAGON", profile="A", board_id="sim"):
         self.port = port
@@ -225,6 +202,12 @@ class Link:
                 self._send(proto.event("move", "%d %s" % (g.nmoves(), last)))
             else:
                 self._send(proto.event("move", "0"))
+        elif what == "refused" or what == "want":
+            from . import report  # the words, only when there is something to say
+
+            self._send(proto.event(what, report.event_text(board, what)))
+        elif what == "changed":
+            self._send(proto.event(what))
         else:
             self._send(proto.event("phase" if what in _PHASE_EVENTS else "say", what))
 
@@ -352,26 +335,50 @@ class Link:
         parts = ["phase=" + PHASES[b.phase] if b.phase < len(PHASES) else "phase=resume"]
         if b.ref is not None:
             g = b.ref.game
+            m = g.mode
             letters = record.side_letters(g)
-            parts.append("ply=%d" % g.ply())
-            parts.append("turn=%d" % g.side_to_play())
-            parts.append("moves=%d" % g.nmoves())
-            parts.append("mode=" + MODES[g.mode])
             # for a live view: whose turn in the record's letters (a seat
             # in team games), the last move as its record line, the winner
             t = g.side_to_play()
-            parts.append("to_play=%s%s" % (letters[t], g.seat_to_play() if g.teams else ""))
+            parts.append(
+                "ply=%d turn=%d moves=%d mode=%s to_play=%s%s"
+                % (
+                    g.ply(),
+                    t,
+                    g.nmoves(),
+                    MODES[m],
+                    letters[t],
+                    g.seat_to_play() if g.teams else "",
+                )
+            )
             last = record.last_move(g)[2]
             if last is not None:
                 parts.append("last=" + last.replace(" ", "_"))
             if g.over():
                 w = g.winner()
                 parts.append("winner=" + (letters[w] if w < 2 else "draw"))
+            start, stp, players = g.start, g.special_then_place, 2 * g.seats[0]
+            if b.declaring or b.ref.refusal is not None or b.phase == RESUME:
+                from . import report  # the words, only when there is something to say
+
+                report.status(b, parts, letters)
         else:
             s = b.settings
-            m = s.get(S.GAME_MODE)
-            letters = record.mode_letters(m, s.get(S.PLAYERS))
+            m, start, stp, players = (
+                s.get(S.GAME_MODE),
+                s.get(S.START),
+                s.get(S.STP),
+                s.get(S.PLAYERS),
+            )
+            letters = record.mode_letters(m, players)
             parts.append("mode=" + MODES[m])
+        # the match by name, as its record's header names it (set-up: the
+        # match the settings make)
+        if m != JUNIOR:
+            parts.append("start=" + (letters if letters == "AB" else ("black", "gold"))[start])
+        parts.append("option=" + ("special_then_place" if stp else "none"))
+        if m == TEEN:
+            parts.append("players=%d" % players)
         parts.append("sides=" + letters)
         parts.append("watch=%d" % self.watching)
         # values never hold a space: a host splits the reply on them
@@ -663,6 +670,12 @@ class Link:
 
     def clock(self):
         return int(time.time() + self.clock_offset)
+
+    def cmd_hands(self, args):
+        self._board()
+        from . import hands
+
+        return hands.reply(self.board.ref, args)
 
     def cmd_reboot(self, args):
         if args:

@@ -26,12 +26,14 @@
 from apixagon.codes import (
     BAD_TARGET,
     BEEKEEPER,
+    DECK_EMPTY,
+    FORCED_REMOVAL,
     NOT_YOUR_TURN,
     OK,
     PLACE,
     RAIN_MOVE,
-    SMOKER,
 )
+from apixagon.codes import RESERVE as RESERVE_MOVE  # RESERVE below: the LED mark
 from apixagon.compat import const
 from apixagon.geometry import NCELLS, NONE
 
@@ -60,6 +62,11 @@ class Referee:
         self.phys = bytearray(NCELLS)  # stable sensed state per cell (scan.*)
         self.err = bytearray(NCELLS)
         self.reason = 0  # reason code of the last refused placement
+        # The refusal the players have to hear of (a `refused` event, STATUS
+        # refused=): (reason, move kind, payload as Game.history has it,
+        # the cell whose card, lifted, ends it, or NONE); None when there is
+        # none. A new tuple each time: the board tells a new one by `is`.
+        self.refusal = None
         self.armed = ARM_NONE
         self.src = NONE  # Beekeeper: the cell the card was lifted from
         self.moves = 0  # moves applied (for the log and the tests)
@@ -133,12 +140,13 @@ class Referee:
             if self.paired:
                 self._pair(state)
             return OK
+        kind = k + 1  # BEEKEEPER or SMOKER (the move kind: the tag kind + 1)
         if tag.side_of(c) != t:
-            return NOT_YOUR_TURN
+            return self._refuse(NOT_YOUR_TURN, kind, bytes((tag.side_of(c),)))
         if k == tag.BEEKEEPER or k == tag.SMOKER:
-            r = g.check_special(t, BEEKEEPER if k == tag.BEEKEEPER else SMOKER)
+            r = g.check_special(t, kind)
             if r:
-                return r
+                return self._refuse(r, kind, bytes((t,)))
             self.armed = ARM_BEEKEEPER if k == tag.BEEKEEPER else ARM_SMOKER
             self.changed += 1
         return OK
@@ -160,29 +168,36 @@ class Referee:
 
     def declare_deck_empty(self, side):
         """The deck-empty declaration of side (a button, §3.3, §4)."""
-        return self._after(self.game.deck_empty(side))
+        return self._after(self.game.deck_empty(side), DECK_EMPTY, bytes((side,)))
 
     def declare_forced_removal(self, side):
         """The §4 penalty for talking, for side (a button)."""
-        return self._after(self.game.forced_removal(side))
+        return self._after(self.game.forced_removal(side), FORCED_REMOVAL, bytes((side,)))
 
     def confirm_reserve(self):
         """Commit the cards lifted into the reserve deck (§4, D-7)."""
         if not self.nres:
             return BAD_TARGET
         g = self.game
-        r = g.reserve(g.side_to_play(), self.res[: self.nres], g.seat_to_play())
+        t = g.side_to_play()
+        r = g.reserve(t, self.res[: self.nres], g.seat_to_play())
         if r == OK:
             self.nres = 0
             self._done()
             self.settle()
-        return self._after(r)
+        # refused: the cells are res[:nres] still (smartboard.report)
+        return self._after(r, RESERVE_MOVE, bytes((t,)))
 
-    def _after(self, r):
+    def _after(self, r, kind, payload):
         if r == OK:
             self.changed += 1
-        else:
-            self.reason = r
+            return r
+        return self._refuse(r, kind, payload)
+
+    def _refuse(self, r, kind, payload, x=NONE):
+        self.reason = r
+        self.refusal = (r, kind, payload, x)
+        self.changed += 1
         return r
 
     def _reserved(self, x):
@@ -201,6 +216,9 @@ class Referee:
         for _ in range(_MAX_STEPS):
             if not self._step():
                 break
+        rf = self.refusal
+        if rf is not None and rf[3] != NONE and self.err[rf[3]] != RED:
+            self.refusal = None  # the refused card lifted
         if self.err != before:
             self.changed += 1
 
@@ -232,16 +250,19 @@ class Referee:
         if nmissing == 1 and nextra == 0:
             return self._lifted(missing)
         if nmissing == 1 and nextra == 1 and self.armed == ARM_BEEKEEPER:
-            r = g.beekeeper(g.side_to_play(), missing, extra)
+            t = g.side_to_play()
+            r = g.beekeeper(t, missing, extra)
             if r == OK:
                 self._done()
                 return True
-            self.reason = r
+            if self._before[extra] != RED:  # said once, not at every settle
+                self._refuse(r, BEEKEEPER, bytes((t, missing, extra)), extra)
             err[extra] = RED
             return False
         if nmissing == 1 and nextra == 1 and self._last_placed() == missing:
             g.undo()  # a correction of the last move: take back, then judge
             self.moves -= 1
+            self.refusal = None
             self.changed += 1
             return True
         compare.compare(self.phys, g.board, err, self.res, self.nres, 1)  # the rest: RED/AMBER
@@ -251,18 +272,30 @@ class Referee:
         g = self.game
         c = self.phys[x] - 1
         t = g.side_to_play()
-        if tag.side_of(c) != t:
+        side = tag.side_of(c)
+        k = tag.kind_of(c)
+        if side != t:
             r = NOT_YOUR_TURN
-        elif tag.kind_of(c) == tag.NORMAL:
+        elif k == tag.NORMAL:
             r = g.place(t, tag.index_of(c), x)
-        elif tag.kind_of(c) == tag.RAIN:
+        elif k == tag.RAIN:
             r = g.rain(t, x)
         else:
             r = BAD_TARGET  # a Beekeeper or Smoker is declared on the pad, not placed
         if r == OK:
             self._done()
             return True
-        self.reason = r
+        if self._before[x] != RED:  # said once, not at every settle
+            # the move kind is the tag kind + 1 (PLACE, RAIN_MOVE, BEEKEEPER,
+            # SMOKER); its payload as Game.history's, a special's cell-less
+            p = (
+                (side, tag.index_of(c), x)
+                if k == tag.NORMAL
+                else (side, x)
+                if k == tag.RAIN
+                else (side,)
+            )
+            self._refuse(r, k + 1, bytes(p), x)
         self.err[x] = RED
         return False
 
@@ -283,6 +316,7 @@ class Referee:
             self.carried = self.code_on(x, g.board[x])  # a Rain: which of two
             g.undo()  # take-back
             self.moves -= 1
+            self.refusal = None
             self.changed += 1
             return True
         self.err[x] = AMBER
@@ -318,6 +352,7 @@ class Referee:
         self.armed = ARM_NONE
         self.src = NONE
         self.reason = 0
+        self.refusal = None
         self.query = 0
 
 

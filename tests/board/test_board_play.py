@@ -6,6 +6,7 @@ from apixagon.geometry import NCELLS
 from boardkit import card, colour, errors, layer, lit, play, rig, special, started, x
 from smartboard import buttons, referee, settings, tag, view
 from smartboard.board import OVER, PLAY, SETUP
+from smartboard.report import refused_text
 
 
 def test_profile_a_placements_and_the_hint_view():
@@ -107,9 +108,10 @@ def test_a_special_tapped_while_locked_is_refused_and_said():
     # refuses, the board says why, nothing is armed or moved. (Beekeeper
     # and Smoker moves are played in test_board_replay's full game.)
     play(r, [("tap", None, special(1, tag.SMOKER))])
-    assert r.board.ref.armed == referee.ARM_NONE and "specials-locked" in r.board.message
+    assert r.board.ref.armed == referee.ARM_NONE
+    assert refused_text(r.board.ref) == "specials-locked G smoker"
     play(r, [("tap", None, special(0, tag.BEEKEEPER))])
-    assert "not-your-turn" in r.board.message and g.ply() == 1
+    assert refused_text(r.board.ref) == "not-your-turn B beekeeper" and g.ply() == 1
 
 
 def test_profile_b_pairs_the_pad_with_the_next_card():

@@ -72,3 +72,18 @@ def test_control_characters_are_shown_escaped_and_text_is_left_alone():
     )
     assert clean("\ud800") == "\\ud800"  # a lone surrogate could not even be encoded
     assert clean_lines("one\x1b\ntwo") == "one\\x1b\ntwo"
+
+
+def test_what_a_player_sees_is_read_from_events_and_status():
+    # firmware 0.7.0 (docs/protocol.md): refused, want, HANDS
+    assert L.refusal("adjacent-opponent B 3 E6") == ("adjacent-opponent", "B 3 E6")
+    assert L.refusal("adjacent-opponent:B_3_E6") == ("adjacent-opponent", "B 3 E6")
+    assert L.refusal("special-used:B_smoker") == ("special-used", "B smoker")
+    assert L.refusal("garbage") is None and L.refusal("") is None
+    assert L.wanted("E4:B12 F5:G3 D2:Grain") == [("E4", "B12"), ("F5", "G3"), ("D2", "Grain")]
+    assert L.wanted("E4:B12,F5:G3") == [("E4", "B12"), ("F5", "G3")]
+    assert L.wanted("") == [] and L.wanted("E4 :G3 x:") == []
+    h = L.hands("B=7ffffffe G=3fffffff Bs=rrbs Gs=-")
+    assert h["B"] == (list(range(1, 31)), "rrbs") and h["G"] == (list(range(30)), "")
+    assert L.hands("J=1") == {"J": ([0], "")}
+    assert L.hands("none") == {} and L.hands("B=zz Bs=r") == {}

@@ -3,13 +3,14 @@
 # typed commands for the hands of the players. See HELP.
 import sys
 
-from apixagon.codes import MODES, REASONS
+from apixagon.codes import MODES
 from apixagon.geometry import NCELLS, NONE, ROW_START, ROWS, cell_name, parse_cell
 from apixagon.record import mode_letters, side_letters
 
 from .. import board as B
 from .. import buttons, tag, view
 from .. import settings as S
+from ..report import refused_text
 from .rig import Rig
 
 HELP = """\
@@ -143,14 +144,14 @@ class Console:
                 t = g.side_to_play()
                 seat = g.seat_to_play() if g.teams else ""
                 parts.append("to play: %s%s" % (self.letters()[t], seat))
-            parts.append("moves %d" % g.ply())
+            parts.append("moves %d" % g.nmoves())  # record lines (ply: turns)
             if b.declaring:
                 kind, side = b.declaration()
                 parts.append(
                     "declare %s %s? (confirm)" % (self.letters()[side], B.DECLARATIONS[kind])
                 )
-            if b.ref.reason:
-                parts.append("refused: %s" % REASONS[b.ref.reason])
+            if b.ref.refusal is not None:
+                parts.append("refused: %s" % refused_text(b.ref))
         parts.append("display %s" % B.DISPLAY_NAMES[s.get(S.DISPLAY)])
         parts.append("t=%d.%03ds" % (self.rig.now() // 1000, self.rig.now() % 1000))
         if b.message:

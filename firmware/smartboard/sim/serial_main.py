@@ -16,13 +16,15 @@ import time
 
 from apixagon.compat import const
 
-from .. import link, loop, matchlog, tag
+from .. import link, loop, matchlog, proto, tag
 from . import replay
 from .rig import Rig
 
 _HAND_BUTTONS = ("mode", "confirm", "declare")
 _HAND_ARGS = {"put": 3, "lift": 2, "tap": 2, "wait": 2, "press": 2}
 _PLAY_MAX = 65536  # base64 of a PLAY record: far more than any match
+AHEAD_MS = 20  # Pace: the simulation runs at most this far ahead of the wall
+BEHIND_MS = 100  # .. or behind it (a tick at least every 100 ms: smartboard.loop)
 
 
 class SimLink(link.Link):
@@ -45,9 +47,16 @@ class SimLink(link.Link):
         if n != _HAND_ARGS.get(what, 0) and not (what == "press" and n == 3):
             raise ValueError(what)
         if what == "put":
-            if parse_cell(args[1]) == NONE:
+            x = parse_cell(args[1])
+            if x == NONE:
                 raise ValueError(args[1])
-            rig.put(args[1], _card(args[2]))
+            c = _card(args[2])
+            if rig.cells.cells[rig.layout.sensor[x]]:
+                # a hand cannot put a card on a card (the old one was
+                # silently replaced: a change no player can make)
+                self._err(self._seq, proto.E_ARGS, args[1] + " holds a card: lift it first")
+                return link._SENT
+            rig.put(args[1], c)
         elif what == "lift":
             if parse_cell(args[1]) == NONE:
                 raise ValueError(args[1])
@@ -148,30 +157,49 @@ def main(argv):
     profile = argv[1] if len(argv) > 1 else "A"
     rig = Rig(profile, "settings.bin", "layout.json")
     log = matchlog.MatchLog("logs", (("Board", "simulator " + profile),), FolderFlash())
-    port = link.StdioPort()
+    from ..stdio import StdioPort
+
+    port = StdioPort()
     lk = SimLink(port, rig, log, profile)
     lk.reboot = _reboot
     rig.board.listener = link.Fanout((log, lk))
     rig.board.log = log
     rig.board.resume_from(log)
-    t0 = time.ticks_ms()
+    wall = loop.Millis(time.ticks_ms, time.ticks_diff)
+    pace = Pace()
     while True:
         # the simulator's tick (its sensors' time), then the board's own
         # guarded pass over the link (smartboard.loop: as on the board).
         # The link keeps the wall clock, as on the board: a host's silence
-        # is real time, and simulated time runs ahead whenever the loop
-        # catches up after a busy spell (twenty ticks' worth in a few ms,
-        # which dropped the head of a frame split across two writes).
-        loop.step(rig.board, lk, time.ticks_ms(), rig.tick)
-        # Paced to the wall clock: the simulated sensors take their time.
-        # A PLAY runs ahead in simulated time: the clock is re-anchored
-        # then, never slept off.
-        ahead = rig.now() - time.ticks_diff(time.ticks_ms(), t0)
-        if ahead > 20:
-            t0 = time.ticks_add(t0, ahead - 20)
-            ahead = 20
+        # is real time.
+        loop.step(rig.board, lk, wall(), rig.tick)
+        ahead = pace.ahead(rig.now(), wall())
         if ahead > 0:
             port.poller.poll(ahead)  # the wait ends when the PC writes
+
+
+class Pace:
+    """The simulated clock kept to the wall's: the loop sleeps while the
+    simulation is ahead. A HAND or a PLAY runs ahead in simulated time, and
+    a busy spell (a long reply) leaves it behind: either way the clock is
+    re-anchored, never slept off nor raced through. Raced, the board's
+    timers lapsed in a few ms of the wall (a 15 s card query went dark at
+    once after a HAND tap, which had put the simulation 800 ms ahead)."""
+
+    def __init__(self):
+        self.base = 0  # wall ms at which the simulated clock read 0
+
+    def ahead(self, sim, wall):
+        """ms the simulation is ahead of the wall (at most AHEAD_MS: the
+        sleep due), after re-anchoring."""
+        ahead = sim - (wall - self.base)
+        if ahead > AHEAD_MS:
+            self.base += AHEAD_MS - ahead
+            ahead = AHEAD_MS
+        elif ahead < -BEHIND_MS:
+            self.base -= BEHIND_MS + ahead
+            ahead = -BEHIND_MS
+        return ahead
 
 
 def _reboot():

@@ -1,0 +1,79 @@
+# What the board tells a host about the players (docs/protocol.md): a
+# refusal as its reason and the refused record line, the cards a resume
+# wants back (HANDS: smartboard.hands). The words of the reasons are
+# the host's; these are NOTATION.md's names. Imported by the link only when
+# there is something to tell: a board that never hears of one keeps this
+# out of its heap.
+from apixagon import record
+from apixagon.codes import BEEKEEPER, PLACE, REASONS, RESERVE, SMOKER
+from apixagon.geometry import NCELLS, cell_name
+
+from . import tag
+from .board import DECLARATIONS, PLAY, RESUME
+from .view import matches
+
+
+def event_text(board, what):
+    """The text of the `refused` or the `want` event."""
+    return refused_text(board.ref) if what == "refused" else want_text(board, " ")
+
+
+def status(board, parts, letters):
+    """STATUS's declare=, refused= and want= fields, those that apply."""
+    if board.phase == PLAY and board.declaring:
+        kind, side = board.declaration()
+        parts.append("declare=%s:%s" % (DECLARATIONS[kind], letters[side]))
+    if board.ref.refusal is not None:
+        parts.append("refused=" + refused_text(board.ref).replace(" ", ":", 1).replace(" ", "_"))
+    if board.phase == RESUME:
+        parts.append("want=" + want_text(board, ","))
+
+
+def refused_text(ref):
+    """The referee's refusal as the `refused` event says it: the reason's
+    name (NOTATION.md) and the refused action as a record line
+    (`adjacent-opponent B 3 E6`, `special-used B smoker`)."""
+    r, kind, payload, _ = ref.refusal
+    g = ref.game
+    side = payload[0]
+    # a card of the side not to play: its seat is the one of that side's
+    # next turn
+    ply = g.ply() + (side != g.side_to_play())
+    if kind == RESERVE:
+        # the cells lifted into the reserve, still lifted (Referee.res);
+        # Game.history's payload: side, then cell and occupant pairs
+        payload = bytearray(payload)
+        for i in range(ref.nres):
+            payload.append(ref.res[i])
+            payload.append(0)
+    if len(payload) == 1 and (kind == BEEKEEPER or kind == SMOKER):
+        # a special tapped (or put down): no cell yet; who, as a line says it
+        who = record.move_text(g, PLACE, payload + b"\0\0", ply)
+        line = who[: who.index(" ")] + (" beekeeper" if kind == BEEKEEPER else " smoker")
+    else:
+        line = record.move_text(g, kind, payload, ply)
+    return REASONS[r] + " " + line
+
+
+def card_token(c, letters):
+    """A card (its tag code: a normal card or a Rain) as the host's tokens
+    write it: B12, G3, Grain (smartboard.sim.console.card_code reads it)."""
+    k = tag.kind_of(c)
+    return letters[tag.side_of(c)] + ("rain" if k == tag.RAIN else str(tag.index_of(c)))
+
+
+def want_text(board, sep):
+    """RESUME: each cell that still wants a card and the card it wants
+    (`E4:B12`), joined by sep; "" when none (or not resuming)."""
+    want = board.want
+    if want is None:
+        return ""
+    letters = record.side_letters(board.ref.game)
+    sensed = board.sensed
+    paired = board.hw.paired
+    out = []
+    for x in range(NCELLS):
+        w = want[x]
+        if w and not matches(w, sensed[x], paired):
+            out.append(cell_name(x) + ":" + card_token(w - 1, letters))
+    return sep.join(out)

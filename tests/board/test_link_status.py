@@ -1,0 +1,60 @@
+# What a host reads of the match (docs/protocol.md): the set-up in words
+# (STATUS start= option= players=), a `changed` event for what no move or
+# phase event announces, the move count to the match's end. Plain
+# functions: also run under MicroPython at 96 wK.
+from apixagon import record
+from apixagon.codes import JUNIOR, TEEN
+from boardkit import card, play
+from eventkit import evs, started, watched
+from logkit import is_move
+from smartboard import buttons
+
+
+def test_setup_is_named_in_status_and_each_choice_is_a_changed_event():
+    bd = watched("ev-setup")
+    st = bd.status()
+    assert (st["mode"], st["start"], st["option"]) == ("queens-gambit", "black", "none")
+    assert "players" not in st  # only where the mode takes a count
+    evs(bd)
+    bd.r.press(buttons.DECLARE)
+    assert evs(bd) == [("changed", "")] and bd.status()["start"] == "gold"
+    bd.r.press(buttons.DECLARE, True)
+    assert evs(bd) == [("changed", "")] and bd.status()["option"] == "special_then_place"
+    bd.ask("SET mode %d" % TEEN)
+    st = bd.status()
+    assert (st["mode"], st["players"], st["start"]) == ("teen", "4", "B")  # teams of 2
+    bd.r.press(buttons.CONFIRM, True)
+    assert evs(bd) == [("changed", "")] and bd.status()["players"] == "6"
+    bd.ask("SET mode %d" % JUNIOR)
+    st = bd.status()
+    assert "start" not in st and "players" not in st and st["option"] == "special_then_place"
+    bd.ask("SET mode %d" % TEEN)
+    bd.r.press(buttons.CONFIRM)  # the match the set-up named
+    st = bd.status()
+    assert (st["phase"], st["mode"], st["players"], st["start"]) == ("play", "teen", "6", "B")
+    assert st["option"] == "special_then_place"
+
+
+def test_status_moves_count_the_records_move_lines_to_the_end():
+    # A match that ends on a declaration: ply, the turn counter, stops at
+    # 1 (declarations do not advance it, nor does a move that ends the
+    # match); moves= counts the record's lines, as the move events do
+    bd = started("ev-moves")
+    play(bd.r, [("put", "A1", card(0, 0))])
+    bd.r.press(buttons.DECLARE)
+    bd.r.press(buttons.CONFIRM)  # gold's deck empty: the match ends (§3.3)
+    ev = evs(bd)
+    assert ev == [
+        ("move", "1 B 0 A1"),
+        ("changed", ""),  # the declaration previewed
+        ("move", "2 G deck-empty"),
+        ("phase", "over"),
+    ]
+    st = bd.status()
+    assert (st["phase"], st["moves"], st["ply"]) == ("over", "2", "1")
+    lines = 0
+    for line in record.lines(bd.r.board.ref.game):
+        lines += is_move(line)
+    assert lines == 2
+    bd.r.press(buttons.CONFIRM)  # OVER to SETUP: no phase event, a changed one
+    assert evs(bd) == [("changed", "")] and bd.status()["phase"] == "setup"
