@@ -32,7 +32,7 @@ set-up by name (any board):
   mode NAME        queens-gambit silent-swarm beehive 2v1 3v2 junior teen
   start SIDE       black | gold (A | B in team games)
   option NAME      special_then_place | none
-  players N        2 4 6 (teen), 2 to 6 (junior)
+  players N        2 4 6 (teen)
 companion:
   hands            each side's cards and specials not yet played
   tag Name=value   name the match's players (Black=Anna Gold=Ben; A=.. B=..

@@ -82,8 +82,11 @@ def status_line(status):
         parts.append("draw" if winner == "draw" else "%s wins" % winner)
     elif phase == "play" and st.get("to_play"):
         parts.append("to play: %s" % st["to_play"])
-    if "ply" in st:
-        parts.append("moves %s" % st["ply"])
+    # moves: the record's move lines, as the move events and `logs` count
+    # them (ply, the turn counter, leaves out declarations and the last move)
+    moves = st.get("moves", st.get("ply"))
+    if moves is not None:
+        parts.append("moves %s" % moves)
     if st.get("last"):
         parts.append("last: %s" % st["last"].replace("_", " "))
     if st.get("display"):  # card_query (or card query, older firmware): in words

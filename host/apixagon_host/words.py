@@ -46,7 +46,6 @@ _SPECIALS = {"rain": "rain", "beekeeper": "bee", "smoker": "smoker"}
 # a name -> the number the board keeps.
 OPTIONS = ("none", "special_then_place")
 PLAYERS = ("2", "4", "6")  # teen (§7): the CONFIRM-held cycle's values
-JUNIOR_PLAYERS = ("2", "3", "4", "5", "6")  # §6: one deck, 2 to 6 players
 
 
 def side_name(letter):
@@ -113,7 +112,8 @@ def setting_value(key, word, sides="BG", mode=None):
     """The number SET takes for a set-up name (`mode beehive` -> 2), or
     ValueError naming the choices. sides, mode: the set-up's letters and
     mode (STATUS sides=, mode=): who starts is black|gold, or A|B in team
-    games; a junior game takes 2 to 6 players, teen 2, 4 or 6."""
+    games; teen takes 2, 4 or 6 players (§7). The board keeps no player
+    count for junior: its cards are one deck dealt by the players (§6)."""
     w = word.lower()
     if key == "mode":
         choices = MODES
@@ -127,7 +127,12 @@ def setting_value(key, word, sides="BG", mode=None):
         choices = OPTIONS
         w = w.replace("-", "_")
     elif key == "players":
-        choices = JUNIOR_PLAYERS if mode == "junior" else PLAYERS
+        if mode == "junior":
+            raise ValueError(
+                "junior is one deck shared by 2 to 6 players: the board keeps no player "
+                "count for it (players is teen's: 2, 4 or 6)"
+            )
+        choices = PLAYERS
         if w in choices:
             return int(w)
     else:

@@ -234,13 +234,17 @@ def test_set_up_by_name_is_a_set(line, sides, sent):
     assert s.stale  # the status line asks STATUS for the new set-up
 
 
-def test_players_of_a_junior_game_run_2_to_6():
+def test_players_is_teens_and_junior_says_it_keeps_no_count():
     s = FakeSession()
-    s.status["mode"] = "junior"
+    s.status["mode"] = "teen"
+    _, out = Companion(s).command("players 6")
+    assert out == [] and s.sent == [("SET", "players", 6)]
     _, out = Companion(s).command("players 5")
-    assert out == [] and s.sent == [("SET", "players", 5)]
-    _, out = Companion(s).command("players 7")
-    assert out == ["error: players '7'? choose one of: 2, 3, 4, 5, 6"]
+    assert out == ["error: players '5'? choose one of: 2, 4, 6"]
+    s = FakeSession()
+    s.status["mode"] = "junior"  # one deck for every player (RULES §6)
+    _, out = Companion(s).command("players 5")
+    assert s.sent == [] and "keeps no player count" in out[0]
 
 
 def test_set_up_in_play_says_it_is_for_the_next_match():

@@ -230,3 +230,11 @@ def test_a_burst_of_leds_events_is_drawn_as_the_last_one():
     row_e = [x for x in frame.split("\n") if x.startswith("E ")][0]
     r, g, b = view.colour_of(view.LAST)
     assert "48;2;%d;%d;%dme4  " % (r, g, b) in row_e and "\x1b[5m" not in row_e
+
+
+def test_the_status_line_counts_the_records_moves_not_the_turns():
+    # A match that ended on its 19th line: STATUS ply (turns) says 18, the
+    # move events, the record and `logs` say 19; the line says what they say.
+    st = {"phase": "over", "mode": "queens-gambit", "ply": "18", "moves": "19", "winner": "B"}
+    line = status_line(st)
+    assert "moves 19" in line and "moves 18" not in line
