@@ -116,7 +116,17 @@ class Session:
 
     def _watch(self):
         self.request("WATCH", 1)
+        self._set_clock()
         self.refresh()
+
+    def _set_clock(self):
+        # The board has no battery clock: a match's log names its date only
+        # once a host gave it the time (docs/protocol.md CLOCK; the log's
+        # UTCDate/UTCTime). A board in safe mode refuses it: no matter.
+        try:
+            self.request("CLOCK", int(time.time()))
+        except L.BoardError:
+            pass
 
     def refresh(self):
         st = L.fields(self.request("STATUS"))

@@ -15,6 +15,7 @@ when the path is wrong (not a database, a folder one cannot write in),
 1 when the disk fails (full, I/O errors, another program holding it)."""
 
 import contextlib
+import datetime
 import json
 import os
 import pathlib
@@ -516,15 +517,32 @@ def log_number(name):
 
 
 def log_date(lines):
-    """ "YYYY-MM-DD[ HH:MM]" from a log's own Date (and Time) tags, or None."""
+    """ "YYYY-MM-DD[ HH:MM]" from a log's own Date (and Time) tags, or from
+    the UTCDate/UTCTime a board writes once a host set its clock (shown in
+    this PC's local time), or None."""
     tags = dict(t for t in (_tag_pair(x) for x in lines.header) if t)
     d = tags.get("Date", "")
     if not _is_date(d):
-        return None
+        return _utc_date(tags.get("UTCDate", ""), tags.get("UTCTime", ""))
     t = tags.get("Time", "")
     day = d.replace(".", "-")
     ok = len(t) >= 5 and t[2] == ":" and t[:2].isdigit() and t[3:5].isdigit()
     return day + " " + t[:5] if ok else day
+
+
+def _utc_date(d, t):
+    if not _is_date(d):
+        return None
+    ok = len(t) >= 5 and t[2] == ":" and t[:2].isdigit() and t[3:5].isdigit()
+    hm = (int(t[:2]), int(t[3:5])) if ok else (0, 0)
+    try:
+        utc = datetime.datetime(
+            int(d[:4]), int(d[5:7]), int(d[8:]), *hm, tzinfo=datetime.timezone.utc
+        )
+        local = utc.astimezone()
+    except (ValueError, OverflowError, OSError):
+        return None  # a date no calendar has (2025.13.40): as if none
+    return local.strftime("%Y-%m-%d %H:%M" if ok else "%Y-%m-%d")
 
 
 def _is_date(d):
