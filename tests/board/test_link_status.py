@@ -58,4 +58,3 @@ def test_status_moves_count_the_records_move_lines_to_the_end():
     assert lines == 2
     bd.r.press(buttons.CONFIRM)  # OVER to SETUP: no phase event, a changed one
     assert evs(bd) == [("changed", "")] and bd.status()["phase"] == "setup"
-
