@@ -63,16 +63,8 @@ def read(lines, visitor):
     lineno = 0
     for line in lines:
         lineno += 1
-        if lineno == 1 and line[:1] == "\ufeff":
-            line = line[1:]  # a byte order mark some editors write: not part of the record
         parse_line(line, lineno, visitor)
     return visitor.end()
-
-
-def _cell_shaped(name):
-    # A letter then digits ("E4", "Z9"): a cell name, on the board or not;
-    # anything else where a cell belongs (a card, a word) is another kind.
-    return len(name) > 1 and name[0].isalpha() and name[1:].isdigit()
 
 
 def parse_line(line, lineno, visitor):
@@ -115,25 +107,29 @@ def parse_line(line, lineno, visitor):
     what = f[1]
     names = f[2:]
     # NOTATION.md: bad-syntax (a missing or extra field, a field of the
-    # wrong kind) comes before bad-cell, so the fields are counted and
-    # their kinds looked at before any cell name is.
-    n = _NCELLS[_KEYWORDS.index(what)] if what in _KEYWORDS else 1
+    # wrong kind) comes before bad-cell: the fields are counted, and each
+    # must be cell-shaped (a letter then digits, "Z9" too), before any
+    # name is looked up on the board.
+    k = _KEYWORDS.index(what) if what in _KEYWORDS else -1
+    n = _NCELLS[k] if k >= 0 else 1
     if (n < 0 and not names) or (n >= 0 and len(names) != n):
         visitor.bad(lineno, BAD_SYNTAX)
         return
     cells = []
+    bad = OK
     for name in names:
-        if not _cell_shaped(name):
+        if len(name) < 2 or not name[0].isalpha() or not name[1:].isdigit():
             visitor.bad(lineno, BAD_SYNTAX)
             return
-    for name in names:
         x = parse_cell(name)
         if x == NONE:
-            visitor.bad(lineno, BAD_CELL)
-            return
+            bad = BAD_CELL
         cells.append(x)
-    if what in _KEYWORDS:
-        visitor.move(lineno, letter, seat, _KINDS[_KEYWORDS.index(what)], None, cells)
+    if bad:
+        visitor.bad(lineno, bad)
+        return
+    if k >= 0:
+        visitor.move(lineno, letter, seat, _KINDS[k], None, cells)
         return
     card = int(what) if what.isdigit() and len(what) < 3 else 99
     if card > 30:
@@ -286,12 +282,7 @@ def result(game):
             n += game.where(0, c) != NONE
         if how:
             return "finished", None, "all-cards-placed", "all cards placed"
-        return (
-            "in-progress",
-            None,
-            None,
-            "in progress (%d card%s placed)" % (n, "" if n == 1 else "s"),
-        )
+        return "in-progress", None, None, "in progress (%d card%s placed)" % (n, "s"[n == 1 :])
     if not how:
         t = game.side_to_play()
         who = names[t]

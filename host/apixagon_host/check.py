@@ -14,17 +14,23 @@ def read_record_lines(path):
     """Lines of a record file ('-' for standard input), with clear errors."""
     try:
         if path == "-":
-            return sys.stdin.read().splitlines()
+            return _no_bom(sys.stdin.read()).splitlines()
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise CommandError("cannot read %s: %s" % (path, e.strerror or e)) from None
     try:
-        return data.decode("utf-8").splitlines()
+        # utf-8-sig: a byte-order mark some editors write is not part of
+        # line 1 (the mode line would be lost as a syntax error)
+        return data.decode("utf-8-sig").splitlines()
     except UnicodeDecodeError as e:
         raise CommandError(
             "%s is not a text record (byte %d is not UTF-8)" % (path, e.start)
         ) from None
+
+
+def _no_bom(text):
+    return text[1:] if text[:1] == "\ufeff" else text
 
 
 def result_json(game):

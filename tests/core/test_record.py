@@ -9,7 +9,6 @@ from apixagon.codes import (
     BAD_SYNTAX,
     CARD_ALREADY_PLAYED,
     GAME_OVER,
-    JUNIOR,
     NOT_ALLOWED_IN_MODE,
     NOT_YOUR_TURN,
     OK,
@@ -303,12 +302,6 @@ def test_nmoves_counts_record_lines_through_undo():
     assert g.nmoves() == 3 == len(list(g.history())) and g.nlog > 3
     g.undo()
     assert g.nmoves() == 2 == len(list(g.history()))
-
-
-def test_a_byte_order_mark_is_skipped():
-    # Some editors start a UTF-8 file with U+FEFF: line 1 is still the mode line.
-    game, v = verdicts_of("\ufeffmode junior\nJ 0 E5")
-    assert v == {2: OK} and game.mode == JUNIOR
 
 
 def test_syntax_comes_before_cells():

@@ -179,3 +179,13 @@ def test_play_takes_the_companions_put_cell_card():
     text = out.getvalue()
     assert "B00 " in text and "G01*" in text  # black's 0 on A1, gold's 1 on I9
     assert "not a move: bad-syntax (type moves in record notation, 12 E4, or put E4 12" in text
+
+
+def test_a_byte_order_mark_is_skipped_in_a_file_and_on_stdin(tmp_path):
+    # Some editors start a UTF-8 file with U+FEFF: line 1 is still the mode
+    # line (junior here: a queens-gambit reading would refuse the J line).
+    f = tmp_path / "bom.apx"
+    f.write_bytes(b"\xef\xbb\xbfmode junior\nJ 0 E5\n")
+    for args, stdin in ((["check", str(f)], None), (["check", "-"], "\ufeffmode junior\nJ 0 E5\n")):
+        p = run(args, stdin)
+        assert p.returncode == 0 and p.stdout.splitlines()[0] == "line 2: ok", p.stdout + p.stderr

@@ -14,8 +14,6 @@ import gc
 import sys
 import time
 
-from apixagon.compat import const
-
 from .. import link, loop, matchlog, proto, tag
 from . import replay
 from .rig import Rig
@@ -135,29 +133,13 @@ def _card(text):
     return c
 
 
-# A Raspberry Pi Pico's filesystem (MicroPython 1.28's rp2 port, RPI_PICO:
-# MICROPY_HW_FLASH_STORAGE_BYTES).
-PICO_FS_BYTES = const(1408 * 1024)
-
-
-class FolderFlash(matchlog.Flash):
-    """The board's flash as a folder of the PC's: its free space is what a
-    Pico's filesystem would have left after these logs, not the PC's disk
-    (STATUS free=, the storage warnings)."""
-
-    def free(self, d):
-        used = 0
-        for name, folder, size in self.ilistdir(d):
-            if not folder:
-                used += size if size >= 0 else self.size(d + "/" + name.decode())
-        return max(PICO_FS_BYTES - used, 0)
-
-
 def main(argv):
     profile = argv[1] if len(argv) > 1 else "A"
     rig = Rig(profile, "settings.bin", "layout.json")
-    log = matchlog.MatchLog("logs", (("Board", "simulator " + profile),), FolderFlash())
     from ..stdio import StdioPort
+    from .folderflash import FolderFlash
+
+    log = matchlog.MatchLog("logs", (("Board", "simulator " + profile),), FolderFlash())
 
     port = StdioPort()
     lk = SimLink(port, rig, log, profile)
