@@ -54,7 +54,6 @@
 #     flash is full (9999 matches: 13 years of 2 a day).
 import hashlib
 import os
-import time
 
 from apixagon import record
 from apixagon.compat import const
@@ -442,11 +441,6 @@ class MatchLog:
     def __init__(self, root="logs", tags=(), fs=None):
         self.root = root
         self.tags = tags  # extra [Tag "value"] lines for every match
-        # Set by the link once a host gave the time (CLOCK): a match's log
-        # then names the day it began, in UTC as PGN's UTCDate/UTCTime (the
-        # board knows no time zone; the host shows it in local time). A
-        # board nobody set has only its boot's default clock: no date.
-        self.clock = None
         self.fs = fs if fs is not None else Flash()
         try:
             self.fs.mkdir(root)
@@ -979,14 +973,7 @@ class MatchLog:
         # its mode line.
         buf = bytearray()
         link = SEED
-        tags = self.tags
-        if self.clock is not None:
-            t = time.gmtime(self.clock())
-            tags = tuple(tags) + (
-                ("UTCDate", "%04d.%02d.%02d" % (t[0], t[1], t[2])),
-                ("UTCTime", "%02d:%02d:%02d" % (t[3], t[4], t[5])),
-            )
-        for line in record.lines(g, tags):
+        for line in record.lines(g, self.tags):
             if not _is_header(line):
                 break
             rec, link = encode(link, HEADER, line.encode())

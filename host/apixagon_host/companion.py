@@ -9,6 +9,7 @@ it. A bad command prints why and sends nothing."""
 import contextlib
 import io
 import os
+import time
 
 from apixagon.geometry import NCELLS, NONE, cell_name, parse_cell
 from smartboard import proto
@@ -79,6 +80,7 @@ class Companion:
         self.session = session
         self.db = db
         self.tags = {}  # tag pairs waiting for the match to start (tag)
+        self._seen = None  # the log last seen in play (its date: tick)
         if db:
             # The companion's own database is there from the start: `list`
             # before the first pull says it is empty, not that it is missing
@@ -222,7 +224,17 @@ class Companion:
         show, or []."""
         s = self.session
         log = s.status.get("log", "-")
-        if not self.tags or not s.connected or s.status.get("phase") == "setup" or log == "-":
+        if not s.connected or s.status.get("phase") == "setup" or log == "-":
+            return []
+        if log != self._seen:
+            self._seen = log
+            if s.status.get("phase") == "play" and s.status.get("moves") == "0":
+                # It began just now: its date is today's (the board has no
+                # clock of its own to write one; a match pulled days later
+                # would otherwise be dated by the pull)
+                self.tags.setdefault("Date", time.strftime("%Y.%m.%d"))
+                self.tags.setdefault("Time", time.strftime("%H:%M"))
+        if not self.tags:
             return []
         from .store import Store
 
@@ -232,7 +244,10 @@ class Companion:
                 store.pend_tags(s.info.get("id", "?"), log, tags)
         except (ValueError, CommandError) as e:
             return ["error: the tags were not kept: %s" % e]
-        return ["match %s: %s (stored with it when pulled)" % (log, _pairs(tags))]
+        named = {k: v for k, v in tags.items() if k not in ("Date", "Time")}
+        if not named:
+            return []  # the date alone: nothing a player asked for
+        return ["match %s: %s (stored with it when pulled)" % (log, _pairs(named))]
 
     def _connected(self):
         if not self.session.connected:

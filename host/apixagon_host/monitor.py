@@ -120,9 +120,9 @@ class Session:
         self.refresh()
 
     def _set_clock(self):
-        # The board has no battery clock: a match's log names its date only
-        # once a host gave it the time (docs/protocol.md CLOCK; the log's
-        # UTCDate/UTCTime). A board in safe mode refuses it: no matter.
+        # The board has no battery clock: it keeps the time a host gives
+        # it (docs/protocol.md CLOCK), so its STATUS clock= and `apixagon
+        # status` read right. A board in safe mode refuses it: no matter.
         try:
             self.request("CLOCK", int(time.time()))
         except L.BoardError:

@@ -15,7 +15,6 @@ when the path is wrong (not a database, a folder one cannot write in),
 1 when the disk fails (full, I/O errors, another program holding it)."""
 
 import contextlib
-import datetime
 import json
 import os
 import pathlib
@@ -319,6 +318,16 @@ class Store:
                 self.db.execute(
                     "INSERT INTO tags (log, name, value) VALUES (?, ?, ?)", (match_id, name, value)
                 )
+        if tags.get("Date"):
+            # a Date set on the PC (by hand, or by the companion that saw
+            # the match begin) is the match's date: listed and exported
+            rows = self.db.execute(
+                "SELECT name, value FROM tags WHERE log = ? AND name IN ('Date', 'Time')",
+                (match_id,),
+            ).fetchall()
+            when = log_date(_Header(['[%s "%s"]' % (_text(n), _text(v)) for n, v in rows]))
+            if when:
+                self.db.execute("UPDATE logs SET date = ? WHERE id = ?", (when, match_id))
 
     def tags(self, match_id):
         """{name: value} of a stored match's tags (set with set_tags or
@@ -516,33 +525,21 @@ def log_number(name):
     return int(stem) if stem.isdigit() and len(stem) == 4 else None
 
 
+class _Header:
+    def __init__(self, header):
+        self.header = header
+
+
 def log_date(lines):
-    """ "YYYY-MM-DD[ HH:MM]" from a log's own Date (and Time) tags, or from
-    the UTCDate/UTCTime a board writes once a host set its clock (shown in
-    this PC's local time), or None."""
+    """ "YYYY-MM-DD[ HH:MM]" from a log's own Date (and Time) tags, or None."""
     tags = dict(t for t in (_tag_pair(x) for x in lines.header) if t)
     d = tags.get("Date", "")
     if not _is_date(d):
-        return _utc_date(tags.get("UTCDate", ""), tags.get("UTCTime", ""))
+        return None
     t = tags.get("Time", "")
     day = d.replace(".", "-")
     ok = len(t) >= 5 and t[2] == ":" and t[:2].isdigit() and t[3:5].isdigit()
     return day + " " + t[:5] if ok else day
-
-
-def _utc_date(d, t):
-    if not _is_date(d):
-        return None
-    ok = len(t) >= 5 and t[2] == ":" and t[:2].isdigit() and t[3:5].isdigit()
-    hm = (int(t[:2]), int(t[3:5])) if ok else (0, 0)
-    try:
-        utc = datetime.datetime(
-            int(d[:4]), int(d[5:7]), int(d[8:]), *hm, tzinfo=datetime.timezone.utc
-        )
-        local = utc.astimezone()
-    except (ValueError, OverflowError, OSError):
-        return None  # a date no calendar has (2025.13.40): as if none
-    return local.strftime("%Y-%m-%d %H:%M" if ok else "%Y-%m-%d")
 
 
 def _is_date(d):

@@ -7,6 +7,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from apixagon.geometry import NCELLS, parse_cell
@@ -423,3 +424,17 @@ def test_bad_tags_say_why_and_keep_nothing(tmp_path, line, message):
     go_on, out = c.command(line)
     assert go_on and len(out) == 1 and out[0].startswith("error: ") and message in out[0]
     assert c.tags == {} and _stored_tags(db, "x", "0003.alog") == []
+
+
+def test_a_match_seen_to_begin_is_dated_today_and_one_seen_midway_is_not(tmp_path):
+    # The board has no clock of its own to date a match: the companion that
+    # saw it begin keeps today's date for it (quietly: nobody asked).
+    db = str(tmp_path / "m.sqlite")
+    s = FakeSession()
+    c = Companion(s, db=db)
+    s.status.update(phase="play", log="0009.alog", moves="0")
+    assert c.tick() == []
+    got = dict(_stored_tags(db, "x", "0009.alog"))
+    assert got["Date"] == time.strftime("%Y.%m.%d") and len(got["Time"]) == 5
+    s.status.update(log="0010.alog", moves="12")  # a resumed match: begun before
+    assert c.tick() == [] and _stored_tags(db, "x", "0010.alog") == []

@@ -266,23 +266,13 @@ def test_the_board_is_named_as_its_log_names_it_and_by_its_id(tmp_path):
     assert out.startswith("match 1: 0001.alog on simulator A (sim-A), ")
 
 
-def test_a_boards_utc_date_is_shown_in_local_time(tmp_path, monkeypatch):
-    # The board writes UTCDate/UTCTime once a host set its clock (it knows
-    # no time zone); the PC shows the match's date in its own.
-    monkeypatch.setenv("TZ", "Asia/Tokyo")  # UTC+9, no summer time
-    time.tzset()
-    try:
-        db = stored_match(tmp_path, ['[UTCDate "2026.11.22"]', '[UTCTime "19:05:00"]'] + RECORD)
-        rc, out = run_cli("logs", "list", "--db", db)
-        assert out.splitlines()[1].split()[3:5] == ["2026-11-23", "04:05"]
-        rc, out = run_cli("logs", "export", "1", "--db", db)
-        assert '[Date "2026.11.23"]' in out and '[UTCDate "2026.11.22"]' in out
-    finally:
-        monkeypatch.delenv("TZ")
-        time.tzset()
-
-
-def test_a_date_no_calendar_has_is_as_if_none(tmp_path):
-    db = stored_match(tmp_path, ['[UTCDate "2026.13.40"]'] + RECORD)
+def test_a_date_set_on_the_pc_is_the_matchs_date(tmp_path):
+    # pulled later than it was played: the pull's time until a Date says
+    db = stored_match(tmp_path, RECORD)
+    with Store(db) as s:
+        s.set_tags(1, {"Date": "2026.11.20", "Time": "17:30"})
+        assert s.date(1) == "2026-11-20 17:30"
+        s.set_tags(1, {"Black": "Anna"})  # other tags leave it
+        assert s.date(1) == "2026-11-20 17:30"
     rc, out = run_cli("logs", "list", "--db", db)
-    assert rc == 0 and "2026-13" not in out
+    assert out.splitlines()[1].split()[3:5] == ["2026-11-20", "17:30"]
