@@ -98,7 +98,11 @@ def test_the_boards_loop_fuzzed_in_process(where, firmware_mpy, tmp_path):
         cmd = [sys.executable, os.path.join(BOARD_TESTS, "fuzzrun.py"), "firmware", BOARD_TESTS]
         cmd += [stream, "sim"]
     else:
-        batches = runner_stream(stream, SEED + 2, False, 250)
+        # (the stream's path too is short and the same on every run: argv
+        # is in the heap, and pytest-xdist's folders are longer than a
+        # lone run's)
+        stream = os.path.join("build", "fz.bin")
+        batches = runner_stream(os.path.join(ROOT, stream), SEED + 2, False, 250)
         # The firmware and the kits from short paths under ROOT: the unix
         # port interns each module's path in the heap (on the board they are
         # frozen under short names), and pytest's own folder names made the
