@@ -132,7 +132,7 @@ class Companion:
         # Everything is checked before anything is sent.
         if w == "put":
             self._count(words, 3, "put CELL CARD")
-            req = ("put", self._free(self._cell(words[1])), self._card(words[2]))
+            req = ("put", self._cell(words[1]), self._card(words[2]))
         elif w == "lift":
             self._count(words, 2, "lift CELL")
             req = ("lift", self._cell(words[1]))
@@ -150,19 +150,24 @@ class Companion:
                 "hands are for the simulated board: %s is a real board, put the cards on it"
                 % s.info.get("board", "this")
             )
-        s.request("HAND", *req)
+        try:
+            s.request("HAND", *req)
+        except L.BoardError as e:
+            # A card put on a card (two on one sensor: RULES §8) is refused
+            # by the simulated board itself, which knows: the cells the
+            # companion last heard of may be a tick behind a take-back.
+            if w == "put" and e.board_code == proto.E_ARGS and "holds a card" in str(e):
+                raise CommandError("%s holds %s: lift it first" % (req[1], self._held(req[1])))
+            raise
         return []
 
-    def _free(self, cell):
-        # A card put on a card would be two cards on one sensor: the board
-        # reads nonsense (RULES §8). The cells the board sent tell.
+    def _held(self, cell):
+        # the card on cell as the board last told (a card it cannot name,
+        # or cells not heard of yet: "a card")
         cells = self.session.cells
         x = parse_cell(cell)
-        if cells is not None and cells[x]:
-            held = words.card_token(cells[x] - 1, self.session.letters)
-            held = "a card" if held == "?" else held  # one the board cannot name
-            raise CommandError("%s holds %s: lift it first" % (cell, held))
-        return cell
+        held = words.card_token(cells[x] - 1, self.session.letters) if cells and cells[x] else "?"
+        return "a card" if held == "?" else held
 
     # ---- set-up and hands (SET, HANDS: real boards too) -------------------------
     def _set(self, key, word):
