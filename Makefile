@@ -6,16 +6,21 @@ STAMP   := $(VENV)/.installed-stamp
 EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench run console lint fmt mpy firmware emu clean install uninstall
+.PHONY: all test test-fast bench run web console lint fmt mpy firmware emu clean install uninstall
 
 all: test
 
-# CairoSVG (PNG pictures) needs the system's cairo library: installed from
-# Debian's packages where it is missing and apt-get can (root, as in CI).
+# CairoSVG (PNG pictures) needs the system's cairo library, the web
+# companion's browser tests Debian's chromium (Playwright drives it; its own
+# browser download cannot work offline): both installed from Debian's
+# packages where missing and apt-get can (root, as in CI).
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	@ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' \
 	  || (command -v apt-get >/dev/null && apt-get install -y -q libcairo2 >/dev/null) \
 	  || echo "warning: libcairo2 is missing: PNG pictures will not work (SVG will)"
+	@command -v chromium >/dev/null \
+	  || (command -v apt-get >/dev/null && apt-get install -y -q chromium >/dev/null) \
+	  || echo "warning: chromium is missing: the web companion's browser tests will be skipped"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -r requirements-nodeps.txt
@@ -50,6 +55,12 @@ soak: $(STAMP)
 PROFILE ?= A
 run: $(STAMP)
 	@$(PY) tools/devboard.py --companion --profile $(PROFILE)
+
+# The simulated board and the web companion (`apixagon serve`) on it,
+# opened in the default browser: the live board, the library (matches
+# pulled go to build/matches.sqlite), the board's page. Ctrl-C ends both.
+web: $(STAMP)
+	@$(PY) tools/devboard.py --web --profile $(PROFILE)
 
 # `apixagon` on the user's PATH: a link in BINDIR (default ~/.local/bin,
 # on PATH in most desktop set-ups) to the venv's console script, whose

@@ -236,15 +236,23 @@ def companion(board, db, plain=False):
     return cli.main(argv)
 
 
+def web(board, db):
+    """`apixagon serve` on the board, opened in the default browser."""
+    from apixagon_host import cli
+
+    return cli.main(["serve", "--port", board.port, "--open"] + (["--db", db] if db else []))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--profile", choices=("A", "B"), default="A")
     ap.add_argument("--flash", default=os.path.join(ROOT, "build", "flash"))
     ap.add_argument("--companion", action="store_true", help="the live view on this terminal")
+    ap.add_argument("--web", action="store_true", help="the web companion, in the browser")
     ap.add_argument(
         "--db",
-        help="where the companion's pull stores matches (default: the user's database, "
-        "the one `apixagon logs list` reads)",
+        help="where the companion's (or the web companion's) pull stores matches (default: "
+        "the user's database, the one `apixagon logs list` reads)",
     )
     ap.add_argument("--plain", action="store_true", help="companion: one line per event")
     a = ap.parse_args(argv)
@@ -259,6 +267,8 @@ def main(argv=None):
     with DevBoard(a.flash, a.profile) as b:
         if a.companion:
             return companion(b, a.db, a.plain)
+        if a.web:
+            return web(b, a.db)
         print("simulated board on %s (flash: %s); Ctrl-C stops it" % (b.port, a.flash), flush=True)
         try:
             while True:

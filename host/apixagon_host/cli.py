@@ -104,6 +104,20 @@ def _replay_args(p):
     _db(p)
 
 
+def _serve_args(p):
+    try:
+        from .web import serve
+    except ImportError:  # a partial checkout: the other commands still work
+        return
+    serve.add_args(p)
+
+
+def _run_serve(state, args):
+    from .web import serve
+
+    return serve.run(state, args)
+
+
 def _deploy_args(p):
     try:
         from . import deploy
@@ -131,6 +145,7 @@ COMMANDS = {
         monitor.add_args,
         "live view of a board (and the simulator's companion): cards, LEDs, moves",
     ),
+    "serve": (_run_serve, _serve_args, "the companion in the browser: live board, library, board"),
     "deploy": (_run_deploy, _deploy_args, "install the firmware on a board (all files)"),
     "update": (_run_deploy, _deploy_args, "update the firmware on a board (changed files)"),
 }

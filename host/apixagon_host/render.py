@@ -248,16 +248,19 @@ def _coordinates(svg, lay):
     svg.add("".join(out))
 
 
-def _cells(svg, lay, game, names, quiet):
+def _cells(svg, lay, game, names, quiet, fills=None):
     """The 61 cells; the names of the empty ones (not those in quiet,
-    where the last move leaves a ghost or an icon)."""
+    where the last move leaves a ghost or an icon). fills: x -> (colour,
+    more attributes) for a cell drawn in another colour (a live board's
+    LEDs), or None for the usual one."""
     svg.add('<g class="cells">')
     for x in range(NCELLS):
         cx, cy = lay.center(x)
+        fill, more = (fills and fills(x)) or (ROYAL_PALE if x == ROYAL else CELL, "")
         svg.add(
             '<use xlink:href="#cell" class="cell" data-cell="%s" x="%s" y="%s" fill="%s" '
-            'stroke="%s" stroke-width="1.2"/>'
-            % (cell_name(x), _n(cx), _n(cy), ROYAL_PALE if x == ROYAL else CELL, CELL_EDGE)
+            'stroke="%s" stroke-width="1.2"%s/>'
+            % (cell_name(x), _n(cx), _n(cy), fill, CELL_EDGE, more)
         )
         if names and not game.board[x] and x != ROYAL and x not in quiet:
             svg.add(
@@ -534,7 +537,7 @@ def _legend(svg, lay, game):
     svg.add("".join(out))
 
 
-def render_svg(game, title=None, size=None, coordinates=True):
+def render_svg(game, title=None, size=None, coordinates=True, fills=None, chrome=True):
     """The position of game as an SVG document (a str). Pure and
     deterministic: the same game gives the same bytes.
 
@@ -542,7 +545,10 @@ def render_svg(game, title=None, size=None, coordinates=True):
     turn it is or the result, and the last move. size: the width in
     pixels, the height follows (default: the natural size, 1 unit a
     pixel). coordinates: the row letters and numbers around the board and
-    the names of the empty cells."""
+    the names of the empty cells. fills: x -> (colour, attributes) or None,
+    a cell's own colour (_cells). chrome: the title and the legend; without
+    them only the board is drawn (the web companion says the rest in
+    words)."""
     lay = Layout(coordinates)
     svg = _Svg()
     _define_shapes(svg)
@@ -554,12 +560,17 @@ def render_svg(game, title=None, size=None, coordinates=True):
     kind, payload, last_text = record.last_move(game)
     quiet = () if kind in (PLACE, RAIN_MOVE) else P.move_cells(kind, payload)
 
-    svg.add('<rect width="100%%" height="100%%" fill="%s"/>' % PAPER)
-    _title(svg, game, title, last_text)
+    top, tall = (0.0, lay.height) if chrome else (TITLE_H, lay.legend_y - TITLE_H)
+    svg.add(
+        '<rect%s width="100%%" height="100%%" fill="%s"/>'
+        % (' y="%s"' % _n(top) if top else "", PAPER)
+    )
+    if chrome:
+        _title(svg, game, title, last_text)
     _frame(svg, lay)
     if coordinates:
         _coordinates(svg, lay)
-    _cells(svg, lay, game, coordinates, quiet)
+    _cells(svg, lay, game, coordinates, quiet, fills)
     _royal_cell(svg, lay, game)
     _seal_bridges(svg, lay, links)
     svg.add('<g class="cards">')
@@ -568,22 +579,23 @@ def render_svg(game, title=None, size=None, coordinates=True):
             _card(svg, lay, game, x, sealed, seal_syms)
     svg.add("</g>")
     _last_move(svg, lay, kind, payload)
-    _legend(svg, lay, game)
+    if chrome:
+        _legend(svg, lay, game)
 
-    width, height = pixel_size(lay, size)
+    width, height = pixel_size(lay, size, tall)
     head = (
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-        'version="1.1" width="%d" height="%d" viewBox="0 0 %s %s" font-family=%s>'
-        % (width, height, _n(lay.width), _n(lay.height), quoteattr(FONT))
+        'version="1.1" width="%d" height="%d" viewBox="0 %s %s %s" font-family=%s>'
+        % (width, height, _n(top), _n(lay.width), _n(tall), quoteattr(FONT))
     )
     return "\n".join([head, "<defs>"] + svg.defs + ["</defs>"] + svg.body + ["</svg>", ""])
 
 
-def pixel_size(lay, size=None):
+def pixel_size(lay, size=None, tall=None):
     """(width, height) in whole pixels of a picture size pixels wide (the
-    natural size if None)."""
+    natural size if None) and tall units high (the whole layout's if None)."""
     width = int(lay.width) if size is None else int(size)
-    return width, int(round(lay.height * width / lay.width))
+    return width, int(round((lay.height if tall is None else tall) * width / lay.width))
 
 
 class PngUnavailable(Exception):

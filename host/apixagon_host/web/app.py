@@ -1,0 +1,427 @@
+"""The web companion's routes (Starlette). Pages are Jinja2 templates
+(autoescaped: a board's or a database's text is shown, never run); the
+live view is one server-sent event stream per page, a JSON snapshot per
+change (live.py); pictures come from render.py.
+
+Safety, for a server on the user's own computer that can change a board
+and a database:
+- clients other than this computer are refused unless --allow-remote;
+- the Host header must name this server (a web page of another site that
+  resolves its own name to 127.0.0.1 reaches nothing);
+- every request that changes something (POST) must come from this
+  server's own pages: its Origin (or Sec-Fetch-Site) says so, else 403;
+- the pages run only this server's scripts (Content-Security-Policy)
+  and cannot be framed by another site;
+- a match is named by its id, a whole number; no path ever comes from a
+  request (downloads are made in memory)."""
+
+import asyncio
+import ipaddress
+import json
+import os
+import time
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.responses import (
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from .. import logs, words
+from ..errors import CommandError
+from ..render import PngUnavailable, svg_to_png
+from . import library, live
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DISPLAYS = ("adult", "hint", "card_query")  # SET display: smartboard.view ADULT HINT QUERY
+SSE_COALESCE_S = 0.03  # the events of one placement (move, cells, leds) make one update
+SSE_PING_S = 15.0
+LOCAL_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def _local(host):
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class Guard:
+    """ASGI middleware: local clients only (unless allowed), same-origin
+    writes."""
+
+    def __init__(self, app, allow_remote=False):
+        self.app = app
+        self.allow_remote = allow_remote
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        client = (scope.get("client") or ("", 0))[0]
+        if not self.allow_remote and not _local(client):
+            return await PlainTextResponse(
+                "refused: this companion answers only this computer "
+                "(apixagon serve --host ADDRESS --allow-remote opens it)",
+                403,
+            )(scope, receive, send)
+        if scope["method"] not in ("GET", "HEAD") and not _same_origin(scope):
+            return await PlainTextResponse(
+                "refused: a change must come from this companion's own pages (same origin)",
+                403,
+            )(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + _HEADERS
+            await send(message)
+
+        return await self.app(scope, receive, send_with_headers)
+
+
+# The pages load only this server's scripts and styles, and no other site
+# may frame them (a click on a hidden frame of this page is no user's).
+_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+
+def _same_origin(scope):
+    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+    host = headers.get("host", "")
+    origin = headers.get("origin")
+    if origin is not None:
+        return origin == "%s://%s" % (scope.get("scheme", "http"), host)
+    # no Origin (an older browser's form post): the fetch metadata says
+    return headers.get("sec-fetch-site") == "same-origin"
+
+
+def create_app(bridge, db=None, allow_remote=False, hosts=None):
+    """The app around a started bridge.Bridge (or any object with its
+    session, log, version, job, call, watch, unwatch, run_job) and the
+    match database db (None: the user's)."""
+    templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
+
+    def page(request, name, code=200, **ctx):
+        ctx.setdefault("active", name)
+        return templates.TemplateResponse(request, name + ".html", ctx, status_code=code)
+
+    def palette_of(request):
+        p = request.cookies.get("palette", "standard")
+        return p if p in live.PALETTES else "standard"
+
+    async def snapshot(request):
+        return await run_in_threadpool(
+            live.snapshot, bridge.session, bridge.log, bridge.job, palette_of(request)
+        )
+
+    async def call(fn, timeout=10.0):
+        return await asyncio.wait_for(asyncio.wrap_future(bridge.call(fn)), timeout)
+
+    # ---- live ---------------------------------------------------------------
+    async def live_page(request):
+        return page(
+            request,
+            "live",
+            state=await snapshot(request),
+            modes=words.MODES,
+            options=words.OPTIONS,
+            displays=DISPLAYS,
+            palettes=live.PALETTES,
+        )
+
+    async def state(request):
+        return JSONResponse(await snapshot(request))
+
+    async def events(request):
+        loop = asyncio.get_running_loop()
+        ev = asyncio.Event()
+        bridge.watch(loop, ev)
+
+        async def stream():
+            try:
+                seen = -1
+                while True:
+                    if bridge.version != seen:
+                        seen = bridge.version
+                        snap = await snapshot(request)
+                        snap["sent"] = time.time()
+                        yield "event: state\ndata: %s\n\n" % json.dumps(snap)
+                    try:
+                        await asyncio.wait_for(ev.wait(), SSE_PING_S)
+                        await asyncio.sleep(SSE_COALESCE_S)
+                    except asyncio.TimeoutError:
+                        yield ": ping\n\n"
+                    ev.clear()
+                    if await request.is_disconnected():
+                        break
+            finally:
+                bridge.unwatch(loop, ev)
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def form(request):
+        try:
+            data = await request.json()
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise CommandError("send a JSON object")
+        return data
+
+    async def set_(request):
+        """The set-up by name (mode, start, option, players), the display
+        mode, the LED palette: a SET to the board."""
+        try:
+            data = await form(request)
+            key, value = str(data.get("key", "")), str(data.get("value", ""))
+            st = bridge.session.status
+            if key == "display":
+                if value not in DISPLAYS:
+                    raise CommandError(
+                        "display %r? choose one of: %s" % (value, ", ".join(DISPLAYS))
+                    )
+                n = DISPLAYS.index(value)
+            elif key == "palette":
+                if value not in live.PALETTES:
+                    raise CommandError(
+                        "palette %r? choose one of: %s" % (value, ", ".join(live.PALETTES))
+                    )
+                n = live.PALETTES.index(value)
+            else:
+                try:
+                    n = words.setting_value(key, value, st.get("sides", "BG"), st.get("mode"))
+                except ValueError as e:
+                    raise CommandError(str(e))
+
+            def send(s):
+                if not s.connected:
+                    raise CommandError("no board connected: nothing sent")
+                s.request("SET", key, n)
+                s.stale = True  # STATUS names the new set-up
+
+            await call(send)
+        except CommandError as e:
+            return JSONResponse({"ok": False, "error": _why(e, key)}, 400)
+        note = ""
+        if key in ("mode", "start", "option", "players") and st.get("phase", "setup") != "setup":
+            note = "%s set for the next match: the one on the board keeps its own" % key
+        return JSONResponse({"ok": True, "note": note})
+
+    async def command(request):
+        """A companion command line (the simulated board's hands: put,
+        lift, tap, the buttons), as `apixagon monitor` takes it."""
+        from ..companion import Companion
+
+        try:
+            data = await form(request)
+        except CommandError as e:
+            return JSONResponse({"ok": False, "lines": ["error: %s" % e]}, 400)
+        line = str(data.get("line", ""))[:200]
+        if line.split()[:1] and line.split()[0].lower() in ("pull", "quit", "exit", "q"):
+            return JSONResponse({"ok": False, "lines": ["error: use the library's pull button"]})
+        _, lines = await call(lambda s: Companion(s).command(line))
+        return JSONResponse({"ok": not any(x.startswith("error:") for x in lines), "lines": lines})
+
+    async def hands(request):
+        from ..companion import Companion
+
+        def ask(s):
+            try:
+                return {"ok": True, "lines": Companion(s)._hands()}
+            except CommandError as e:
+                return {"ok": False, "lines": [str(e)]}
+
+        return JSONResponse(await call(ask))
+
+    # ---- library -------------------------------------------------------------
+    async def library_page(request):
+        rows = await run_in_threadpool(library.matches, db)
+        return page(request, "library", rows=rows)
+
+    def _match(request):
+        try:
+            return library.Match(db, int(request.path_params["id"]))
+        except (KeyError, FileNotFoundError, ValueError):
+            return None
+
+    async def match_page(request):
+        m = await run_in_threadpool(_match, request)
+        if m is None:
+            return page(request, "missing", 404, what="match %s" % request.path_params["id"])
+        ply = m.ply(request.query_params.get("ply"))
+        svg = await run_in_threadpool(m.svg, ply)
+        return page(
+            request,
+            "match",
+            m=m,
+            ply=ply,
+            svg=svg,
+            players=library.PLAYER_TAGS[m.letters] + library.EDITABLE,
+        )
+
+    async def position(request):
+        m = await run_in_threadpool(_match, request)
+        if m is None:
+            return PlainTextResponse("no such match", 404)
+        ply = m.ply(request.query_params.get("ply"))
+        svg = await run_in_threadpool(m.svg, ply)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=60"})
+
+    async def thumb(request):
+        m = await run_in_threadpool(_match, request)
+        if m is None:
+            return PlainTextResponse("no such match", 404)
+        svg = await run_in_threadpool(m.svg, len(m.moves), 240, False, False)
+        return Response(svg, media_type="image/svg+xml")
+
+    async def download(request):
+        ext = request.path_params["ext"]
+        m = await run_in_threadpool(_match, request)
+        if m is None:
+            return PlainTextResponse("no such match", 404)
+        ply = m.ply(request.query_params.get("ply"))
+        if ext == "apx":
+            body, kind = m.apx().encode(), "text/plain; charset=utf-8"
+        elif ext == "json":
+            body, kind = m.json().encode(), "application/json"
+        elif ext == "svg":
+            body, kind = (await run_in_threadpool(m.svg, ply)).encode(), "image/svg+xml"
+        else:
+            try:
+                body = await run_in_threadpool(lambda: svg_to_png(m.svg(ply)))
+            except PngUnavailable as e:
+                return PlainTextResponse(
+                    "PNG needs CairoSVG and the cairo library (%s); the SVG works without" % e,
+                    503,
+                )
+            kind = "image/png"
+        name = "match-%d%s.%s" % (m.id, "" if ext in ("apx", "json") else "-%d" % ply, ext)
+        return Response(
+            body,
+            media_type=kind,
+            headers={"Content-Disposition": 'attachment; filename="%s"' % name},
+        )
+
+    async def tags(request):
+        m = await run_in_threadpool(_match, request)
+        if m is None:
+            return JSONResponse({"ok": False, "error": "no such match"}, 404)
+        try:
+            data = await form(request)
+            allowed = library.PLAYER_TAGS[m.letters] + library.EDITABLE
+            new = {k: str(data.get(k, "")) for k in allowed if k in data}
+
+            def save():
+                from ..store import Store
+
+                with Store(db) as store:
+                    library.set_tags(store, m.id, new)
+
+            await run_in_threadpool(save)
+        except (CommandError, ValueError) as e:
+            return JSONResponse({"ok": False, "error": str(e)}, 400)
+        return JSONResponse({"ok": True})
+
+    async def pull(request):
+        try:
+            job = bridge.run_job("pull", logs.pull, db=db)
+        except CommandError as e:
+            return JSONResponse({"ok": False, "error": str(e)}, 409)
+        return JSONResponse({"ok": True, "job": job.as_dict()})
+
+    async def job(request):
+        return JSONResponse(bridge.job.as_dict() if bridge.job else None)
+
+    # ---- the board ------------------------------------------------------------
+    async def board_page(request):
+        s = bridge.session
+        st = dict(s.status)
+        return page(
+            request,
+            "board",
+            info=s.info,
+            port=s.port,
+            connected=s.connected,
+            status=sorted(st.items()),
+            warnings=logs.warnings(st),
+            free=_kb(st.get("free")),
+        )
+
+    async def update(request):
+        from .. import deploy
+
+        try:
+            job = bridge.run_job(
+                "update", deploy.run, command="update", timeout=20.0, firmware=None
+            )
+        except CommandError as e:
+            return JSONResponse({"ok": False, "error": str(e)}, 409)
+        return JSONResponse({"ok": True, "job": job.as_dict()})
+
+    routes = [
+        Route("/", live_page),
+        Route("/events", events),
+        Route("/api/state", state),
+        Route("/api/set", set_, methods=["POST"]),
+        Route("/api/command", command, methods=["POST"]),
+        Route("/api/hands", hands),
+        Route("/api/pull", pull, methods=["POST"]),
+        Route("/api/update", update, methods=["POST"]),
+        Route("/api/job", job),
+        Route("/library", library_page),
+        Route("/match/{id:int}", match_page),
+        Route("/match/{id:int}/position.svg", position),
+        Route("/match/{id:int}/thumb.svg", thumb),
+        Route("/match/{id:int}/download.{ext:str}", _only(download, ("apx", "json", "svg", "png"))),
+        Route("/match/{id:int}/tags", tags, methods=["POST"]),
+        Route("/board", board_page),
+        Mount("/static", StaticFiles(directory=os.path.join(HERE, "static")), name="static"),
+    ]
+    middleware = [Middleware(Guard, allow_remote=allow_remote)]
+    if not allow_remote:
+        middleware.append(
+            Middleware(
+                TrustedHostMiddleware,
+                allowed_hosts=list(hosts or ("127.0.0.1", "localhost", "::1")),
+            )
+        )
+    return Starlette(routes=routes, middleware=middleware)
+
+
+def _only(handler, exts):
+    async def guarded(request):
+        if request.path_params["ext"] not in exts:
+            return PlainTextResponse("no such download", 404)
+        return await handler(request)
+
+    return guarded
+
+
+def _why(e, key):
+    text = str(e)
+    if key == "palette" and "ERR" in text:
+        return "this board's firmware has no colour-blind palette (update it); the page's is set"
+    return text
+
+
+def _kb(text):
+    return "%.0f KB" % (int(text) / 1024) if text and text.isdigit() else ""

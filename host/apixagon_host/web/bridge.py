@@ -1,0 +1,179 @@
+"""The live link for the web companion: monitor.Session (the link kept up
+across reboots and unplugging) run in one background thread, which alone
+touches the serial port. The web handlers ask it for things with call()
+(a function run in that thread, between frames) and wait for news with
+changed(): each event the board sends bumps a version number and wakes
+every page's event stream.
+
+A long job (pull, firmware update) runs in that thread too, with the live
+link paused (one reader per port), its progress kept in a Job the pages
+poll."""
+
+import collections
+import concurrent.futures
+import contextlib
+import io
+import os
+import select
+import threading
+import time
+
+from ..companion import Args, _State
+from ..errors import CommandError
+from ..monitor import Session
+
+LOG = 60  # events kept for the page's log
+RETRY_S = 0.5
+
+
+class Job:
+    """A pull or an update as the page shows it: what, how far (done of
+    total, or total 0 while unknown), its output lines, and once over,
+    whether it worked and why not."""
+
+    def __init__(self, name):
+        self.name = name
+        self.done = 0
+        self.total = 0
+        self.lines = []
+        self.running = True
+        self.ok = None
+        self.error = ""
+
+    def progress(self, done, total):
+        self.done, self.total = done, total
+
+    def as_dict(self):
+        return {
+            "name": self.name,
+            "done": self.done,
+            "total": self.total,
+            "lines": self.lines[-20:],
+            "running": self.running,
+            "ok": self.ok,
+            "error": self.error,
+        }
+
+
+class Bridge:
+    def __init__(self, port=None, session_class=Session):
+        self.session = session_class(port, self._notify)
+        self.log = collections.deque(maxlen=LOG)  # (seconds since the epoch, kind, text)
+        self.version = 0
+        self.job = None
+        self.times = {}  # kind -> monotonic time of its last event (latency figures)
+        self._calls = collections.deque()
+        self._lock = threading.Lock()
+        self._waiters = set()  # (loop, asyncio.Event) of the open event streams
+        self._wake_r, self._wake_w = os.pipe()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="apixagon-link", daemon=True)
+
+    # ---- the thread ------------------------------------------------------------
+    def start(self):
+        self._thread.start()
+
+    def stop(self):
+        self._stop.set()
+        self._wake()
+        self._thread.join(5)
+        os.close(self._wake_r)
+        os.close(self._wake_w)
+
+    def _run(self):
+        s = self.session
+        try:
+            while not self._stop.is_set():
+                fds = [self._wake_r] + ([s.fileno()] if s.fileno() is not None else [])
+                ready = select.select(fds, [], [], 0.1)[0]
+                if self._wake_r in ready:
+                    os.read(self._wake_r, 512)
+                if s.fileno() is not None and s.fileno() in ready:
+                    s.pump()
+                self._run_calls()
+                s.tick()
+        finally:
+            s.close()
+
+    def _run_calls(self):
+        while True:
+            with self._lock:
+                if not self._calls:
+                    return
+                fn, fut = self._calls.popleft()
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                fut.set_result(fn(self.session))
+            except BaseException as e:  # handed to the caller, who says it
+                fut.set_exception(e)
+
+    def _wake(self):
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass
+
+    def call(self, fn):
+        """fn(session) run in the link's thread: a concurrent Future."""
+        fut = concurrent.futures.Future()
+        with self._lock:
+            self._calls.append((fn, fut))
+        self._wake()
+        return fut
+
+    # ---- news -------------------------------------------------------------------
+    def _notify(self, kind, text):
+        self.times[kind] = time.monotonic()
+        if kind not in ("cells", "leds", "status"):
+            self.log.append((time.time(), kind, text))
+        self.changed()
+
+    def changed(self):
+        """Bump the version and wake every event stream."""
+        with self._lock:
+            self.version += 1
+            waiters = list(self._waiters)
+        for loop, ev in waiters:
+            try:
+                loop.call_soon_threadsafe(ev.set)
+            except RuntimeError:  # that stream's loop is closed
+                pass
+
+    def watch(self, loop, ev):
+        with self._lock:
+            self._waiters.add((loop, ev))
+
+    def unwatch(self, loop, ev):
+        with self._lock:
+            self._waiters.discard((loop, ev))
+
+    # ---- jobs -------------------------------------------------------------------
+    def run_job(self, name, command, **fields):
+        """Start command(state, args) (a logs/deploy function) in the link's
+        thread with the live link paused; the Job, or CommandError when one
+        is running already."""
+        if self.job is not None and self.job.running:
+            raise CommandError("%s is running: wait for it to end" % self.job.name)
+        job = self.job = Job(name)
+        self.changed()
+
+        def work(session):
+            out = io.StringIO()
+            err = io.StringIO()
+            try:
+                with session.paused(), contextlib.redirect_stderr(err):
+                    command(_State(out), Args(port=session.port, progress=job.progress, **fields))
+                job.ok = True
+            except CommandError as e:
+                job.ok, job.error = False, str(e)
+            except Exception as e:  # a bug: said on the page, the server goes on
+                job.ok, job.error = False, "%s: %s" % (type(e).__name__, e)
+            job.lines = out.getvalue().splitlines() + [
+                x for x in err.getvalue().replace("\r", "\n").splitlines() if x.startswith("apix")
+            ]
+            job.running = False
+            self.changed()
+
+        self.call(work)
+        return job

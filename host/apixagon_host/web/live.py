@@ -1,0 +1,167 @@
+"""What the live page shows, from what the board sent (monitor.Session):
+the board as render.py draws it, each cell in its LED colour, and the
+status in words (words.py, liveview.py). Pure functions of the session's
+fields; the page gets them as one JSON object per change."""
+
+import time
+
+from apixagon.codes import MODES
+from apixagon.deck import RAIN
+from apixagon.game import Game
+from apixagon.geometry import NCELLS
+from smartboard import tag, view
+from smartboard.sim.console import _LEGEND
+
+from .. import words
+from ..liveview import status_notes
+from ..render import render_svg
+
+PALETTES = ("standard", "colour-blind")
+
+
+def palette_bytes(name):
+    """The board's LED palette (smartboard.view, eye-linear RGB) by name:
+    the colour-blind-safe one where the firmware has it."""
+    if name == "colour-blind":
+        return getattr(view, "PALETTE_CB", view.PALETTE)
+    return view.PALETTE
+
+
+def led_colour(v, pal):
+    """#rrggbb of LED layer value v; None for a dark cell (drawn as the
+    renderer's own cell colour)."""
+    i = 3 * (v & 0x3F)
+    if not i or i + 2 >= len(pal):
+        return None
+    return "#%02x%02x%02x" % (pal[i], pal[i + 1], pal[i + 2])
+
+
+def game_of(cells, status):
+    """A core Game holding the cards the board senses, for the renderer:
+    its board bytes are 1 + side * 32 + card (docs/rules-engine.md). A
+    Beekeeper or Smoker lying on a cell is no game card: not drawn."""
+    mode = MODES.index(status["mode"]) if status.get("mode") in MODES else 0
+    try:
+        game = Game(mode, 0, int(status.get("players") or 0) if mode >= 5 else 0)
+    except (ValueError, IndexError):
+        game = Game(mode)
+    for x in range(NCELLS):
+        c = cells[x] - 1 if cells[x] else -1
+        if c < 0 or c >= 0xFB:
+            continue
+        kind = tag.kind_of(c)
+        if kind == tag.NORMAL and tag.index_of(c) < RAIN:
+            game.board[x] = 1 + tag.side_of(c) * 32 + tag.index_of(c)
+        elif kind == tag.RAIN:
+            game.board[x] = 1 + tag.side_of(c) * 32 + RAIN
+    return game
+
+
+def board_svg(cells, layer, status, palette="standard"):
+    """The live board as SVG: render.py's drawing without its title and
+    legend, each cell filled with the colour its LED shows (blinking ones
+    marked for the page's animation), the cards with their symbols."""
+    cells = cells or bytes(NCELLS)
+    layer = layer or bytes(NCELLS)
+    pal = palette_bytes(palette)
+
+    def fill(x):
+        v = layer[x]
+        colour = led_colour(v, pal)
+        if colour is None:
+            return None
+        blink = "fast" if v & view.FAST else "slow" if v & view.SLOW else ""
+        return colour, ' data-led="%d"%s' % (
+            v & 0x3F,
+            ' data-blink="%s"' % blink if blink else "",
+        )
+
+    return render_svg(game_of(cells, status), fills=fill, chrome=False)
+
+
+def turn_text(st):
+    """Whose turn it is, or the result, in words."""
+    winner = st.get("winner")
+    if winner:
+        return "draw" if winner == "draw" else "%s wins" % words.side_name(winner)
+    if st.get("phase") == "play" and st.get("to_play"):
+        return "%s to play" % words.side_name(st["to_play"])
+    return ""
+
+
+PHASES = {
+    "setup": "setting up",
+    "play": "match in play",
+    "over": "match over",
+    "resume": "resuming: put the cards back",
+    "safe": "safe mode",
+}
+
+
+_PHASE_WORDS = {
+    "start": "the match started",
+    "over": "the match is over",
+    "resumed": "the match resumed",
+    "abandoned": "the match was abandoned",
+}
+
+
+def event_words(t, kind, text):
+    """One event of the log as the page lists it: {t, kind, text}."""
+    if kind == "move":
+        n, _, line = text.partition(" ")
+        text = "move %s: %s" % (n, words.action(line)) if line else "move %s" % n
+    elif kind == "phase":
+        text = _PHASE_WORDS.get(text, "phase: %s" % text)
+    elif kind == "say" and text.startswith("refused:"):
+        # firmware before the `refused` event: a message `refused: <code>`
+        kind, text = "refused", words.refusal(text.partition(":")[2].strip())
+    elif kind == "say":
+        text = "board: %s" % text
+    return {"t": time.strftime("%H:%M:%S", time.localtime(t)), "kind": kind, "text": text}
+
+
+def legend(palette="standard"):
+    """What each LED colour means (the console's legend), in this palette:
+    [(colour, name)]."""
+    pal = palette_bytes(palette)
+    return [(led_colour(v, pal), name) for v, name in _LEGEND]
+
+
+def snapshot(session, log, job=None, palette="standard"):
+    """The live page's JSON: the link, the status in words, the set-up, the
+    board drawn, the recent events."""
+    st = dict(session.status)
+    info = session.info
+    refusal = words.status_refusal(st["refused"]) if st.get("refused") else ""
+    events = [event_words(t, kind, text) for t, kind, text in list(log)[-30:]]
+    # the last refusal, until a move, a take-back or a new phase follows it
+    last_refusal = ""
+    for e in events:
+        if e["kind"] == "refused":
+            last_refusal = e["text"]
+        elif e["kind"] in ("move", "take-back", "phase"):
+            last_refusal = ""
+    return {
+        "connected": session.connected,
+        "board": {k: info.get(k, "") for k in ("board", "id", "fw", "profile", "proto")},
+        "port": session.port or "",
+        "phase": st.get("phase", ""),
+        "phase_text": PHASES.get(st.get("phase", ""), st.get("phase", "")),
+        "setup": words.setup_text(st) if st else "",
+        "turn": turn_text(st),
+        "moves": st.get("moves", st.get("ply", "")),
+        "last": words.action(st["last"]) if st.get("last") else "",
+        "message": session.message,
+        "refusal": refusal,
+        "last_refusal": last_refusal,
+        "notes": status_notes(st),
+        "fields": {
+            k: st.get(k, "")
+            for k in ("mode", "start", "option", "players", "display", "sides", "low", "free")
+        },
+        "svg": board_svg(session.cells, session.layer, st, palette),
+        "legend": legend(palette),
+        "events": events,
+        "job": job.as_dict() if job is not None else None,
+    }

@@ -1,0 +1,101 @@
+"""`apixagon serve`: the web companion on this computer (127.0.0.1 unless
+--host names another address, and that only with --allow-remote): the
+live board, the match library, the board's page. uvicorn serves it; the
+serial link runs in the bridge's thread."""
+
+import ipaddress
+import socket
+import sys
+import webbrowser
+
+from ..errors import EXIT_USAGE, CommandError
+
+DEFAULT_PORT = 8765
+
+
+def add_args(p):
+    p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
+    p.add_argument("--db", help="SQLite file of the matches (default: the user data dir)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    p.add_argument(
+        "--web-port", type=int, default=DEFAULT_PORT, help="TCP port (default %d)" % DEFAULT_PORT
+    )
+    p.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="answer other computers too (anyone on the network can then change the board)",
+    )
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+
+
+def _loopback(host):
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def listen(host, port):
+    """A listening socket, or CommandError saying why not (exit 2)."""
+    if not 0 <= port <= 65535:
+        raise CommandError("--web-port must be 0..65535, not %d" % port, EXIT_USAGE)
+    try:
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as e:
+        raise CommandError("cannot serve on %s: %s" % (host, e.strerror), EXIT_USAGE)
+    sock = socket.socket(info[0], socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(info[4])
+    except OSError as e:
+        sock.close()
+        raise CommandError(
+            "cannot serve on %s port %d: %s (--web-port chooses another)"
+            % (host, port, e.strerror),
+            EXIT_USAGE,
+        )
+    sock.listen(64)
+    return sock
+
+
+def run(state, args):
+    if not _loopback(args.host) and not args.allow_remote:
+        raise CommandError(
+            "serving on %s lets other computers change the board: add --allow-remote "
+            "if that is meant" % args.host,
+            EXIT_USAGE,
+        )
+    try:
+        import uvicorn
+
+        from .app import create_app
+        from .bridge import Bridge
+    except ImportError as e:  # a partial install: the other commands still work
+        raise CommandError(
+            "the web companion is not installed (%s): pip install starlette uvicorn jinja2" % e
+        )
+    sock = listen(args.host, args.web_port)
+    port = sock.getsockname()[1]
+    bridge = Bridge(args.port)
+    hosts = ["127.0.0.1", "localhost", "::1", args.host]
+    app = create_app(bridge, args.db, allow_remote=args.allow_remote, hosts=hosts)
+    name = "[%s]" % args.host if ":" in args.host else args.host
+    url = "http://%s:%d/" % (name, port)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    bridge.start()
+    state.out.write("APIXAGON web companion on %s (Ctrl-C stops it)\n" % url)
+    state.out.flush()
+    if args.open:
+        webbrowser.open(url)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        bridge.stop()
+        sock.close()
+    sys.stdout.flush()
+    return 0

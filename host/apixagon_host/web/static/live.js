@@ -1,0 +1,82 @@
+// The live page: one server-sent event stream; each `state` event is the
+// whole view (the board's SVG and the status in words).
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const text = (id, t) => { const e = $(id); if (e.textContent !== t) e.textContent = t; };
+  window.apixagonUpdates = 0;
+
+  function show(s) {
+    $("board").innerHTML = s.svg;
+    const link = $("link");
+    link.className = "link " + (s.connected ? "ok" : "down");
+    link.textContent = s.connected
+      ? "connected to " + s.board.board + " " + s.board.id + " on " + s.port
+      : "no board: looking for one…";
+    text("phase", s.phase_text || "—");
+    text("setup", s.setup || "—");
+    text("turn", s.turn || "—");
+    text("moves", String(s.moves || "0"));
+    text("last", s.last || "—");
+    text("message", s.message || "—");
+    const ref = s.refusal || s.last_refusal;
+    $("refusal").hidden = !ref;
+    text("refusal", ref || "");
+    const notes = $("notes");
+    notes.replaceChildren(...s.notes.map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
+    const ev = $("events");
+    ev.replaceChildren(...s.events.slice().reverse().map((e) => {
+      const li = document.createElement("li");
+      li.className = "ev-" + e.kind;
+      const t = document.createElement("time");
+      t.textContent = e.t;
+      li.append(t, " " + e.text);
+      return li;
+    }));
+    $("legend").replaceChildren(...s.legend.map(([colour, name]) => {
+      const li = document.createElement("li");
+      const sw = document.createElement("span");
+      sw.className = "swatch";
+      sw.style.background = colour;
+      li.append(sw, name);
+      return li;
+    }));
+    const f = $("setup-form");
+    for (const k of ["mode", "start", "option", "players"]) {
+      const el = f.elements[k];
+      if (s.fields[k] && document.activeElement !== el) el.value = s.fields[k];
+    }
+    for (const r of f.querySelectorAll("input[name=display]")) r.checked = r.value === s.fields.display;
+    window.apixagonUpdates += 1;
+    window.apixagonLast = { at: Date.now() / 1000, sent: s.sent, moves: s.moves, last: s.last };
+  }
+
+  let source = null;
+  function connect() {
+    if (source) source.close();
+    source = new EventSource("/events");
+    source.addEventListener("state", (e) => show(JSON.parse(e.data)));
+  }
+  window.apixagonRefresh = connect;
+
+  document.addEventListener("DOMContentLoaded", () => {
+    connect();
+    const f = $("setup-form");
+    f.addEventListener("change", async (e) => {
+      const r = await apiPost("/api/set", { key: e.target.name, value: e.target.value });
+      text("setup-note", r.ok ? r.note || "" : r.error);
+    });
+    f.addEventListener("submit", (e) => e.preventDefault());
+    $("hands-button").addEventListener("click", async () => {
+      const r = await (await fetch("/api/hands")).json();
+      $("hands").replaceChildren(...r.lines.map((l) => { const li = document.createElement("li"); li.textContent = l; return li; }));
+    });
+    $("command-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const input = $("command");
+      const r = await apiPost("/api/command", { line: input.value });
+      text("command-out", r.lines.join("\n"));
+      if (r.ok) input.value = "";
+    });
+  });
+})();

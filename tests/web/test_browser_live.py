@@ -1,0 +1,213 @@
+"""The web companion in a real Chromium while the simulated board (the
+firmware in the MicroPython unix port on a pty) plays a short game: the
+placements appear on the live page within a second, the set-up and the
+display mode by name reach the board, a pull fills the library, the
+replay slider and the keys step the stored match, a download is the right
+file, every page fits a phone and is worked by keyboard. One browser for
+the module; screenshots go to build/screens/."""
+
+import time
+
+import build_mpy
+import devboard
+import pytest
+from webkit import Server, launch, screenshot
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright (make installs it)")
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    mpy = str(tmp_path_factory.mktemp("fw"))
+    build_mpy.build_all(mpy)
+    flash = tmp_path_factory.mktemp("flash")
+    devboard.install(str(flash), mpy)
+    b = devboard.DevBoard(str(flash), "A")
+    b.start()
+    yield b
+    b.stop()
+
+
+@pytest.fixture(scope="module")
+def server(board, tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("db") / "matches.sqlite")
+    s = Server(board.port, db).start()
+    s.db = db
+    s.wait(lambda st: st["connected"] and st["phase"] == "setup", 30)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    # (bypass_csp: Playwright's waits evaluate JavaScript text, which the
+    # pages' Content-Security-Policy forbids)
+    ctx = browser.new_context(
+        viewport={"width": 1280, "height": 900}, accept_downloads=True, bypass_csp=True
+    )
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+def card_on(page, cell, timeout=1000):
+    page.wait_for_selector('#board g.card[data-cell="%s"]' % cell, timeout=timeout)
+
+
+def test_placements_appear_on_the_live_page_within_a_second(server, page):
+    page.goto(server.url + "/")
+    page.wait_for_selector("#link.ok", timeout=10000)
+    box = page.locator("#command")
+    box.fill("confirm")
+    box.press("Enter")
+    page.wait_for_function("document.getElementById('phase').textContent == 'match in play'")
+    took = []
+    for line, cell, last in (("put E4 B12", "E4", "B12 on E4"), ("put E6 G5", "E6", "G5 on E6")):
+        box.fill(line)
+        t0 = time.monotonic()
+        box.press("Enter")  # the page's form: a HAND frame to the simulated board
+        card_on(page, cell)  # fails after 1 s
+        took.append(time.monotonic() - t0)
+        page.wait_for_function(
+            "document.getElementById('last').textContent == %r" % last, timeout=2000
+        )
+    print("event-to-page latency (hand put -> card drawn): %s ms" % [round(t * 1000) for t in took])
+    assert page.locator("#turn").text_content() == "Black to play"
+    assert page.locator('#board g.card[data-cell="E4"]').get_attribute("data-card") == "12"
+    # the cell's LED colour is the cell's fill: E6 holds the last move (LAST)
+    assert page.locator('#board use.cell[data-cell="E6"]').get_attribute("data-led") == "10"
+    page.locator("#hands-button").press("Enter")
+    page.wait_for_selector("#hands li")
+    assert "move 2: G5 on E6" in page.locator("#events").text_content()
+    screenshot(page, "live.png")
+
+
+def test_setup_and_display_by_name_reach_the_board(server, page):
+    page.goto(server.url + "/")
+    page.wait_for_selector("#link.ok")
+    page.locator("input[name=display][value=adult]").check()
+    server.wait(lambda st: st["fields"]["display"] == "adult")
+    page.wait_for_function("document.querySelector('input[name=display][value=adult]').checked")
+    page.select_option("select[name=mode]", "beehive")  # in play: kept for the next match
+    page.wait_for_function("document.getElementById('setup-note').textContent.includes('next')")
+    page.locator("input[name=display][value=hint]").check()
+    server.wait(lambda st: st["fields"]["display"] == "hint")
+
+
+def test_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_path):
+    server.command("put D4 B7")  # a third move: something to step through
+    server.wait(lambda st: st["moves"] == "3")
+    page.goto(server.url + "/library")
+    assert page.locator("#empty").is_visible()
+    page.locator("#pull-button").click()
+    page.wait_for_selector("table.matches tbody tr", timeout=20000)
+    assert "queens-gambit" in page.locator("table.matches").text_content()
+    screenshot(page, "library.png")
+    page.locator("table.matches tbody tr a").first.click()
+    page.wait_for_selector("#ply")
+    assert page.locator("#ply").get_attribute("max") == "3"
+    cards = "#position g.card"
+    assert page.locator(cards).count() == 3
+    page.locator("body").press("Home")
+    page.wait_for_selector('#position[data-ply="0"]')
+    assert page.locator(cards).count() == 0
+    page.locator("body").press("ArrowRight")
+    page.wait_for_selector('#position[data-ply="1"]')
+    assert page.locator(cards).count() == 1
+    page.locator("#ply").fill("2")  # the slider
+    page.wait_for_selector('#position[data-ply="2"]')
+    assert page.locator(cards).count() == 2
+    assert page.locator("#ply-text").text_content() == "move 2 of 3"
+    assert page.locator('#moves button[aria-current="step"]').text_content() == "G 5 E6"
+    screenshot(page, "match.png")
+    with page.expect_download() as d:
+        page.locator("#dl-apx").click()
+    apx = open(d.value.path()).read()
+    assert d.value.suggested_filename.endswith(".apx")
+    assert "mode queens-gambit" in apx and apx.splitlines()[-3:] == ["B 12 E4", "G 5 E6", "B 7 D4"]
+    with page.expect_download() as d:
+        page.locator("#dl-svg").click()
+    assert d.value.suggested_filename.endswith("-2.svg")
+    assert open(d.value.path()).read().count('class="card"') == 2
+    with page.expect_download() as d:
+        page.locator("#dl-png").click()
+    with open(d.value.path(), "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_board_page_names_the_board_and_its_storage(server, page):
+    page.goto(server.url + "/board")
+    assert "sim-A" in page.locator("#board-name").text_content()
+    assert page.locator("#fw").text_content().count(".") == 2
+    assert "KB" in page.locator("#free").text_content()
+    screenshot(page, "board.png")
+
+
+def test_every_page_fits_a_phone(server, browser):
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=True
+    )
+    pg = ctx.new_page()
+    try:
+        for path, shot in (
+            ("/", "live-phone.png"),
+            ("/library", None),
+            ("/match/1", None),
+            ("/board", None),
+        ):
+            pg.goto(server.url + path)
+            wide = pg.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert wide <= 1, "%s is %d px wider than a phone" % (path, wide)
+            if shot:
+                pg.wait_for_selector("#link.ok")
+                screenshot(pg, shot)
+    finally:
+        ctx.close()
+
+
+def test_keyboard_alone_reaches_every_control(server, page):
+    page.goto(server.url + "/")
+    page.wait_for_selector("#link.ok")
+    seen = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate("document.activeElement.id || document.activeElement.name || ''"))
+    for want in (
+        "palette",
+        "mode",
+        "start",
+        "option",
+        "players",
+        "display",
+        "hands-button",
+        "command",
+    ):
+        assert want in seen, (want, seen)
+    # the replay by keys alone: the slider takes the arrows itself
+    page.goto(server.url + "/match/1")
+    page.locator("#ply").focus()
+    page.keyboard.press("Home")
+    page.wait_for_selector('#position[data-ply="0"]')
+
+
+def test_colour_blind_palette_recolours_the_leds(server, page):
+    from apixagon_host.web import live
+
+    page.goto(server.url + "/")
+    page.wait_for_selector("#link.ok")
+    cell = '#board use.cell[data-cell="D4"]'  # the last move: LAST
+    page.select_option("#palette", "colour-blind")
+    want = live.led_colour(10, live.palette_bytes("colour-blind"))
+    page.wait_for_function(
+        "document.querySelector(%r).getAttribute('fill') == %r" % (cell, want), timeout=3000
+    )
+    assert page.evaluate("document.body.className") == "palette-colour-blind"
+    page.select_option("#palette", "standard")

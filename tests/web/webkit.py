@@ -1,0 +1,111 @@
+"""The web companion with real parts for the browser tests: the app
+(create_app around a Bridge) served by uvicorn in a thread on a free port
+of 127.0.0.1, the board on a pseudo-terminal (the simulated firmware, or
+tests/e2e/fakeboard.py), Chromium from Debian driven by Playwright."""
+
+import json
+import os
+import shutil
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCREENS = os.path.join(ROOT, "build", "screens")
+
+
+def chromium_path():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def launch(p):
+    """Debian's chromium (make installs it like libcairo); Playwright's own
+    browser download cannot work here, and is never asked for."""
+    path = chromium_path()
+    if path is None:
+        pytest.skip(
+            "Debian's chromium is not installed (make installs it: apt-get install chromium)"
+        )
+    return p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+
+
+class Server:
+    """create_app(bridge, db) on 127.0.0.1:<free port>, in a thread."""
+
+    def __init__(self, port, db, **kw):
+        import uvicorn
+        from apixagon_host.web.app import create_app
+        from apixagon_host.web.bridge import Bridge
+        from apixagon_host.web.serve import listen
+
+        self.bridge = Bridge(port)
+        self.app = create_app(self.bridge, db, **kw)
+        self.sock = listen("127.0.0.1", 0)
+        self.port = self.sock.getsockname()[1]
+        self.url = "http://127.0.0.1:%d" % self.port
+        self.server = uvicorn.Server(
+            uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
+        )
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    def start(self):
+        self.bridge.start()
+        self.thread.start()
+        end = time.monotonic() + 10
+        while not self.server.started and time.monotonic() < end:
+            time.sleep(0.02)
+        return self
+
+    def wait(self, what, timeout=15):
+        """Until what(state JSON) is true; the last state."""
+        end = time.monotonic() + timeout
+        while True:
+            st = self.get_json("/api/state")
+            if what(st):
+                return st
+            if time.monotonic() > end:
+                st.pop("svg", None)
+                raise AssertionError("the state never came: %r" % st)
+            time.sleep(0.05)
+
+    def get_json(self, path):
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return json.load(r)
+
+    def post(self, path, data, headers=None):
+        """(status, body text) of a JSON POST; headers as given (no Origin
+        unless given: urllib sends none)."""
+        req = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(data).encode(),
+            headers=dict({"Content-Type": "application/json"}, **(headers or {})),
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def command(self, line):
+        code, body = self.post("/api/command", {"line": line}, {"Origin": self.url})
+        assert code == 200 and json.loads(body)["ok"], body
+        return json.loads(body)
+
+    def stop(self):
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.bridge.stop()
+        self.sock.close()
+
+
+def screenshot(page, name):
+    os.makedirs(SCREENS, exist_ok=True)
+    path = os.path.join(SCREENS, name)
+    page.screenshot(path=path, full_page=True)
+    return path
