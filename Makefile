@@ -58,7 +58,8 @@ run: $(STAMP)
 
 # The simulated board and the web companion (`apixagon serve`) on it,
 # opened in the default browser: the live board, the library (matches
-# pulled go to build/matches.sqlite), the board's page. Ctrl-C ends both.
+# pulled go to the user's database, as make run's), the board's page.
+# Ctrl-C ends both.
 web: $(STAMP)
 	@$(PY) tools/devboard.py --web --profile $(PROFILE)
 

@@ -90,6 +90,19 @@ def test_placements_appear_on_the_live_page_within_a_second(server, page):
     screenshot(page, "live.png")
 
 
+def test_a_refused_card_shows_its_reason_until_it_is_lifted(server, page):
+    page.goto(server.url + "/")
+    page.wait_for_selector("#link.ok")
+    server.command("put F3 G3")  # Black is to play: the board refuses Gold's card
+    page.wait_for_selector("#refusal:not([hidden])", timeout=2000)
+    assert page.locator("#refusal").text_content() == (
+        "refused: G3 on F3: it is the other side's turn (not-your-turn)"
+    )
+    assert "not-your-turn" in page.locator("#events li.ev-refused").first.text_content()
+    server.command("lift F3")
+    page.wait_for_selector("#refusal[hidden]", state="attached", timeout=2000)
+
+
 def test_setup_and_display_by_name_reach_the_board(server, page):
     page.goto(server.url + "/")
     page.wait_for_selector("#link.ok")
@@ -128,11 +141,21 @@ def test_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_p
     assert page.locator("#ply-text").text_content() == "move 2 of 3"
     assert page.locator('#moves button[aria-current="step"]').text_content() == "G 5 E6"
     screenshot(page, "match.png")
+    # the players and the event, kept with the match (NOTATION.md tag pairs)
+    page.fill("#tags-form input[name=Black]", "Anna")
+    page.fill("#tags-form input[name=Gold]", 'Ben "the bee"')  # a quote: refused
+    page.locator("#tags-form button").click()
+    page.wait_for_function("document.getElementById('tags-note').textContent.includes('quote')")
+    page.fill("#tags-form input[name=Gold]", "Ben")
+    page.fill("#tags-form input[name=Event]", "Club night")
+    page.locator("#tags-form button").click()
+    page.wait_for_function("document.getElementById('tags-note').textContent == 'saved'")
     with page.expect_download() as d:
         page.locator("#dl-apx").click()
     apx = open(d.value.path()).read()
     assert d.value.suggested_filename.endswith(".apx")
     assert "mode queens-gambit" in apx and apx.splitlines()[-3:] == ["B 12 E4", "G 5 E6", "B 7 D4"]
+    assert '[Black "Anna"]' in apx and '[Event "Club night"]' in apx
     with page.expect_download() as d:
         page.locator("#dl-svg").click()
     assert d.value.suggested_filename.endswith("-2.svg")
@@ -141,6 +164,8 @@ def test_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_p
         page.locator("#dl-png").click()
     with open(d.value.path(), "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    page.goto(server.url + "/library")
+    assert "Anna v Ben" in page.locator("table.matches").text_content()
 
 
 def test_board_page_names_the_board_and_its_storage(server, page):

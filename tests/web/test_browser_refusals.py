@@ -172,3 +172,48 @@ def test_the_pages_run_only_their_own_scripts(server):
     with urllib.request.urlopen(server.url + "/", timeout=5) as r:
         csp = r.headers["Content-Security-Policy"]
     assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+
+
+def test_the_firmware_update_shows_its_progress_and_the_rollback(server, board, page, monkeypatch):
+    # deploy itself is tested on the simulated board (tests/e2e/test_deploy.py);
+    # here the page's part: progress while it runs, its result in words,
+    # the live link paused meanwhile (one reader per port)
+    import threading
+
+    from apixagon_host import deploy
+    from apixagon_host.errors import CommandError
+
+    go = threading.Event()
+    seen = {}
+
+    def fake(state, args):
+        seen["port"], seen["live"] = args.port, server.bridge.session.connected
+        args.progress(1, 4)
+        go.wait(10)
+        args.progress(4, 4)
+        raise CommandError(
+            "update failed: the new firmware did not answer; rolled back: the board runs fw 0.4.0 "
+            "again",
+            1,
+        )
+
+    monkeypatch.setattr(deploy, "run", fake)
+    page.goto(server.url + "/board")
+    page.locator("#update-button").click()
+    page.wait_for_function(
+        "document.getElementById('update-progress').value == 1 "
+        "&& document.getElementById('update-progress').max == 4"
+    )
+    assert page.locator("#update-button").is_disabled()
+    code, body = server.post("/api/pull", {}, {"Origin": server.url})  # one job at a time
+    assert code == 409 and "update is running" in body
+    go.set()
+    page.wait_for_function(
+        "document.getElementById('update-result').textContent.includes('rolled')"
+    )
+    assert page.locator("#update-result").text_content() == (
+        "failed: update failed: the new firmware did not answer; rolled back: the board runs "
+        "fw 0.4.0 again"
+    )
+    assert seen == {"port": board.port, "live": False}
+    server.wait(lambda st: st["connected"])  # the live link is back

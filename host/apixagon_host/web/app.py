@@ -275,7 +275,7 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None):
             m=m,
             ply=ply,
             svg=svg,
-            players=library.PLAYER_TAGS[m.letters] + library.EDITABLE,
+            tag_names=library.tag_names(m.letters),
         )
 
     async def position(request):
@@ -327,14 +327,13 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None):
             return JSONResponse({"ok": False, "error": "no such match"}, 404)
         try:
             data = await form(request)
-            allowed = library.PLAYER_TAGS[m.letters] + library.EDITABLE
-            new = {k: str(data.get(k, "")) for k in allowed if k in data}
+            new = {k: str(data.get(k, "")) for k in library.tag_names(m.letters) if k in data}
 
             def save():
                 from ..store import Store
 
                 with Store(db) as store:
-                    library.set_tags(store, m.id, new)
+                    store.set_tags(m.id, new)
 
             await run_in_threadpool(save)
         except (CommandError, ValueError) as e:

@@ -149,13 +149,14 @@ class Bridge:
             self._waiters.discard((loop, ev))
 
     # ---- jobs -------------------------------------------------------------------
-    def run_job(self, name, command, **fields):
-        """Start command(state, args) (a logs/deploy function) in the link's
-        thread with the live link paused; the Job, or CommandError when one
-        is running already."""
+    def run_job(self, what, run, **fields):
+        """Start run(state, args) (a logs/deploy command's function; args:
+        fields, the port and a progress callback) in the link's thread with
+        the live link paused; the Job, or CommandError when one is running
+        already."""
         if self.job is not None and self.job.running:
             raise CommandError("%s is running: wait for it to end" % self.job.name)
-        job = self.job = Job(name)
+        job = self.job = Job(what)
         self.changed()
 
         def work(session):
@@ -163,7 +164,7 @@ class Bridge:
             err = io.StringIO()
             try:
                 with session.paused(), contextlib.redirect_stderr(err):
-                    command(_State(out), Args(port=session.port, progress=job.progress, **fields))
+                    run(_State(out), Args(port=session.port, progress=job.progress, **fields))
                 job.ok = True
             except CommandError as e:
                 job.ok, job.error = False, str(e)

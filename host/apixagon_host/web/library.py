@@ -3,32 +3,19 @@ players, mode, result; one match's record, positions and downloads; its
 tags. Only store.py's functions touch the database; ids are whole
 numbers from the URL, never paths."""
 
+from apixagon import record
+from apixagon.codes import MODES
+
+from .. import logs
 from .. import render as R
 from ..logs import game_at
 from ..store import Store, apx_lines, as_json
 from ..termtext import clean
 
-# NOTATION.md tag pairs the library edits: the players (the sides of a
-# 2-player match, the teams of a team game) and the event.
-PLAYER_TAGS = {"BG": ("Black", "Gold"), "AB": ("A", "B")}
+# NOTATION.md tag pairs the match page edits: the players (logs.PLAYER_TAGS:
+# the sides of a 2-player match, the teams of a team game) and the event.
+PLAYER_TAGS = {"BG": logs.PLAYER_TAGS[0], "AB": logs.PLAYER_TAGS[1]}
 EDITABLE = ("Event",)
-
-
-def has_tags(store):
-    """Does this version's store keep tag pairs (Store.set_tags)?"""
-    return hasattr(store, "set_tags")
-
-
-def tags_of(store, match_id):
-    return store.tags(match_id) if has_tags(store) else {}
-
-
-def set_tags(store, match_id, tags):
-    """Store.set_tags; ValueError with the reason when the store keeps no
-    tags or a value is not one a record can hold (nothing changed)."""
-    if not has_tags(store):
-        raise ValueError("this version's match database keeps no tags")
-    store.set_tags(match_id, tags)
 
 
 def header_value(lines, key):
@@ -41,13 +28,15 @@ def header_value(lines, key):
 
 
 def letters_of(lines):
+    """The record's side letters (BG, AB for teams, JJ junior)."""
     mode = header_value(lines, "mode")
-    return "AB" if mode in ("silent-swarm", "beehive", "2v1", "3v2") else "BG"
+    return record.mode_letters(MODES.index(mode) if mode in MODES else 0, 0)
 
 
-def players_text(tags, letters):
-    names = [tags.get(k, "") for k in PLAYER_TAGS[letters]]
-    return " v ".join(n or "?" for n in names) if any(names) else ""
+def tag_names(letters):
+    """The tags the match page edits: the players' (none in junior: one
+    deck for everyone, §6), then the event."""
+    return PLAYER_TAGS.get(letters, ()) + EDITABLE
 
 
 def matches(db):
@@ -60,20 +49,19 @@ def matches(db):
     out = []
     with store:
         for row in store.list():
-            mid, board, name, moves, complete, result, pulled = row[:7]
-            date = row[8] if len(row) > 8 and row[8] else pulled
+            mid, board, name, moves, complete, result, pulled, _, date = row
             _, _, lines, _ = store.load(mid)
-            tags = tags_of(store, mid)
+            tags = store.tags(mid)
             out.append(
                 {
                     "id": mid,
-                    "date": str(date or "")[:16],
+                    "date": str(date or pulled or "")[:16],
                     "board": board,
                     "log": name,
                     "moves": moves,
                     "state": "done" if complete else "in play",
                     "mode": header_value(lines, "mode") or "?",
-                    "players": players_text(tags, letters_of(lines)),
+                    "players": logs.players(tags),
                     "event": tags.get("Event", ""),
                     "result": result or "",
                 }
@@ -88,8 +76,8 @@ class Match:
     def __init__(self, db, match_id):
         with Store(db, write=False) as store:
             self.board, self.name, self.lines, self.verdict = store.load(match_id)
-            self.tags = tags_of(store, match_id)
-            self.can_tag = has_tags(store)
+            self.tags = store.tags(match_id)
+            self.date = store.date(match_id)
         self.id = match_id
         self.moves = list(self.lines.moves)
         self.letters = letters_of(self.lines)
@@ -110,7 +98,10 @@ class Match:
         return R.render_svg(game, title=title, size=size, coordinates=coordinates, chrome=chrome)
 
     def apx(self):
-        return "\n".join(apx_lines(self.board, self.name, self.lines)) + "\n"
+        return "\n".join(apx_lines(self.board, self.name, self.lines, self.date, self.tags)) + "\n"
 
     def json(self):
-        return as_json(self.id, self.board, self.name, self.lines, self.verdict) + "\n"
+        return (
+            as_json(self.id, self.board, self.name, self.lines, self.verdict, self.date, self.tags)
+            + "\n"
+        )

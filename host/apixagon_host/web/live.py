@@ -115,10 +115,15 @@ def event_words(t, kind, text):
         text = _PHASE_WORDS.get(text, "phase: %s" % text)
     elif kind == "say" and text.startswith("refused:"):
         # firmware before the `refused` event: a message `refused: <code>`
-        kind, text = "refused", words.refusal(text.partition(":")[2].strip())
+        text = words.refusal(text.partition(":")[2].strip())
+        return {"t": _clock(t), "kind": "refused", "text": text, "said": True}
     elif kind == "say":
         text = "board: %s" % text
-    return {"t": time.strftime("%H:%M:%S", time.localtime(t)), "kind": kind, "text": text}
+    return {"t": _clock(t), "kind": kind, "text": text}
+
+
+def _clock(t):
+    return time.strftime("%H:%M:%S", time.localtime(t))
 
 
 def legend(palette="standard"):
@@ -135,10 +140,11 @@ def snapshot(session, log, job=None, palette="standard"):
     info = session.info
     refusal = words.status_refusal(st["refused"]) if st.get("refused") else ""
     events = [event_words(t, kind, text) for t, kind, text in list(log)[-30:]]
-    # the last refusal, until a move, a take-back or a new phase follows it
+    # Firmware that says a refusal as a message (no STATUS refused=): the
+    # last one, until a move, a take-back or a new phase follows it.
     last_refusal = ""
     for e in events:
-        if e["kind"] == "refused":
+        if e.get("said"):
             last_refusal = e["text"]
         elif e["kind"] in ("move", "take-back", "phase"):
             last_refusal = ""
