@@ -167,6 +167,10 @@ def run(rev):
 
     lk = Link(StdioPort(), b, log, pins.NAME, pins.PROFILE, board_id())
     lk.reboot = machine.reset
+    if b.settings.get(settings.PALETTE):  # the colour-blind-safe LEDs, kept
+        from smartboard.cbpalette import use
+
+        use(b, 1)
     b.listener = Fanout((log, lk))
     b.log = log
     b.resume_from(log)

@@ -22,7 +22,7 @@ _CTRL_C = const(3)
 # of (matchlog.HEAD): an archive of that many logs is listed in one request
 LOGS_PER_REPLY = const(64)
 _MARKS_AFTER_MS = const(300)  # PULLED markers are written once the host is this quiet
-_SETTINGS = ("display", "bright", "mode", "start", "option", "players")
+_SETTINGS = ("display", "bright", "mode", "start", "option", "players", "palette")
 _PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
 # Numbers in requests: on the RP2040 a small int ends near 2^30 and a
 # bigger one is a heap object; a frame of digits must never become a
@@ -659,6 +659,10 @@ class Link:
         key, value = args[0], number(args[1], 0, S.LIMITS[i] - 1)
         s = self.board.settings
         s.set(i, value, self.board.now)
+        if i == S.PALETTE:  # the LEDs change at once
+            from .cbpalette import use
+
+            use(self.board, value)
         return "%s=%d" % (key, value)
 
     def cmd_clock(self, args):

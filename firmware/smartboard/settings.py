@@ -1,9 +1,11 @@
 # Settings kept on flash across restarts: display mode, brightness level,
-# the game mode, who starts, the special_then_place house rule and the
-# players of a teen game.
+# the game mode, who starts, the special_then_place house rule, the
+# players of a teen game and the LED palette (standard or colour-blind
+# safe).
 #
-# One 9-byte record: magic, version, the 6 fields, CRC-8. It is written to
-# a new file and renamed over the old one (atomic on LittleFS and on a PC),
+# One 10-byte record: magic, version, the 7 fields, CRC-8 (a version 1
+# record of 9 bytes, before the palette, loads with the standard palette).
+# It is written to a new file and renamed over the old one (atomic on LittleFS and on a PC),
 # and only when a value changed and the board has been quiet for a moment
 # (flash programming stops interrupts, and the scan with them). A missing, short, corrupt
 # or out-of-range file loads as the defaults, with the reason kept in
@@ -15,8 +17,8 @@ from apixagon.compat import const
 from .tag import crc8
 
 _MAGIC = const(0x5A)
-_VERSION = const(1)
-_SIZE = const(9)
+_VERSION = const(2)
+_SIZE = const(10)
 BRIGHTNESS = (40, 90, 160, 255)  # levels of the brightness setting
 SAVE_AFTER_MS = const(3000)
 
@@ -27,8 +29,10 @@ GAME_MODE = const(2)
 START = const(3)
 STP = const(4)
 PLAYERS = const(5)
-_DEFAULTS = (1, 2, 0, 0, 0, 4)  # hint mode on: a family board
-_LIMITS = (3, 4, 7, 2, 2, 7)
+PALETTE = const(6)  # 0 standard, 1 colour-blind safe (smartboard.view)
+_DEFAULTS = (1, 2, 0, 0, 0, 4, 0)  # hint mode on: a family board
+_LIMITS = (3, 4, 7, 2, 2, 7, 2)
+_N = const(7)
 LIMITS = _LIMITS  # smartboard.link: SET checks against them
 
 
@@ -47,17 +51,18 @@ class Settings:
         except OSError:
             self.error = "no settings file: defaults"
             return False
-        if len(data) != _SIZE or data[0] != _MAGIC or data[1] != _VERSION:
+        n = len(data) - 3  # the fields a record of this size holds
+        if n not in (_N, _N - 1) or data[0] != _MAGIC or data[1] != _VERSION + n - _N:
             self.error = "settings file unreadable: defaults"
             return False
-        if crc8(data, _SIZE - 1) != data[_SIZE - 1]:
+        if crc8(data, n + 2) != data[n + 2]:
             self.error = "settings file corrupt: defaults"
             return False
-        for i in range(6):
+        for i in range(n):
             if data[2 + i] >= _LIMITS[i]:
                 self.error = "settings out of range: defaults"
                 return False
-        self.v[:] = data[2:8]
+        self.v[:n] = data[2 : 2 + n]
         self.error = None
         return True
 
@@ -86,7 +91,7 @@ class Settings:
         rec = bytearray(_SIZE)
         rec[0] = _MAGIC
         rec[1] = _VERSION
-        rec[2:8] = self.v
+        rec[2 : 2 + _N] = self.v
         rec[_SIZE - 1] = crc8(rec, _SIZE - 1)
         tmp = self.path + ".new"
         with open(tmp, "wb") as f:

@@ -190,6 +190,11 @@ def turn_colour(game):
 
 
 class View:
+    # The LEDs' palette: PALETTE, or smartboard.cbpalette's colour-blind
+    # safe one once the `palette` setting asks for it (a class default: a
+    # board on the standard palette carries nothing more on its heap).
+    pal = PALETTE
+
     def __init__(self, painter):
         self.painter = painter
         self.layer = bytearray(NCELLS)  # palette index | SLOW | FAST per cell
@@ -391,7 +396,7 @@ class View:
         # the blink bits that are off in this phase, and the flags
         off = (FAST if phase & 1 else 0) | (SLOW if phase >= 4 else 0)
         p = self.painter
-        grb = p.palette(PALETTE)
+        grb = p.palette(self.pal)
         off |= (_DARKS if self.ndark else 0) | (_ALARM if alarm else 0)
         _paint(p.strip.buf, p.led, grb, self.layer, self.dark, off)
         p.show()

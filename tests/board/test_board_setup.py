@@ -1,7 +1,7 @@
 # Set-up on the buttons, the clear-the-board guidance, and settings kept on
 # flash across restarts (issue 3, item 5), through the real Board loop.
 from boardkit import card, layer, rig, settings_path
-from smartboard import buttons, settings, view
+from smartboard import buttons, cbpalette, settings, view
 from smartboard.board import PLAY, SETUP
 from smartboard.settings import Settings
 
@@ -91,6 +91,31 @@ def test_settings_survive_a_restart():
     assert again.board.hw.painter.brightness == settings.BRIGHTNESS[3]
 
 
+def test_the_palette_setting_survives_a_restart_and_an_older_file_keeps_the_rest():
+    r = rig("palette-keep")
+    r.board.settings.set(settings.PALETTE, 1, r.board.now)
+    r.run(settings.SAVE_AFTER_MS + 100)
+    again = rig("palette-keep", fresh=False)
+    assert again.board.settings.error is None
+    assert again.board.settings.get(settings.PALETTE) == 1
+    # the start-up code (boards/start.py, the simulator's serial_main)
+    # puts the LEDs in it
+    cbpalette.use(again.board, 1)
+    assert again.board.view.pal is cbpalette.PALETTE_CB
+    # a record of the version before the palette (9 bytes, 6 fields) loads
+    # with its fields and the standard palette
+    from smartboard.tag import crc8
+
+    path = settings_path("v1")
+    old = bytearray((0x5A, 1, 0, 3, 2, 1, 0, 4, 0))
+    old[8] = crc8(old, 8)
+    _write(path, old)
+    st = Settings(path)
+    assert st.load() and st.error is None
+    assert (st.get(settings.GAME_MODE), st.get(settings.BRIGHT)) == (2, 3)
+    assert st.get(settings.PALETTE) == 0
+
+
 def test_settings_are_written_only_after_a_quiet_moment():
     path = settings_path("quiet")
     st = Settings(path)
@@ -130,7 +155,7 @@ def test_a_bad_settings_file_gives_the_defaults_and_a_reason():
     bad[2 + settings.GAME_MODE] = 9
     from smartboard.tag import crc8
 
-    bad[8] = crc8(bad, 8)
+    bad[-1] = crc8(bad, len(bad) - 1)
     _write(path, bad)
     st = Settings(path)
     assert not st.load() and "range" in st.error

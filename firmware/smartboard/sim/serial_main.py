@@ -14,7 +14,7 @@ import gc
 import sys
 import time
 
-from .. import link, loop, matchlog, proto, tag
+from .. import link, loop, matchlog, proto, settings, tag
 from . import replay
 from .rig import Rig
 
@@ -144,6 +144,10 @@ def main(argv):
     port = StdioPort()
     lk = SimLink(port, rig, log, profile)
     lk.reboot = _reboot
+    if rig.board.settings.get(settings.PALETTE):  # the colour-blind-safe LEDs, kept
+        from ..cbpalette import use
+
+        use(rig.board, 1)
     rig.board.listener = link.Fanout((log, lk))
     rig.board.log = log
     rig.board.resume_from(log)
