@@ -9,7 +9,7 @@ from apixagon.codes import MODES
 from apixagon.deck import RAIN
 from apixagon.game import Game
 from apixagon.geometry import NCELLS
-from smartboard import tag, view
+from smartboard import cbpalette, tag, view
 from smartboard.sim.console import _LEGEND
 
 from .. import words
@@ -20,11 +20,10 @@ PALETTES = ("standard", "colour-blind")
 
 
 def palette_bytes(name):
-    """The board's LED palette (smartboard.view, eye-linear RGB) by name:
-    the colour-blind-safe one where the firmware has it."""
-    if name == "colour-blind":
-        return getattr(view, "PALETTE_CB", view.PALETTE)
-    return view.PALETTE
+    """The board's LED palette by name (smartboard.view's, or
+    smartboard.cbpalette's colour-blind-safe one; eye-linear RGB): the
+    page shows the colours the board's LEDs show."""
+    return cbpalette.PALETTE_CB if name == "colour-blind" else view.PALETTE
 
 
 def led_colour(v, pal):
