@@ -167,10 +167,9 @@ def run(rev):
 
     lk = Link(StdioPort(), b, log, pins.NAME, pins.PROFILE, board_id())
     lk.reboot = machine.reset
-    if b.settings.get(settings.PALETTE):  # the colour-blind-safe LEDs, kept
-        from smartboard.cbpalette import use
+    from smartboard.cbpalette import follow
 
-        use(b, 1)
+    follow(lk)  # the LED palette setting, kept and SET
     b.listener = Fanout((log, lk))
     b.log = log
     b.resume_from(log)

@@ -659,10 +659,6 @@ class Link:
         key, value = args[0], number(args[1], 0, S.LIMITS[i] - 1)
         s = self.board.settings
         s.set(i, value, self.board.now)
-        if i == S.PALETTE:  # the LEDs change at once
-            from .cbpalette import use
-
-            use(self.board, value)
         return "%s=%d" % (key, value)
 
     def cmd_clock(self, args):

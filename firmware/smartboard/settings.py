@@ -1,11 +1,11 @@
 # Settings kept on flash across restarts: display mode, brightness level,
 # the game mode, who starts, the special_then_place house rule, the
-# players of a teen game and the LED palette (standard or colour-blind
-# safe).
+# players of a teen game and the LED palette.
 #
-# One 10-byte record: magic, version, the 7 fields, CRC-8 (a version 1
-# record of 9 bytes, before the palette, loads with the standard palette).
-# It is written to a new file and renamed over the old one (atomic on LittleFS and on a PC),
+# One 10-byte record: magic, version (2), the 7 fields, CRC-8. A version 1
+# record (9 bytes, before the palette) loads as the defaults, once: code
+# to read it would cost the 96 wK heap more than the settings are worth. It is written to
+# a new file and renamed over the old one (atomic on LittleFS and on a PC),
 # and only when a value changed and the board has been quiet for a moment
 # (flash programming stops interrupts, and the scan with them). A missing, short, corrupt
 # or out-of-range file loads as the defaults, with the reason kept in
@@ -29,10 +29,9 @@ GAME_MODE = const(2)
 START = const(3)
 STP = const(4)
 PLAYERS = const(5)
-PALETTE = const(6)  # 0 standard, 1 colour-blind safe (smartboard.view)
+PALETTE = const(6)  # 0 standard, 1 colour-blind safe (smartboard.cbpalette)
 _DEFAULTS = (1, 2, 0, 0, 0, 4, 0)  # hint mode on: a family board
 _LIMITS = (3, 4, 7, 2, 2, 7, 2)
-_N = const(7)
 LIMITS = _LIMITS  # smartboard.link: SET checks against them
 
 
@@ -51,18 +50,17 @@ class Settings:
         except OSError:
             self.error = "no settings file: defaults"
             return False
-        n = len(data) - 3  # the fields a record of this size holds
-        if n not in (_N, _N - 1) or data[0] != _MAGIC or data[1] != _VERSION + n - _N:
+        if len(data) != _SIZE or data[0] != _MAGIC or data[1] != _VERSION:
             self.error = "settings file unreadable: defaults"
             return False
-        if crc8(data, n + 2) != data[n + 2]:
+        if crc8(data, _SIZE - 1) != data[_SIZE - 1]:
             self.error = "settings file corrupt: defaults"
             return False
-        for i in range(n):
+        for i in range(7):
             if data[2 + i] >= _LIMITS[i]:
                 self.error = "settings out of range: defaults"
                 return False
-        self.v[:n] = data[2 : 2 + n]
+        self.v[:] = data[2:9]
         self.error = None
         return True
 
@@ -91,7 +89,7 @@ class Settings:
         rec = bytearray(_SIZE)
         rec[0] = _MAGIC
         rec[1] = _VERSION
-        rec[2 : 2 + _N] = self.v
+        rec[2:9] = self.v
         rec[_SIZE - 1] = crc8(rec, _SIZE - 1)
         tmp = self.path + ".new"
         with open(tmp, "wb") as f:

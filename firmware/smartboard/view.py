@@ -49,7 +49,9 @@ STORAGE = const(24)  # match-log storage low or full (row I, slow blink)
 SLOW = const(0x40)  # blinks at 1 Hz: look here
 FAST = const(0x80)  # blinks at 4 Hz: an error, act now
 
-PALETTE = bytes(
+# (a bytearray: the `palette` setting writes smartboard.cbpalette's
+# colour-blind-safe entries over it, and the standard ones back)
+PALETTE = bytearray(
     (
         0, 0, 0,
         30, 80, 255,
@@ -190,11 +192,6 @@ def turn_colour(game):
 
 
 class View:
-    # The LEDs' palette: PALETTE, or smartboard.cbpalette's colour-blind
-    # safe one once the `palette` setting asks for it (a class default: a
-    # board on the standard palette carries nothing more on its heap).
-    pal = PALETTE
-
     def __init__(self, painter):
         self.painter = painter
         self.layer = bytearray(NCELLS)  # palette index | SLOW | FAST per cell
@@ -396,7 +393,7 @@ class View:
         # the blink bits that are off in this phase, and the flags
         off = (FAST if phase & 1 else 0) | (SLOW if phase >= 4 else 0)
         p = self.painter
-        grb = p.palette(self.pal)
+        grb = p.palette(PALETTE)
         off |= (_DARKS if self.ndark else 0) | (_ALARM if alarm else 0)
         _paint(p.strip.buf, p.led, grb, self.layer, self.dark, off)
         p.show()

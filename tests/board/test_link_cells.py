@@ -6,7 +6,7 @@ import gc
 
 from apixagon.geometry import NCELLS, parse_cell
 from boardkit import card, rig
-from smartboard import buttons, cbpalette, link, proto, referee
+from smartboard import buttons, cbpalette, link, proto, referee, view
 
 
 class Port:
@@ -128,16 +128,17 @@ def test_a_quiet_watched_tick_allocates_nothing():
 
 
 def test_set_palette_recolours_the_leds_at_once():
-    # the colour-blind-safe palette (setting `palette`, smartboard.view
-    # PALETTE_CB): SET repaints the strip with it, no restart needed
+    # the colour-blind-safe palette (setting `palette`, smartboard.cbpalette):
+    # SET repaints the strip with it, no restart needed
     r, lk, port = watched("palette")
+    cbpalette.follow(lk)  # as the start-up code does
     r.run(300)
     strip = r.board.hw.painter.strip
     before = bytes(strip.buf)
     lk.handle("@2 SET palette 1")
     assert port.frames.pop() == "=2 OK palette=1"
     r.run(300)
-    assert r.board.view.pal is cbpalette.PALETTE_CB and bytes(strip.buf) != before
+    assert bytes(view.PALETTE) == cbpalette.PALETTE_CB and bytes(strip.buf) != before
     lk.handle("@3 SET palette 2")  # no third palette: nothing changes
     assert port.frames.pop().startswith("=3 ERR 6")
     lk.handle("@4 SET palette 0")

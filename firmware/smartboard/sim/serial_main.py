@@ -14,7 +14,7 @@ import gc
 import sys
 import time
 
-from .. import link, loop, matchlog, proto, settings, tag
+from .. import link, loop, matchlog, proto, tag
 from . import replay
 from .rig import Rig
 
@@ -144,10 +144,9 @@ def main(argv):
     port = StdioPort()
     lk = SimLink(port, rig, log, profile)
     lk.reboot = _reboot
-    if rig.board.settings.get(settings.PALETTE):  # the colour-blind-safe LEDs, kept
-        from ..cbpalette import use
+    from ..cbpalette import follow
 
-        use(rig.board, 1)
+    follow(lk)  # the LED palette setting, kept and SET
     rig.board.listener = link.Fanout((log, lk))
     rig.board.log = log
     rig.board.resume_from(log)
