@@ -42,7 +42,7 @@ class Server:
         from apixagon_host.web.serve import listen
 
         self.bridge = Bridge(port)
-        self.app = create_app(self.bridge, db, **kw)
+        self.app = create_app(self.bridge, db, stopping=lambda: self.server.should_exit, **kw)
         self.sock = listen("127.0.0.1", 0)
         self.port = self.sock.getsockname()[1]
         self.url = "http://127.0.0.1:%d" % self.port

@@ -44,6 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DISPLAYS = ("adult", "hint", "card_query")  # SET display: smartboard.view ADULT HINT QUERY
 SSE_COALESCE_S = 0.03  # the events of one placement (move, cells, leds) make one update
 SSE_PING_S = 15.0
+SSE_WAKE_S = 0.5  # a stream looks this often whether the server is stopping
 LOCAL_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
@@ -110,10 +111,11 @@ def _same_origin(scope):
     return headers.get("sec-fetch-site") == "same-origin"
 
 
-def create_app(bridge, db=None, allow_remote=False, hosts=None):
+def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda: False):
     """The app around a started bridge.Bridge (or any object with its
     session, log, version, job, call, watch, unwatch, run_job) and the
-    match database db (None: the user's)."""
+    match database db (None: the user's). stopping(): true once the
+    server is shutting down (the event streams end then)."""
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
 
     def page(request, name, code=200, **ctx):
@@ -155,20 +157,25 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None):
         async def stream():
             try:
                 seen = -1
-                while True:
+                quiet = 0.0
+                while not stopping():
                     if bridge.version != seen:
                         seen = bridge.version
                         snap = await snapshot(request)
                         snap["sent"] = time.time()
                         yield "event: state\ndata: %s\n\n" % json.dumps(snap)
                     try:
-                        await asyncio.wait_for(ev.wait(), SSE_PING_S)
+                        await asyncio.wait_for(ev.wait(), SSE_WAKE_S)
                         await asyncio.sleep(SSE_COALESCE_S)
+                        quiet = 0.0
                     except asyncio.TimeoutError:
-                        yield ": ping\n\n"
+                        quiet += SSE_WAKE_S
+                        if (
+                            quiet >= SSE_PING_S
+                        ):  # a comment keeps proxies and the page's timers content
+                            quiet = 0.0
+                            yield ": ping\n\n"
                     ev.clear()
-                    if await request.is_disconnected():
-                        break
             finally:
                 bridge.unwatch(loop, ev)
 

@@ -80,10 +80,21 @@ def run(state, args):
     port = sock.getsockname()[1]
     bridge = Bridge(args.port)
     hosts = ["127.0.0.1", "localhost", "::1", args.host]
-    app = create_app(bridge, args.db, allow_remote=args.allow_remote, hosts=hosts)
+    server = None
+    app = create_app(
+        bridge,
+        args.db,
+        allow_remote=args.allow_remote,
+        hosts=hosts,
+        stopping=lambda: server is not None and server.should_exit,
+    )
     name = "[%s]" % args.host if ":" in args.host else args.host
     url = "http://%s:%d/" % (name, port)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    # (on Ctrl-C the pages' event streams end themselves: stopping above;
+    # a request still busy after 2 s is cut)
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=2
+    )
     server = uvicorn.Server(config)
     bridge.start()
     state.out.write("APIXAGON web companion on %s (Ctrl-C stops it)\n" % url)

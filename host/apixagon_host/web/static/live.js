@@ -47,8 +47,18 @@
       if (s.fields[k] && document.activeElement !== el) el.value = s.fields[k];
     }
     for (const r of f.querySelectorAll("input[name=display]")) r.checked = r.value === s.fields.display;
+    if (handsShown && s.moves !== handsAt) showHands(s.moves); // a move: the hands changed
     window.apixagonUpdates += 1;
     window.apixagonLast = { at: Date.now() / 1000, sent: s.sent, moves: s.moves, last: s.last };
+  }
+
+  // each side's unplayed cards (HANDS), once asked for: again after each move
+  let handsShown = false;
+  let handsAt = null;
+  async function showHands(moves) {
+    handsAt = moves;
+    const r = await (await fetch("/api/hands")).json();
+    $("hands").replaceChildren(...r.lines.map((l) => { const li = document.createElement("li"); li.textContent = l; return li; }));
   }
 
   let source = null;
@@ -67,9 +77,9 @@
       text("setup-note", r.ok ? r.note || "" : r.error);
     });
     f.addEventListener("submit", (e) => e.preventDefault());
-    $("hands-button").addEventListener("click", async () => {
-      const r = await (await fetch("/api/hands")).json();
-      $("hands").replaceChildren(...r.lines.map((l) => { const li = document.createElement("li"); li.textContent = l; return li; }));
+    $("hands-button").addEventListener("click", () => {
+      handsShown = true;
+      showHands(window.apixagonLast ? window.apixagonLast.moves : null);
     });
     $("command-form").addEventListener("submit", async (e) => {
       e.preventDefault();
