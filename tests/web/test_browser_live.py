@@ -100,6 +100,9 @@ def test_a_refused_card_shows_its_reason_until_it_is_lifted(server, page):
         "refused: G3 on F3: it is the other side's turn (not-your-turn)"
     )
     assert "not-your-turn" in page.locator("#events li.ev-refused").first.text_content()
+    page.locator("#hands-button").click()
+    page.wait_for_selector("#hands li")
+    screenshot(page, "live-refused.png")
     server.command("lift F3")
     page.wait_for_selector("#refusal[hidden]", state="attached", timeout=2000)
 
@@ -124,6 +127,10 @@ def test_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_p
     page.locator("#pull-button").click()
     page.wait_for_selector("table.matches tbody tr", timeout=20000)
     assert "queens-gambit" in page.locator("table.matches").text_content()
+    # the thumbnail: the final position, drawn by the renderer
+    page.wait_for_function(
+        "[...document.querySelectorAll('img.thumb')].every(i => i.complete && i.naturalWidth > 0)"
+    )
     screenshot(page, "library.png")
     page.locator("table.matches tbody tr a").first.click()
     page.wait_for_selector("#ply")

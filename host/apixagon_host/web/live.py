@@ -153,14 +153,14 @@ def snapshot(session, log, job=None, palette="standard"):
         "port": session.port or "",
         "phase": st.get("phase", ""),
         "phase_text": PHASES.get(st.get("phase", ""), st.get("phase", "")),
-        "setup": words.setup_text(st) if st else "",
+        "setup": words.setup_text(st).replace("  ", " \u00b7 ") if st else "",
         "turn": turn_text(st),
         "moves": st.get("moves", st.get("ply", "")),
         "last": words.action(st["last"]) if st.get("last") else "",
         "message": session.message,
         "refusal": refusal,
         "last_refusal": last_refusal,
-        "notes": status_notes(st),
+        "notes": [n for n in status_notes(st) if n != refusal],  # the refusal has its own place
         "fields": {
             k: st.get(k, "")
             for k in ("mode", "start", "option", "players", "display", "sides", "low", "free")
