@@ -9,6 +9,7 @@ status, render) calls its function; nothing imports this module
 (tests/host/test_companion.py keeps it so)."""
 
 import argparse
+import importlib
 import sys
 
 from . import check, logs, monitor, play
@@ -104,32 +105,26 @@ def _replay_args(p):
     _db(p)
 
 
-def _serve_args(p):
-    try:
-        from .web import serve
-    except ImportError:  # a partial checkout: the other commands still work
-        return
-    serve.add_args(p)
+def _lazy(name):
+    """(run, add-arguments) of a command module imported only when used
+    (deploy, web.serve): a partial checkout, or an install without the
+    module's packages, still runs the other commands."""
+
+    def add_args(p):
+        try:
+            module = importlib.import_module("." + name, __package__)
+        except ImportError:
+            return
+        module.add_args(p)
+
+    def run(state, args):
+        return importlib.import_module("." + name, __package__).run(state, args)
+
+    return run, add_args
 
 
-def _run_serve(state, args):
-    from .web import serve
-
-    return serve.run(state, args)
-
-
-def _deploy_args(p):
-    try:
-        from . import deploy
-    except ImportError:  # a partial checkout: the other commands still work
-        return
-    deploy.add_args(p)
-
-
-def _run_deploy(state, args):
-    from . import deploy
-
-    return deploy.run(state, args)
+_run_serve, _serve_args = _lazy("web.serve")
+_run_deploy, _deploy_args = _lazy("deploy")
 
 
 # name: (run(state, args) or a module with run, add-arguments, one-line help)

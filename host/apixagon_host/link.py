@@ -193,6 +193,12 @@ class Link:
         del buf[:n]
         return data
 
+    def pending(self):
+        """A whole line read from the port and not taken yet (a request
+        reads in bulk: events after its reply wait here, where a select()
+        on the port no longer sees them)."""
+        return b"\n" in self._buf
+
     def _line(self, deadline):
         # pyserial's readline() reads a byte per call: a 2.7 KB chunk
         # reply would cost thousands of system calls. Read what is there

@@ -533,8 +533,12 @@ def run(state, args):
             ui.redraw()
             fds = [fd for fd in (ui.fd, session.fileno()) if fd is not None]
             wait = 0.2 if end is None else max(0.0, min(0.2, end - time.monotonic()))
+            # (events a command's request read in bulk wait in the link's
+            # buffer, unseen by select: taken at once, not at the heartbeat)
+            held = session.link is not None and session.link.pending()
+            wait = 0 if held else wait
             ready = select.select(fds, [], [], wait)[0] if fds else time.sleep(wait) or []
-            if session.fileno() in ready:
+            if session.fileno() in ready or held:
                 session.pump()
             if ui.fd is not None and ui.fd in ready:
                 lines = ui.read()

@@ -3,8 +3,9 @@ firmware in the MicroPython unix port on a pty) plays a short game: the
 placements appear on the live page within a second, the set-up and the
 display mode by name reach the board, a pull fills the library, the
 replay slider and the keys step the stored match, a download is the right
-file, every page fits a phone and is worked by keyboard. One browser for
-the module; screenshots go to build/screens/."""
+file, every page fits a phone and is worked by keyboard. One story in
+one test (its steps need the ones before them, and make test spreads
+tests over workers), one browser; screenshots go to build/screens/."""
 
 import time
 
@@ -46,40 +47,40 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser):
-    # (bypass_csp: Playwright's waits evaluate JavaScript text, which the
-    # pages' Content-Security-Policy forbids)
-    ctx = browser.new_context(
-        viewport={"width": 1280, "height": 900}, accept_downloads=True, bypass_csp=True
-    )
-    pg = ctx.new_page()
-    yield pg
-    ctx.close()
-
-
 def card_on(page, cell, timeout=1000):
     page.wait_for_selector('#board g.card[data-cell="%s"]' % cell, timeout=timeout)
 
 
-def test_placements_appear_on_the_live_page_within_a_second(server, page):
+def step_placements_appear_on_the_live_page_within_a_second(server, page):
     page.goto(server.url + "/")
     page.wait_for_selector("#link.ok", timeout=10000)
     box = page.locator("#command")
     box.fill("confirm")
     box.press("Enter")
     page.wait_for_function("document.getElementById('phase').textContent == 'match in play'")
-    took = []
+    took, drawn = [], []
     for line, cell, last in (("put E4 B12", "E4", "B12 on E4"), ("put E6 G5", "E6", "G5 on E6")):
         box.fill(line)
         t0 = time.monotonic()
         box.press("Enter")  # the page's form: a HAND frame to the simulated board
-        card_on(page, cell)  # fails after 1 s
+        # (the simulated board itself may be slow on a busy machine: the
+        # bound is on the companion's part, from the board's event)
+        card_on(page, cell, timeout=10000)
         took.append(time.monotonic() - t0)
+        cells = page.evaluate("window.apixagonCells")
+        drawn.append(cells["drawn"] - cells["event"])
         page.wait_for_function(
-            "document.getElementById('last').textContent == %r" % last, timeout=2000
+            "document.getElementById('last').textContent == %r" % last, timeout=5000
         )
-    print("event-to-page latency (hand put -> card drawn): %s ms" % [round(t * 1000) for t in took])
+    print(
+        "event-to-page latency (the board's cells event -> the page drawn): %s ms; "
+        "hand put -> card drawn: %s ms"
+        % ([round(t * 1000) for t in drawn], [round(t * 1000) for t in took])
+    )
+    assert max(drawn) < 1.0, drawn  # within a second of the placement's event
+    # and the event is taken when it comes: not left in the link's buffer
+    # behind the HAND's reply until the next heartbeat (2 s)
+    assert max(took) < 1.5, took
     assert page.locator("#turn").text_content() == "Black to play"
     assert page.locator('#board g.card[data-cell="E4"]').get_attribute("data-card") == "12"
     # the cell's LED colour is the cell's fill: E6 holds the last move (LAST)
@@ -91,7 +92,7 @@ def test_placements_appear_on_the_live_page_within_a_second(server, page):
     screenshot(page, "live.png")
 
 
-def test_a_refused_card_shows_its_reason_until_it_is_lifted(server, page):
+def step_a_refused_card_shows_its_reason_until_it_is_lifted(server, page):
     page.goto(server.url + "/")
     page.wait_for_selector("#link.ok")
     server.command("put F3 G3")  # Black is to play: the board refuses Gold's card
@@ -107,7 +108,7 @@ def test_a_refused_card_shows_its_reason_until_it_is_lifted(server, page):
     page.wait_for_selector("#refusal[hidden]", state="attached", timeout=2000)
 
 
-def test_setup_and_display_by_name_reach_the_board(server, page):
+def step_setup_and_display_by_name_reach_the_board(server, page):
     page.goto(server.url + "/")
     page.wait_for_selector("#link.ok")
     page.locator("input[name=display][value=adult]").check()
@@ -119,7 +120,7 @@ def test_setup_and_display_by_name_reach_the_board(server, page):
     server.wait(lambda st: st["fields"]["display"] == "hint")
 
 
-def test_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_path):
+def step_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_path):
     server.command("put D4 B7")  # a third move: something to step through
     server.wait(lambda st: st["moves"] == "3")
     page.goto(server.url + "/library")
@@ -176,7 +177,7 @@ def test_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_p
     assert "Anna v Ben" in page.locator("table.matches").text_content()
 
 
-def test_board_page_names_the_board_and_its_storage(server, page):
+def step_board_page_names_the_board_and_its_storage(server, page):
     page.goto(server.url + "/board")
     assert "sim-A" in page.locator("#board-name").text_content()
     assert page.locator("#fw").text_content().count(".") == 2
@@ -184,7 +185,7 @@ def test_board_page_names_the_board_and_its_storage(server, page):
     screenshot(page, "board.png")
 
 
-def test_every_page_fits_a_phone(server, browser):
+def step_every_page_fits_a_phone(server, browser):
     ctx = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=True
     )
@@ -206,7 +207,7 @@ def test_every_page_fits_a_phone(server, browser):
         ctx.close()
 
 
-def test_keyboard_alone_reaches_every_control(server, page):
+def step_keyboard_alone_reaches_every_control(server, page):
     page.goto(server.url + "/")
     page.wait_for_selector("#link.ok")
     seen = []
@@ -231,16 +232,57 @@ def test_keyboard_alone_reaches_every_control(server, page):
     page.wait_for_selector('#position[data-ply="0"]')
 
 
-def test_colour_blind_palette_recolours_the_leds(server, page):
+def step_colour_blind_palette_recolours_the_page_and_the_board(server, page, board):
     from apixagon_host.web import live
+    from smartboard import cbpalette, view
 
     page.goto(server.url + "/")
     page.wait_for_selector("#link.ok")
-    cell = '#board use.cell[data-cell="D4"]'  # the last move: LAST
+    legal = page.locator('#board use.cell[data-led="3"]').first  # hint mode: a legal cell
+    cell = '#board use.cell[data-cell="%s"]' % legal.get_attribute("data-cell")
+    assert legal.get_attribute("fill") == live.led_colour(view.LEGAL, view.PALETTE)
     page.select_option("#palette", "colour-blind")
-    want = live.led_colour(10, live.palette_bytes("colour-blind"))
+    want = live.led_colour(view.LEGAL, cbpalette.PALETTE_CB)
     page.wait_for_function(
         "document.querySelector(%r).getAttribute('fill') == %r" % (cell, want), timeout=3000
     )
     assert page.evaluate("document.body.className") == "palette-colour-blind"
+    assert page.locator("#legend").text_content().startswith("legal")
+    # the board's LEDs took the same palette (SET palette 1)
+    conf = server.bridge.call(lambda s: s.request("CONF")).result(5)
+    assert "palette=1" in conf.split()
+    assert page.locator("#setup-note").text_content() == ""
     page.select_option("#palette", "standard")
+    page.wait_for_function(
+        "document.querySelector(%r).getAttribute('fill') != %r" % (cell, want), timeout=3000
+    )
+
+
+def test_a_short_game_live_then_in_the_library(server, browser, board, tmp_path):
+    """One story, its steps in order (each needs the ones before it: one
+    board and one database; make test runs tests on several workers)."""
+
+    def fresh_page():
+        # (bypass_csp: Playwright's waits evaluate JavaScript text, which
+        # the pages' Content-Security-Policy forbids)
+        ctx = browser.new_context(
+            viewport={"width": 1280, "height": 900}, accept_downloads=True, bypass_csp=True
+        )
+        return ctx, ctx.new_page()
+
+    steps = (
+        (step_placements_appear_on_the_live_page_within_a_second, ()),
+        (step_a_refused_card_shows_its_reason_until_it_is_lifted, ()),
+        (step_setup_and_display_by_name_reach_the_board, ()),
+        (step_pull_then_replay_with_slider_and_keys_and_downloads, (tmp_path,)),
+        (step_board_page_names_the_board_and_its_storage, ()),
+        (step_keyboard_alone_reaches_every_control, ()),
+        (step_colour_blind_palette_recolours_the_page_and_the_board, (board,)),
+    )
+    for step, more in steps:
+        ctx, pg = fresh_page()
+        try:
+            step(server, pg, *more)
+        finally:
+            ctx.close()
+    step_every_page_fits_a_phone(server, browser)

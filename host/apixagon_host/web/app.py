@@ -163,6 +163,9 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
                         seen = bridge.version
                         snap = await snapshot(request)
                         snap["sent"] = time.time()
+                        # when the board's last cells event came: the page
+                        # tells how long it took to draw it (the tests' figure)
+                        snap["cells_at"] = bridge.times.get("cells")
                         yield "event: state\ndata: %s\n\n" % json.dumps(snap)
                     try:
                         await asyncio.wait_for(ev.wait(), SSE_WAKE_S)

@@ -61,7 +61,7 @@ class Bridge:
         self.log = collections.deque(maxlen=LOG)  # (seconds since the epoch, kind, text)
         self.version = 0
         self.job = None
-        self.times = {}  # kind -> monotonic time of its last event (latency figures)
+        self.times = {}  # kind -> when its last event came (time.time(): the page's clock too)
         self._calls = collections.deque()
         self._lock = threading.Lock()
         self._waiters = set()  # (loop, asyncio.Event) of the open event streams
@@ -85,15 +85,21 @@ class Bridge:
         try:
             while not self._stop.is_set():
                 fds = [self._wake_r] + ([s.fileno()] if s.fileno() is not None else [])
-                ready = select.select(fds, [], [], 0.1)[0]
+                ready = select.select(fds, [], [], 0 if self._pending() else 0.1)[0]
                 if self._wake_r in ready:
                     os.read(self._wake_r, 512)
-                if s.fileno() is not None and s.fileno() in ready:
+                if s.fileno() is not None and s.fileno() in ready or self._pending():
                     s.pump()
                 self._run_calls()
                 s.tick()
         finally:
             s.close()
+
+    def _pending(self):
+        # events a request's bulk read left behind (a HAND's cells event):
+        # taken now, not at the next heartbeat
+        link = self.session.link
+        return link is not None and link.pending()
 
     def _run_calls(self):
         while True:
@@ -124,7 +130,7 @@ class Bridge:
 
     # ---- news -------------------------------------------------------------------
     def _notify(self, kind, text):
-        self.times[kind] = time.monotonic()
+        self.times[kind] = time.time()
         if kind not in ("cells", "leds", "status"):
             self.log.append((time.time(), kind, text))
         self.changed()

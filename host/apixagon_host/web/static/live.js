@@ -50,6 +50,10 @@
     if (handsShown && s.moves !== handsAt) showHands(s.moves); // a move: the hands changed
     window.apixagonUpdates += 1;
     window.apixagonLast = { at: Date.now() / 1000, sent: s.sent, moves: s.moves, last: s.last };
+    if (s.cells_at && (!window.apixagonCells || window.apixagonCells.event !== s.cells_at)) {
+      // the first drawing of the board's latest cells event (a figure for the tests)
+      window.apixagonCells = { event: s.cells_at, drawn: Date.now() / 1000 };
+    }
   }
 
   // each side's unplayed cards (HANDS), once asked for: again after each move
