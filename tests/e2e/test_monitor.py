@@ -144,7 +144,7 @@ def test_companion_on_a_terminal_draws_the_card_and_the_move(board, term, tmp_pa
     t.wait_for(r"last +B 12 E4")
     t.type("put E6 G5\r")  # and the live link is back
     t.wait_for(r"move  \d+ G 5 E6")
-    t.type("put E6 B3\r")  # a card on a card: refused before sending
+    t.type("put E6 B3\r")  # a card on a card: the board refuses, the companion names it
     t.wait_for(r"error: E6 holds G5: lift it first")
     t.type("lift E6\r")  # a take-back reads as one, not as a move
     t.wait_for(r"take-back: G 5 E6 taken back \(1 move\)")
