@@ -547,52 +547,6 @@ def fields(text):
     return out
 
 
-def refusal(text):
-    """(reason, record line) of a `refused` event's text (`adjacent-opponent
-    B 3 E6`) or of STATUS refused= (`adjacent-opponent:B_3_E6`); None if it
-    is neither (firmware 0.7.0, docs/protocol.md)."""
-    if " " in text:
-        reason, _, line = text.partition(" ")
-    else:
-        reason, _, line = text.partition(":")
-        line = line.replace("_", " ")
-    return (reason, line) if reason and line.strip() else None
-
-
-def wanted(text):
-    """[(cell, card token)] of a `want` event's text (`E4:B12 F5:G3`) or of
-    STATUS want= (`E4:B12,F5:G3`): the cards a resuming board wants back.
-    An item not of the form cell:card is left out."""
-    out = []
-    for item in text.replace(",", " ").split():
-        cell, _, card = item.partition(":")
-        if cell and card:
-            out.append((cell, card))
-    return out
-
-
-def hands(text):
-    """{letter: (cards, specials)} of a HANDS reply (`B=7ffffffe G=7fffffff
-    Bs=rrbs Gs=rs`): the numbers of each side's normal cards not yet played
-    and its specials left (`r` Rain, `b` Beekeeper, `s` Smoker; "" none);
-    {} for `none` (no match). A word of another form is left out."""
-    out = {}
-    specials = {}
-    for w in text.split():
-        k, eq, v = w.partition("=")
-        if not eq or not k:
-            continue
-        if len(k) == 2 and k[1] == "s":
-            specials[k[0]] = "" if v == "-" else v
-        else:
-            try:
-                mask = int(v, 16)
-            except ValueError:
-                continue
-            out[k] = [i for i in range(31) if mask >> i & 1]
-    return {k: (cards, specials.get(k, "")) for k, cards in out.items()}
-
-
 def _keep(lines, item):
     """Append, keeping the last KEPT: what a flooding board sends is not
     kept without bound while nobody reads it."""

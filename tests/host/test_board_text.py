@@ -8,6 +8,7 @@ import binascii
 
 import pytest
 from apixagon_host import link as L
+from apixagon_host import words as W
 from apixagon_host.liveview import status_line
 from apixagon_host.termtext import clean, clean_lines
 from smartboard import proto
@@ -75,15 +76,25 @@ def test_control_characters_are_shown_escaped_and_text_is_left_alone():
 
 
 def test_what_a_player_sees_is_read_from_events_and_status():
-    # firmware 0.7.0 (docs/protocol.md): refused, want, HANDS
-    assert L.refusal("adjacent-opponent B 3 E6") == ("adjacent-opponent", "B 3 E6")
-    assert L.refusal("adjacent-opponent:B_3_E6") == ("adjacent-opponent", "B 3 E6")
-    assert L.refusal("special-used:B_smoker") == ("special-used", "B smoker")
-    assert L.refusal("garbage") is None and L.refusal("") is None
-    assert L.wanted("E4:B12 F5:G3 D2:Grain") == [("E4", "B12"), ("F5", "G3"), ("D2", "Grain")]
-    assert L.wanted("E4:B12,F5:G3") == [("E4", "B12"), ("F5", "G3")]
-    assert L.wanted("") == [] and L.wanted("E4 :G3 x:") == []
-    h = L.hands("B=7ffffffe G=3fffffff Bs=rrbs Gs=-")
-    assert h["B"] == (list(range(1, 31)), "rrbs") and h["G"] == (list(range(30)), "")
-    assert L.hands("J=1") == {"J": ([0], "")}
-    assert L.hands("none") == {} and L.hands("B=zz Bs=r") == {}
+    # firmware 0.7.0 (docs/protocol.md): refused, want, HANDS, as words.py
+    # reads them for the companion, the monitor and the web page
+    said = (
+        "refused: B3 on E6: beside an opponent card without blocking or extending a run"
+        " (adjacent-opponent)"
+    )
+    assert W.refusal("adjacent-opponent B 3 E6") == said
+    assert W.status_refusal("adjacent-opponent:B_3_E6") == said
+    assert W.status_refusal("special-used:B_smoker") == (
+        "refused: Bsmoker: each special card is used once, and this one has been (special-used)"
+    )
+    assert W.refusal("garbage") == "refused: garbage" and W.refusal("") == "refused"
+    assert W.want_cells("E4:B12 F5:G3 D2:Grain") == [("E4", "B12"), ("F5", "G3"), ("D2", "Grain")]
+    assert W.want_cells("E4:B12,F5:G3") == [("E4", "B12"), ("F5", "G3")]
+    assert W.want_cells("") == [] and W.want_cells("E4 :G3 x:") == []
+    black, gold = W.hands_lines("B=7ffffffe G=3fffffff Bs=rrbs Gs=-")
+    assert black == "Black: %s  specials: rain rain bee smoker" % " ".join(map(str, range(1, 31)))
+    assert gold == "Gold: %s  specials: none" % " ".join(map(str, range(30)))
+    assert W.hands_lines("J=1") == ["the deck: 0"]
+    assert W.hands_lines("none") == ["no match in play: the hands are full"]
+    with pytest.raises(ValueError):
+        W.hands_lines("B=zz Bs=r")
