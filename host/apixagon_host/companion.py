@@ -20,7 +20,7 @@ from . import logs, words
 from .errors import CommandError
 from .liveview import legend
 
-SIMULATOR = "APIXAGON_simulator"  # HELLO board= of smartboard.sim.serial_main
+SIMULATOR = logs.SIMULATOR  # HELLO board= of the simulated board
 BUTTONS = ("mode", "confirm", "declare")
 
 HELP = """\
@@ -207,15 +207,10 @@ class Companion:
         # (Store.pend_tags); `logs tag ID` names a match already stored.
         if not pairs:
             raise CommandError("usage: tag Name=value ... (Black=Anna Gold=Ben; Name= removes)")
-        tags = {}
-        for pair in pairs:
-            name, eq, value = pair.partition("=")
-            if not eq or not name:
-                raise CommandError("%r is not Name=value (Name= removes the tag)" % pair)
-            tags[name] = value
-        from .store import check_tags
+        from .store import check_tags, tag_pairs
 
         try:
+            tags = tag_pairs(pairs)
             check_tags(tags)
         except ValueError as e:
             raise CommandError("%s; nothing kept" % e)

@@ -11,7 +11,7 @@ from apixagon.game import Game
 from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
 from .progress import Progress
-from .store import Store, apx_lines, as_json, default_path, record_tags
+from .store import Store, apx_lines, as_json, default_path, record_tags, tag_pairs
 from .termtext import clean, clean_lines
 
 CHUNK = 2048  # smartboard.proto.MAX_CHUNK
@@ -331,12 +331,10 @@ def export_format(given, output):
 def tag(state, args):
     """`logs tag ID Name=value ...`: set (or with `Name=` remove) a stored
     match's tag pairs (NOTATION.md): players, event. All or nothing."""
-    tags = {}
-    for pair in args.tags:
-        name, eq, value = pair.partition("=")
-        if not eq:
-            raise CommandError("%r is not Name=value (Name= removes the tag)" % pair, EXIT_USAGE)
-        tags[name.strip()] = value
+    try:
+        tags = tag_pairs(args.tags)
+    except ValueError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
     path = getattr(args, "db", None) or default_path()
     if not os.path.isfile(path):  # (a writer would make an empty database)
         _load(args)  # the error a read gives: a mistyped --db, nothing pulled
@@ -405,7 +403,7 @@ def status(state, args):
     return 0
 
 
-SIMULATOR = "APIXAGON_simulator"  # HELLO board= of tools/simboard.py
+SIMULATOR = "APIXAGON_simulator"  # HELLO board= of smartboard.sim.serial_main
 CLOCK_SET = 1577836800  # 2020-01-01: a board clock before it was never set
 
 

@@ -546,6 +546,19 @@ def _is_date(d):
     return len(d) == 10 and d[4] == d[7] == "." and (d[:4] + d[5:7] + d[8:]).isdigit()
 
 
+def tag_pairs(pairs):
+    """{name: value} of `Name=value` words, as typed (`logs tag`, the
+    companion's `tag`): `Name=` removes that tag. ValueError for a word
+    that is not one; the names and values are check_tags' to judge."""
+    tags = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name.strip():
+            raise ValueError("%r is not Name=value (Name= removes the tag)" % pair)
+        tags[name.strip()] = value
+    return tags
+
+
 def check_tags(tags):
     """{name: value} checked for a record (NOTATION.md tag pairs): a name
     of letters, digits and _ starting with a letter, not one of the
