@@ -18,24 +18,24 @@ async function followJob(progress, textEl, outEl, done) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
-document.addEventListener("DOMContentLoaded", () => {
-  const up = document.getElementById("update-button");
-  if (up) up.addEventListener("click", async () => {
-    up.disabled = true;
-    const r = await apiPost("/api/update", {});
-    const res = document.getElementById("update-result");
-    if (!r.ok) { res.textContent = r.error; up.disabled = false; return; }
-    await followJob(document.getElementById("update-progress"), res, document.getElementById("update-out"), () => { up.disabled = false; });
-  });
-  const pull = document.getElementById("pull-button");
-  if (pull) pull.addEventListener("click", async () => {
-    pull.disabled = true;
-    const r = await apiPost("/api/pull", {});
-    const t = document.getElementById("pull-text");
-    if (!r.ok) { t.textContent = r.error; pull.disabled = false; return; }
-    await followJob(document.getElementById("pull-progress"), t, null, (job) => {
-      pull.disabled = false;
-      if (job.ok) location.reload();
+// A job's button (id NAME-button): POST url, then follow the job in NAME-progress
+// and the text element; out: the element for its output lines (or none).
+function jobButton(name, url, textId, outId, after) {
+  const button = document.getElementById(name + "-button");
+  if (!button) return;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    const r = await apiPost(url, {});
+    const text = document.getElementById(textId);
+    if (!r.ok) { text.textContent = r.error; button.disabled = false; return; }
+    const out = outId ? document.getElementById(outId) : null;
+    await followJob(document.getElementById(name + "-progress"), text, out, (job) => {
+      button.disabled = false;
+      if (after) after(job);
     });
   });
+}
+document.addEventListener("DOMContentLoaded", () => {
+  jobButton("update", "/api/update", "update-result", "update-out");
+  jobButton("pull", "/api/pull", "pull-text", null, (job) => { if (job.ok) location.reload(); });
 });
