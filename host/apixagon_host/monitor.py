@@ -231,6 +231,12 @@ class Session:
     def fileno(self):
         return self.link.ser.fileno() if self.link is not None else None
 
+    def pending(self):
+        """Events a request read in bulk (a HAND's cells event with its
+        reply) wait in the link's buffer, unseen by select(): pump now, not
+        at the next heartbeat."""
+        return self.link is not None and self.link.pending()
+
     def pump(self):
         """Take the frames that arrived (events go to notify)."""
         try:
@@ -533,9 +539,7 @@ def run(state, args):
             ui.redraw()
             fds = [fd for fd in (ui.fd, session.fileno()) if fd is not None]
             wait = 0.2 if end is None else max(0.0, min(0.2, end - time.monotonic()))
-            # (events a command's request read in bulk wait in the link's
-            # buffer, unseen by select: taken at once, not at the heartbeat)
-            held = session.link is not None and session.link.pending()
+            held = session.pending()
             wait = 0 if held else wait
             ready = select.select(fds, [], [], wait)[0] if fds else time.sleep(wait) or []
             if session.fileno() in ready or held:

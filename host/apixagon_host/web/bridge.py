@@ -85,21 +85,15 @@ class Bridge:
         try:
             while not self._stop.is_set():
                 fds = [self._wake_r] + ([s.fileno()] if s.fileno() is not None else [])
-                ready = select.select(fds, [], [], 0 if self._pending() else 0.1)[0]
+                ready = select.select(fds, [], [], 0 if s.pending() else 0.1)[0]
                 if self._wake_r in ready:
                     os.read(self._wake_r, 512)
-                if s.fileno() is not None and s.fileno() in ready or self._pending():
+                if s.fileno() is not None and s.fileno() in ready or s.pending():
                     s.pump()
                 self._run_calls()
                 s.tick()
         finally:
             s.close()
-
-    def _pending(self):
-        # events a request's bulk read left behind (a HAND's cells event):
-        # taken now, not at the next heartbeat
-        link = self.session.link
-        return link is not None and link.pending()
 
     def _run_calls(self):
         while True:
