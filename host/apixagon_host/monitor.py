@@ -24,6 +24,7 @@ import time
 from apixagon.geometry import NCELLS
 from smartboard import proto
 
+from . import keys
 from . import link as L
 from .companion import Companion
 from .errors import CommandError
@@ -408,8 +409,6 @@ class ScreenView:
         self.dirty = True
 
     def start(self):
-        import termios
-
         def resized(signum, frame):
             self.dirty = True  # the next pass of the loop draws to the new size
 
@@ -418,23 +417,16 @@ class ScreenView:
         except ValueError:  # not the main thread: no resize signal then
             self._winch = None
         if self.fd is not None and os.isatty(self.fd):
-            self._saved = termios.tcgetattr(self.fd)
-            mode = termios.tcgetattr(self.fd)
-            mode[3] &= ~(termios.ECHO | termios.ICANON | termios.ISIG | termios.IEXTEN)
-            mode[6][termios.VMIN] = 1
-            mode[6][termios.VTIME] = 0
-            termios.tcsetattr(self.fd, termios.TCSANOW, mode)
+            self._saved = keys.keys_mode(self.fd)
         self.out.write("\x1b[?1049h\x1b[2J")  # the alternate screen, as full-screen tools do
 
     def stop(self):
-        import termios
-
         if self._winch is not None:
             signal.signal(signal.SIGWINCH, self._winch)
         self.out.write("\x1b[?1049l")
         self.out.flush()
         if self._saved is not None:
-            termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+            keys.restore(self.fd, self._saved)
             self._saved = None
 
     def redraw(self):
@@ -532,7 +524,9 @@ def run(state, args):
     session.connect(first=True)  # no board at all: exit 3, as the other commands
     companion = Companion(session, getattr(args, "db", None))
     end = time.monotonic() + args.seconds if args.seconds else None
-    restore = _quit_on_signals()
+    # A closed terminal (SIGHUP) or a kill (SIGTERM) ends the view through
+    # the same finally as quit: the terminal modes come back.
+    restore = keys.quit_on_signals(lambda signum: 0)
     ui.start()
     try:
         while end is None or time.monotonic() < end:
@@ -568,23 +562,3 @@ def _run_lines(companion, ui, lines):
         if not go_on:
             return False
     return True
-
-
-def _quit_on_signals():
-    # A closed terminal (SIGHUP) or a kill (SIGTERM) ends the view through
-    # the same finally as quit: the terminal modes come back.
-    def leave(signum, frame):
-        raise SystemExit(0)
-
-    old = {}
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        try:
-            old[sig] = signal.signal(sig, leave)
-        except (ValueError, OSError):  # not the main thread
-            pass
-
-    def restore():
-        for sig, h in old.items():
-            signal.signal(sig, h)
-
-    return restore

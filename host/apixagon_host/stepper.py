@@ -12,7 +12,8 @@ SIGHUP (the window closed)."""
 
 import os
 import select
-import signal
+
+from . import keys
 
 KEYS = "-> n space: next   <- p: back   g N Enter: to move N   Home 0 / End $: ends   q: quit"
 
@@ -121,26 +122,11 @@ class Stepper:
 def run(out, fd, draw, last):
     """Step through `last` moves on the terminal out (input fd): draw(ply,
     stepper) gives a frame's lines. Returns when a quit key comes."""
-    import termios
-
     stepper = Stepper(last)
-    saved = termios.tcgetattr(fd)
-    handlers = {}
-
-    def leave(signum, frame):  # the terminal is restored on the way out
-        raise SystemExit(128 + signum)
-
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        try:
-            handlers[sig] = signal.signal(sig, leave)
-        except ValueError:  # not the main thread
-            pass
+    # (a kill leaves by the finally below: the terminal is restored)
+    put_back = keys.quit_on_signals(lambda signum: 128 + signum)
+    saved = keys.keys_mode(fd)
     try:
-        mode = termios.tcgetattr(fd)
-        mode[3] &= ~(termios.ECHO | termios.ICANON | termios.ISIG | termios.IEXTEN)
-        mode[6][termios.VMIN] = 1
-        mode[6][termios.VTIME] = 0
-        termios.tcsetattr(fd, termios.TCSANOW, mode)
         out.write("\x1b[?1049h\x1b[?25l")  # the alternate screen, no cursor
         changed = True
         while not stepper.done:
@@ -163,7 +149,6 @@ def run(out, fd, draw, last):
     finally:
         out.write("\x1b[?25h\x1b[?1049l")
         out.flush()
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        for sig, h in handlers.items():
-            signal.signal(sig, h)
+        keys.restore(fd, saved)
+        put_back()
     return stepper.ply
