@@ -162,9 +162,14 @@ class Companion:
         return []
 
     def _held(self, cell):
-        # the card on cell as the board last told (a card it cannot name,
-        # or cells not heard of yet: "a card")
-        cells = self.session.cells
+        # The card on cell as the board tells it now: its cells event for
+        # the move just made may still wait behind the reply, so the
+        # companion's copy can be a move old. "a card" for one it cannot name.
+        try:
+            cells = proto.unhex(self.session.request("CELLS"), NCELLS)
+        except L.BoardError:
+            cells = None
+        cells = cells or self.session.cells
         x = parse_cell(cell)
         held = words.card_token(cells[x] - 1, self.session.letters) if cells and cells[x] else "?"
         return "a card" if held == "?" else held

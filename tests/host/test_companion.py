@@ -352,6 +352,23 @@ def test_put_on_an_occupied_cell_names_the_card_the_board_refused_it_for():
     assert out == [] and s.sent == [("HAND", "put", "E4", tag.code(1, tag.NORMAL, 3))]
 
 
+def test_put_on_a_card_asks_the_board_which_card_not_the_cells_heard_of():
+    # The move's cells event can still wait behind the HAND reply: the
+    # companion's copy is a move old (E4 empty), the board's CELLS is now.
+    held = BoardError(
+        "board error: bad arguments: E4 holds a card: lift it first", board_code=proto.E_ARGS
+    )
+    now = bytearray(NCELLS)
+    now[parse_cell("E4")] = 1 + tag.code(1, tag.NORMAL, 5)
+    replies = {"HAND": held, "CELLS": proto.hex_text(bytes(now))}
+    s, _, out = run("put E4 B3", cells=bytes(NCELLS), replies=replies)
+    assert out == ["error: E4 holds G5: lift it first"] and s.sent[-1] == ("CELLS",)
+    # a board that cannot tell: the cells heard of, else "a card"
+    replies["CELLS"] = BoardError("board error: unknown command", board_code=proto.E_VERB)
+    s, _, out = run("put E4 B3", cells=None, replies=replies)
+    assert out == ["error: E4 holds a card: lift it first"]
+
+
 def test_pull_and_status_call_the_commands_with_the_port_and_database(monkeypatch, tmp_path):
     seen = []
 
