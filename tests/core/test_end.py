@@ -23,65 +23,7 @@ from util import (
     refused,
     set_ply,
     with_sym,
-    without_sym,
 )
-
-
-def test_runs_of_2_3_4_5():
-    g = new()
-    cards = put_run(g, 0, 5, ("G4", "G5"))
-    assert g.count_runs(0) == (0, 0)  # a run of 2 is no sequence
-    cards += put_run(g, 0, 5, ("G6",), cards)
-    assert g.count_runs(0) == (1, 0)
-    cards += put_run(g, 0, 5, ("G7",), cards)
-    assert g.count_runs(0) == (1, 1)
-    cards += put_run(g, 0, 5, ("G8",), cards)
-    assert g.count_runs(0) == (1, 1)  # D-6: a maximal run counts once
-    assert g.count_runs(1) == (0, 0)
-
-
-def test_no_run_without_a_common_symbol_or_a_straight_line():
-    g = new()
-    a, b = 0, 1
-    c = without_sym(common(a, b), (a, b))[0]
-    for name, k in (("A1", a), ("A2", b), ("A3", c)):
-        put(g, 0, k, name)
-    assert g.count_runs(0) == (0, 0)  # A1-A2 and A2-A3 share other symbols
-    g = new()
-    put_run(g, 0, 5, ("C3", "C4", "D5"))  # a bend: C3-C4 along the row, then up
-    assert g.count_runs(0) == (0, 0)
-
-
-def test_gaps_rains_and_the_opponent_end_a_run():
-    # G6 empty, a black Rain on G6, a gold card carrying the symbol on G6.
-    for side, card in ((None, 0), (0, 31), (1, with_sym(5)[0])):
-        g = new()
-        put_run(g, 0, 5, ("G4", "G5", "G7", "G8"))
-        if side is not None:
-            put(g, side, card, "G6")
-        assert g.count_runs(0) == (0, 0), side
-
-
-def test_a_card_in_runs_on_two_axes():
-    hinge = 12
-    s, t = symbols(hinge)[0], symbols(hinge)[1]
-    g = new()
-    put(g, 0, hinge, "D4")
-    row = put_run(g, 0, s, ("D2", "D3"), (hinge,))
-    put_run(g, 0, t, ("E4", "F4"), row + [hinge])  # axis (i+1, c)
-    assert g.count_runs(0) == (2, 0)
-
-
-def test_sealed_cards_are_those_in_a_sequence_of_4():
-    g = new()
-    put_run(g, 0, 5, ("G4", "G5", "G6"))
-    put(g, 0, 31, "F4")  # a Rain beside the run
-    for name in ("G4", "G5", "G6", "F4"):
-        assert not g.is_sealed(cell(name))
-    put_run(g, 0, 5, ("G7",), [k for k in range(31) if g.loc[k]])
-    for name in ("G4", "G5", "G6", "G7"):
-        assert g.is_sealed(cell(name))
-    assert not g.is_sealed(cell("F4")) and not g.is_sealed(cell("A1"))
 
 
 def two_fours_last_missing(side=0):
