@@ -11,7 +11,7 @@ from apixagon.codes import (
     TEEN,
 )
 from apixagon.geometry import NCELLS, NONE, ROYAL
-from util import cell, new
+from util import cell, new, set_ply
 
 
 def test_junior_first_card_on_the_royal_cell():
@@ -64,3 +64,20 @@ def test_teen_ends_when_the_draw_deck_runs_out():
         assert g.place(0, 0, cell("A1")) == OK
         assert g.deck_empty(1) == OK
         assert g.over() == CARDS_OUT
+
+
+def team_order(g, n):
+    """(team, seat) of the first n turns."""
+    out = []
+    for p in range(n):
+        set_ply(g, p)
+        out.append((g.side_to_play(), g.seat_to_play()))
+    set_ply(g, 0)
+    return out
+
+
+def test_teen_seats_follow_the_players_line():
+    for players, seats in ((2, (1, 1)), (4, (2, 2)), (6, (3, 3)), (0, (2, 2))):
+        g = new(TEEN, 0, players)
+        assert g.seats == seats
+        assert team_order(g, 2 * seats[0])[-2:] == [(0, seats[0]), (1, seats[1])]
