@@ -18,7 +18,7 @@ from apixagon.codes import (
     TWO_SEQUENCES,
 )
 from apixagon.geometry import NCELLS, NONE, ROYAL, neighbours
-from util import cell, cells, new, play, put_run, refused, set_ply, with_sym
+from util import cell, cells, new, play, put_run, refused, seat_order, set_ply, with_sym
 
 J = NONE  # Junior moves carry no side
 CHAIN = ("E5", "D4", "C3", "C2", "B1", "B2", "A2", "A1")  # A1 ends walled in
@@ -136,23 +136,13 @@ def test_teen_is_the_full_team_game():
     assert g.over() == TWO_SEQUENCES and g.winner() == 0
 
 
-def team_order(g, n):
-    """(team, seat) of the first n turns."""
-    out = []
-    for p in range(n):
-        set_ply(g, p)
-        out.append((g.side_to_play(), g.seat_to_play()))
-    set_ply(g, 0)
-    return out
-
-
 def test_teen_seats_follow_the_players_line():
     """§7 and NOTATION `players 2|4|6` (default 4): one, two or three seats a
     team."""
     for players, seats in ((2, (1, 1)), (4, (2, 2)), (6, (3, 3)), (0, (2, 2))):
         g = new(TEEN, 0, players)
         assert g.seats == seats
-        assert team_order(g, 2 * seats[0])[-2:] == [(0, seats[0]), (1, seats[1])]
+        assert seat_order(g, 2 * seats[0])[-2:] == [(0, seats[0]), (1, seats[1])]
 
 
 # --- OLD-D9-14: tests of the behaviour RULES D-9 ... D-14 change, kept passing

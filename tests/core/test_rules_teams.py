@@ -26,6 +26,7 @@ from util import (
     put,
     put_run,
     refused,
+    seat_order,
     set_ply,
     with_sym,
     without_sym,
@@ -34,40 +35,30 @@ from util import (
 A, B = 0, 1
 
 
-def order(g, n):
-    """(team, seat) of the first n turns."""
-    out = []
-    for p in range(n):
-        set_ply(g, p)
-        out.append((g.side_to_play(), g.seat_to_play()))
-    set_ply(g, 0)
-    return out
-
-
 def test_silent_swarm_seats_a1_b1_a2_b2():
     """§4 seats: A1, B1, A2, B2 from the starting team's seat 1 (start B too)."""
     want = [(A, 1), (B, 1), (A, 2), (B, 2), (A, 1), (B, 1)]
-    assert order(new(SILENT_SWARM), 6) == want
+    assert seat_order(new(SILENT_SWARM), 6) == want
     want = [(B, 1), (A, 1), (B, 2), (A, 2), (B, 1)]
-    assert order(new(SILENT_SWARM, B), 5) == want  # start B
+    assert seat_order(new(SILENT_SWARM, B), 5) == want  # start B
 
 
 def test_beehive_seats_a1_b1_a2_b2_a3_b3():
     """§4 seats with 6 players: A1, B1, A2, B2, A3, B3."""
     want = [(A, 1), (B, 1), (A, 2), (B, 2), (A, 3), (B, 3), (A, 1), (B, 1)]
-    assert order(new(BEEHIVE), 8) == want
+    assert seat_order(new(BEEHIVE), 8) == want
 
 
 def test_2v1_the_single_player_plays_every_b_turn():
     """§5: turns alternate teams; the single player plays every B turn."""
     want = [(A, 1), (B, 1), (A, 2), (B, 1), (A, 1), (B, 1)]
-    assert order(new(TWO_VS_ONE), 6) == want
+    assert seat_order(new(TWO_VS_ONE), 6) == want
 
 
 def test_3v2_the_smaller_team_rotates_its_two_seats():
     """§5: the smaller team's two players take its turns in rotation."""
     want = [(A, 1), (B, 1), (A, 2), (B, 2), (A, 3), (B, 1), (A, 1), (B, 2), (A, 2), (B, 1)]
-    assert order(new(THREE_VS_TWO), 10) == want
+    assert seat_order(new(THREE_VS_TWO), 10) == want
 
 
 def test_seat_checked_when_given():

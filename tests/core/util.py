@@ -73,6 +73,16 @@ def set_ply(g, p):
     g.s[1] = p >> 8
 
 
+def seat_order(g, n):
+    """(team, seat) of the first n turns; leaves the turn count at 0."""
+    out = []
+    for p in range(n):
+        set_ply(g, p)
+        out.append((g.side_to_play(), g.seat_to_play()))
+    set_ply(g, 0)
+    return out
+
+
 def mark_had3(g, side):
     """D-5's flag: side had a sequence of 3 at the end of an own turn."""
     g.s[2] |= 2 << side
