@@ -20,7 +20,12 @@ BOARD_TESTS = os.path.join(ROOT, "tests", "board")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build_mpy  # noqa: E402
 
-HEAP = {CORE_TESTS: "48wK", BOARD_TESTS: "96wK"}  # words: as on the 32-bit RP2040
+# words: as on the 32-bit RP2040. The board suites' 104 wK (was 96) holds
+# the team modes' own module (apixagon.team, RULES D-9 ... D-14) beside the
+# rest of the firmware's bytecode, which the unix port keeps in this heap
+# and the board keeps frozen in flash. Interim: the caps are to come from
+# each suite's measured peak (tools/heapcaps.py).
+HEAP = {CORE_TESTS: "48wK", BOARD_TESTS: "104wK"}
 
 
 def _modules(d):

@@ -19,6 +19,7 @@ ROYAL_IMMOVABLE = const(13)
 BAD_TARGET = const(14)
 GAME_OVER = const(15)
 NOT_ALLOWED_IN_MODE = const(16)
+CANNOT_PASS = const(17)
 
 REASONS = (
     "ok",
@@ -38,6 +39,7 @@ REASONS = (
     "bad-target",
     "game-over",
     "not-allowed-in-mode",
+    "cannot-pass",
 )
 
 # Modes (NOTATION.md `mode` line).
@@ -70,13 +72,17 @@ SMOKER = const(4)
 RESERVE = const(5)
 DECK_EMPTY = const(6)
 FORCED_REMOVAL = const(7)
+PASS = const(8)  # §4 D-9: a seat passes its turn in a tactical void
+OUT = const(9)  # §6 D-13: a Junior player declares they have run out
 
 # How a game ended (Game.over()).
 IN_PROGRESS = const(0)
 TWO_SEQUENCES = const(1)  # §3.3: two distinct sequences of 4
 EXHAUSTED = const(2)  # §3.3: the side to play cannot move
 CARDS_OUT = const(3)  # §3.3 / §7: the players declared the cards have run out
-ALL_PLACED = const(4)  # §6 Junior: the whole deck is on the board
+ALL_PLACED = const(4)  # §6 Junior: every card dealt is on the board, no winner named
+RAN_OUT = const(5)  # §6 D-13: a named player placed their last card (winner())
+OUT_DECLARED = const(6)  # §6 D-13: `Jn out` declared (winner() is n)
 DRAW = const(2)  # winner value for a draw (D-6)
 
 # Hint flags per cell (Game.card_cells): why a card may go there.

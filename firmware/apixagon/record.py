@@ -2,6 +2,7 @@
 # game's history. Pure code, no regular expressions (MicroPython's `re`
 # lacks groups()), so the board and the host share it.
 from .codes import (
+    ALL_PLACED,
     BAD_CELL,
     BAD_SYNTAX,
     BEEKEEPER,
@@ -14,8 +15,11 @@ from .codes import (
     MODES,
     NOT_ALLOWED_IN_MODE,
     OK,
+    OUT,
+    PASS,
     PLACE,
     RAIN_MOVE,
+    RAN_OUT,
     REASONS,
     RESERVE,
     SMOKER,
@@ -27,9 +31,19 @@ from .codes import (
 from .geometry import NONE, cell_name, parse_cell
 
 OPTIONS = ("special_then_place",)
-_KEYWORDS = ("rain", "beekeeper", "smoker", "reserve", "deck-empty", "forced-removal")
-_KINDS = (RAIN_MOVE, BEEKEEPER, SMOKER, RESERVE, DECK_EMPTY, FORCED_REMOVAL)
-_NCELLS = (1, 2, 1, -1, 0, 0)  # cells each keyword takes; -1: one or more
+_KEYWORDS = (
+    "rain",
+    "beekeeper",
+    "smoker",
+    "reserve",
+    "deck-empty",
+    "forced-removal",
+    "pass",
+    "out",
+)
+_KINDS = (RAIN_MOVE, BEEKEEPER, SMOKER, RESERVE, DECK_EMPTY, FORCED_REMOVAL, PASS, OUT)
+# cells each keyword takes; -1: any number (a reserve may be empty, D-14)
+_NCELLS = (1, 2, 1, -1, 0, 0, 0, 0)
 
 
 class Visitor:
@@ -107,12 +121,13 @@ def parse_line(line, lineno, visitor):
     what = f[1]
     names = f[2:]
     # NOTATION.md: bad-syntax (a missing or extra field, a field of the
-    # wrong kind) comes before bad-cell: the fields are counted, and each
-    # must be cell-shaped (a letter then digits, "Z9" too), before any
-    # name is looked up on the board.
+    # wrong kind, an unknown keyword) comes before bad-cell and
+    # unknown-card: the second field is a keyword or a number, the fields
+    # are counted, and each must be cell-shaped (a letter then digits,
+    # "Z9" too), before any name is looked up on the board.
     k = _KEYWORDS.index(what) if what in _KEYWORDS else -1
     n = _NCELLS[k] if k >= 0 else 1
-    if (n < 0 and not names) or (n >= 0 and len(names) != n):
+    if (k < 0 and not what.isdigit()) or (n >= 0 and len(names) != n):
         visitor.bad(lineno, BAD_SYNTAX)
         return
     cells = []
@@ -131,7 +146,7 @@ def parse_line(line, lineno, visitor):
     if k >= 0:
         visitor.move(lineno, letter, seat, _KINDS[k], None, cells)
         return
-    card = int(what) if what.isdigit() and len(what) < 3 else 99
+    card = int(what) if len(what) < 3 else 99
     if card > 30:
         visitor.bad(lineno, UNKNOWN_CARD)
         return
@@ -199,7 +214,9 @@ class Checker(Visitor):
         players = 0
         for lineno, key, value in self._header_lines:
             if key == "players":
-                if mode == TEEN and value in ("2", "4", "6"):
+                # Teen 2|4|6 (§7), Junior 2..6 (§6, D-13); no other mode.
+                ok = ("2", "4", "6") if mode == TEEN else ("2", "3", "4", "5", "6")
+                if (mode == TEEN or mode == JUNIOR) and value in ok:
                     players = int(value)
                 else:
                     self.verdicts.append((lineno, BAD_SYNTAX))
@@ -234,6 +251,8 @@ class Checker(Visitor):
 
 def apply_move(game, letter, seat, kind, card, cells):
     """Apply one parsed record line to game; returns the reason code."""
+    if kind == OUT and letter == "J" and not seat:
+        return BAD_SYNTAX  # `J out` declares nobody (D-13)
     if game.over():
         return GAME_OVER
     letters = side_letters(game)
@@ -243,8 +262,8 @@ def apply_move(game, letter, seat, kind, card, cells):
         side = letters.index(letter)
     else:
         return NOT_ALLOWED_IN_MODE
-    if seat and (side == NONE or seat > game.seats[side]):
-        return BAD_SYNTAX
+    if seat > game.seat_count(side):
+        return BAD_SYNTAX  # a seat (a player) the match does not have
     if kind == PLACE:
         return game.place(side, card, cells[0], seat)
     if kind == RAIN_MOVE:
@@ -257,6 +276,10 @@ def apply_move(game, letter, seat, kind, card, cells):
         return game.reserve(side, bytes(cells), seat)
     if kind == DECK_EMPTY:
         return game.deck_empty(side)
+    if kind == PASS:
+        return game.pass_turn(side, seat)
+    if kind == OUT:
+        return game.out(side, seat)
     return game.forced_removal(side)
 
 
@@ -280,8 +303,14 @@ def result(game):
         n = 0
         for c in range(31):
             n += game.where(0, c) != NONE
-        if how:
+        if how == ALL_PLACED:
             return "finished", None, "all-cards-placed", "all cards placed"
+        if how:
+            # D-13: the first to place all their cards, counted or declared
+            who = "player %d" % game.winner()
+            if how == RAN_OUT:
+                return "win", who, "ran-out", who + " wins (placed all their cards)"
+            return "win", who, "declared-out", who + " wins (out of cards, declared)"
         return "in-progress", None, None, "in progress (%d card%s placed)" % (n, "s"[n == 1 :])
     if not how:
         t = game.side_to_play()
@@ -330,8 +359,15 @@ def move_text(game, kind, payload, ply):
     """The record line for one history entry (see Game.history)."""
     letters = side_letters(game)
     side = payload[0]
-    who = letters[side]
-    if game.teams and kind in (PLACE, RAIN_MOVE, BEEKEEPER, SMOKER, RESERVE):
+    if game.mode == JUNIOR:
+        # a placement's or an out's payload names the player where a side
+        # would be (D-13); a refused declaration's holds its side
+        who = "J%d" % side if side and kind in (PLACE, OUT) else "J"
+        if kind == OUT:
+            return who + " out"
+    else:
+        who = letters[side]
+    if game.teams and kind in (PLACE, RAIN_MOVE, BEEKEEPER, SMOKER, RESERVE, PASS):
         who += str((ply >> 1) % game.seats[side] + 1)
     if kind == PLACE:
         return "%s %d %s" % (who, payload[1], cell_name(payload[2]))
@@ -344,10 +380,14 @@ def move_text(game, kind, payload, ply):
     if kind == RESERVE:
         # payload: side, then (cell, occupant) pairs; MicroPython slices
         # take no step, hence the range.
-        names = [cell_name(payload[i]) for i in range(1, len(payload), 2)]
-        return "%s reserve %s" % (who, " ".join(names))
+        names = [who, "reserve"]
+        for i in range(1, len(payload), 2):
+            names.append(cell_name(payload[i]))
+        return " ".join(names)  # no cells: the empty reserve (D-14)
     if kind == DECK_EMPTY:
         return "%s deck-empty" % who
+    if kind == PASS:
+        return "%s pass" % who
     return "%s forced-removal" % who
 
 
@@ -357,8 +397,8 @@ def lines(game, tags=()):
     for name, value in tags:
         yield '[%s "%s"]' % (name, value)
     yield "mode " + MODES[game.mode]
-    if game.mode == TEEN:
-        yield "players %d" % (2 * game.seats[0])
+    if game.mode == TEEN or (game.mode == JUNIOR and game.players != 2):
+        yield "players %d" % game.players
     if game.special_then_place:
         yield "option special_then_place"
     if game.mode != JUNIOR:

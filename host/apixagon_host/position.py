@@ -75,7 +75,7 @@ def initial_specials(game):
     """(rains, beekeepers, smokers) each side started with: §3.2, and §5
     (the smaller team of 2v1 and 3v2 has one Rain and no Beekeeper). A
     fresh game of the same mode says it."""
-    fresh = Game(game.mode, game.start, 2 * game.seats[0], game.special_then_place)
+    fresh = Game(game.mode, game.start, game.players, game.special_then_place)
     return fresh.specials_left(0), fresh.specials_left(1)
 
 

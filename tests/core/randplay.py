@@ -37,20 +37,25 @@ def _try_special(g, t, out):
 
 
 def _try_reserve(g, t):
+    """The keeper's reserve (§4): a random choice of the cards it may take
+    back, or the empty reserve when none may be (D-14)."""
     cells = bytearray()
     for x in range(NCELLS):
         if g.owner(x) == t and random.randrange(3):
             if g.check_reserve(t, bytes(cells) + bytes((x,))) == OK:
                 cells.append(x)
-    if cells:
-        return g.reserve(t, bytes(cells))
-    return None
+    if not cells:
+        for x in range(NCELLS):  # D-14: empty only when nothing may be taken
+            if g.check_reserve(t, bytes((x,))) == OK:
+                cells.append(x)
+                break
+    return g.reserve(t, bytes(cells))
 
 
 def play_turn(g, out):
     """Play one random legal action for the side to play. Returns the kind
-    of action ('place', 'special', 'reserve', 'declare') or None if the side
-    has no move at all (the game should then be over)."""
+    of action ('place', 'special', 'reserve', 'declare', 'pass') or None if
+    the side has no move at all (the game should then be over)."""
     t = g.side_to_play() if g.mode != 5 else NONE
     side = 0 if t == NONE else t
     if g.mode != 5:
@@ -60,9 +65,13 @@ def play_turn(g, out):
         if left < 5 and random.randrange(6) == 0:
             if g.deck_empty(side) == OK:
                 return "declare"
-        if g.silent and g.deck_declared_empty(side) and g.seat_to_play() == g.keeper(side):
-            if _try_reserve(g, side) == OK:
-                return "reserve"
+        if g.reserve_due():  # D-14: the keeper's turn is the reserve
+            assert _try_reserve(g, side) == OK
+            return "reserve"
+        # D-9: a team of three may pass in its tactical void at will
+        if random.randrange(4) == 0 and g.check_pass(side) == OK:
+            assert g.pass_turn(side) == OK
+            return "pass"
         if g.specials_unlocked() and not g.placement_pending():
             if random.randrange(SPECIAL_CHANCE) == 0 and _try_special(g, side, out) == OK:
                 return "special"
@@ -91,13 +100,15 @@ def play_turn(g, out):
     if g.mode != 5 and g.specials_unlocked() and not g.placement_pending():
         if _try_special(g, side, out) == OK:
             return "special"
-    # Out of cards: the keeper declares the deck empty and recovers (§4).
-    if g.silent and g.seat_to_play() == g.keeper(side) and not g.reserve_used(side):
+    # Stuck before the reserve (D-10): the players declare the deck empty,
+    # then the seat passes (D-9) or the keeper builds (D-14).
+    if g.silent and not g.reserve_used(side):
         if not g.deck_declared_empty(side):
-            g.deck_empty(side)
-        if _try_reserve(g, side) == OK:
-            return "reserve"
-        return "declare"
+            assert g.deck_empty(side) == OK
+            return "declare"
+        if g.check_pass(side) == OK:
+            assert g.pass_turn(side) == OK
+            return "pass"
     return None
 
 

@@ -39,12 +39,15 @@ def check_consistent(g):
 
 def brute_can_move(g):
     """Could the side to play do anything (§3.3)? Every card on every cell,
-    every special on every target, through the public checks."""
+    every special on every target, a pass (D-9), a reserve (D-14),
+    through the public checks."""
     t = g.side_to_play()
     for c in range(31):
         for x in range(NCELLS):
             if g.check_place(t, c, x) == OK:
                 return True
+    if g.check_pass(t) == OK or g.check_reserve(t, b"") == OK:
+        return True
     if g.placement_pending():
         return False
     for x in range(NCELLS):
@@ -55,11 +58,6 @@ def brute_can_move(g):
                 return True
         if g.check_reserve(t, bytes((x,))) == OK:
             return True
-        if g.silent and g.seat_to_play() == g.keeper(t) and not g.reserve_used(t):
-            # The keeper could still declare the deck empty and recover.
-            if g.owner(x) == t and g.card_at(x) != 31 and x != ROYAL and not g.is_sealed(x):
-                if g._group_size(x, 3) <= 2:
-                    return True
     return False
 
 
@@ -83,7 +81,7 @@ def check_hints(g):
                 any_card[x] = 1
     assert legal == any_card, "legal_cells disagrees with check_place"
     assert bool(g.legal_cells(t, None)) == (sum(legal) > 0)
-    if not g.placement_pending() and g.specials_unlocked():
+    if not g.placement_pending() and g.specials_unlocked() and not g.reserve_due():
         g.card_cells(31, flags)
         for x in range(NCELLS):
             assert bool(flags[x]) == (g._rain_reason(t, x) == OK), "Rain hints"
@@ -138,6 +136,8 @@ def replay(g, kind, p):
         return g.reserve(p[0], bytes([p[i] for i in range(1, len(p), 2)]))
     if kind == 6:
         return g.deck_empty(p[0])
+    if kind == 8:
+        return g.pass_turn(p[0])
     return g.forced_removal(p[0])
 
 
@@ -151,10 +151,13 @@ def check_end(g):
         assert g.count_runs(g.winner())[1] >= 2
     else:
         assert s0 < 2 and s1 < 2, "two sequences of 4 but the game goes on"
+    # D-10: before its reserve a stuck team waits for its declarations
+    waits = g.silent and not g.reserve_used(g.side_to_play())
     if not how:
-        assert brute_can_move(g), "side to play cannot move but the game goes on"
+        assert brute_can_move(g) or waits, "side to play cannot move but the game goes on"
     if how == EXHAUSTED:
         assert not brute_can_move(g), "game ended by exhaustion with a move left"
+        assert not waits, "a team game ended by the count before the reserve (D-10)"
 
 
 def test_random_queens_gambit():

@@ -7,6 +7,8 @@ from apixagon import record
 from apixagon.codes import (
     BAD_CELL,
     BAD_SYNTAX,
+    BAD_TARGET,
+    CANNOT_PASS,
     CARD_ALREADY_PLAYED,
     GAME_OVER,
     NOT_ALLOWED_IN_MODE,
@@ -75,7 +77,7 @@ def test_bad_lines_get_codes_and_change_nothing():
     game, v = verdicts_of(text)
     assert v[2] == OK and v[12] == OK
     assert v[3] == BAD_CELL
-    assert v[4] == UNKNOWN_CARD and v[5] == UNKNOWN_CARD
+    assert v[4] == UNKNOWN_CARD and v[5] == BAD_SYNTAX
     assert v[6] == BAD_SYNTAX and v[7] == BAD_SYNTAX and v[8] == BAD_SYNTAX
     assert v[9] == BAD_SYNTAX
     assert v[10] == NOT_YOUR_TURN
@@ -113,8 +115,9 @@ def test_teen_players_and_letters():
 
 
 def test_junior_lines():
-    game, v = verdicts_of("mode junior\nJ 0 E5\nB 1 E6\nJ 1 E6\nJ1 2 E7")
-    assert v == {2: OK, 3: NOT_ALLOWED_IN_MODE, 4: OK, 5: BAD_SYNTAX}
+    # D-13: a line may name its player, one of the match's
+    game, v = verdicts_of("mode junior\nJ 0 E5\nB 1 E6\nJ 1 E6\nJ1 2 E7\nJ3 3 E8")
+    assert v == {2: OK, 3: NOT_ALLOWED_IN_MODE, 4: OK, 5: OK, 6: BAD_SYNTAX}
 
 
 def test_game_over_lines():
@@ -334,3 +337,28 @@ def test_syntax_comes_before_cells():
 def test_two_cards_placed_is_plural():
     game, v = verdicts_of("mode junior\nJ 0 E5\nJ 1 E6")
     assert record.result(game)[3] == "in progress (2 cards placed)"
+
+
+def test_a_field_of_the_wrong_kind_is_bad_syntax_before_a_bad_cell_or_card():
+    # NOTATION.md's order: bad-syntax (a cell where the card belongs, an
+    # unknown keyword, a field too many or too few), then bad-cell /
+    # unknown-card.
+    game, v = verdicts_of(
+        "mode queens-gambit\nB E4 E4\nB foo E4\nB 99 E4\nB 12 Z9\nB 12 12\nB 12\nB 99 Z9"
+    )
+    want = {2: BAD_SYNTAX, 3: BAD_SYNTAX, 4: UNKNOWN_CARD, 5: BAD_CELL, 6: BAD_SYNTAX}
+    want[7] = BAD_SYNTAX
+    want[8] = BAD_CELL
+    assert v == want
+
+
+def test_pass_and_the_empty_reserve_are_record_lines():
+    # RULES §4 D-9 (`A2 pass`), D-14 (`A1 reserve` with no cells)
+    moves = ["A1 0 A1", "B1 0 I9", "A2 pass", "A deck-empty", "A2 pass", "A2 1 A3", "B2 1 I7"]
+    moves += ["A1 reserve", "A1 reserve A1"]
+    game, v = verdicts_of("mode silent-swarm\n" + "\n".join(moves))
+    want = {2: OK, 3: OK, 4: CANNOT_PASS, 5: OK, 6: CANNOT_PASS, 7: OK, 8: OK}
+    want[9] = BAD_TARGET  # A1 and A3 may come back: not the empty reserve
+    want[10] = OK
+    assert v == want
+    assert record.write(game)[-4:] == ["A deck-empty", "A2 1 A3", "B2 1 I7", "A1 reserve A1"]

@@ -145,16 +145,10 @@ def test_teen_seats_follow_the_players_line():
         assert seat_order(g, 2 * seats[0])[-2:] == [(0, seats[0]), (1, seats[1])]
 
 
-# --- OLD-D9-14: tests of the behaviour RULES D-9 ... D-14 change, kept passing
-# until the rules core implements them.
-
-
-# OLD-D9-14: D-13: the first player out of its 30 // players cards wins (J2 out), not card 31
 def test_junior_ends_when_the_whole_deck_is_placed():
-    """§6 as the core reads it before D-13: the game ends (all-placed) only
-    when all 31 cards are on the board. D-13 deals 30 // players cards a
-    player (the excess discarded) and ends the game when a player runs out
-    (`J2 out`, or every line naming its player)."""
+    """§6 with D-13: two players are dealt 15 cards each; when the lines
+    name no player the board cannot tell who ran out first, and the game
+    ends, with no winner, once every card dealt is down (all 31)."""
     g = new(JUNIOR)
     for k in range(31):
         assert not g.over()

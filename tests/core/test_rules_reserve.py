@@ -14,7 +14,6 @@ from apixagon.codes import (
     CARDS_OUT,
     DECK_EMPTY,
     DRAW,
-    EXHAUSTED,
     JUNIOR,
     NOT_ALLOWED_IN_MODE,
     NOT_YOUR_TURN,
@@ -361,56 +360,30 @@ def test_deck_empty_after_the_reserve_ends_the_game_by_count():
     assert g.count_runs(A) == g.count_runs(B) == (0, 0) and g.winner() == DRAW
 
 
-# --- OLD-D9-14: tests of the behaviour RULES D-9 ... D-14 change, kept passing
-# until the rules core implements them.
-
-
-# OLD-D9-14: D-14: `A1 reserve` with no cells is the empty reserve, when none may be taken
-def test_an_empty_reserve_is_refused():
-    """§4 reserve as the core reads it before D-14: a reserve of no cells is
-    refused (here own cards could be taken back)."""
-    g = swarm()
-    g.deck_empty(A)
-    refused(g, BAD_TARGET, g.reserve, A, b"")  # nothing taken
-
-
-# OLD-D9-14: D-14: the keeper's first turn after deck-empty is the reserve: no special first
-def test_special_then_place_no_reserve_while_a_placement_is_due():
-    """§4 and D-2 special_then_place as the core reads them before D-14: the
-    keeper may play a special after the deck-empty declaration, and then no
-    reserve while its placement is due."""
-    g = swarm(SILENT_SWARM, True)
-    occupy_royal(g, B, 30)
-    g.deck_empty(A)
-    assert g.smoker(A, cell("I9")) == OK
-    refused(g, SPECIAL_USED, g.reserve, A, cells("A1"))
-
-
-# OLD-D9-14: D-10/D-14: the keeper's turn builds the reserve; the count waits for it
 def test_deck_empty_twice_without_a_reserve_ends_the_game():
-    """§4 as the core reads it before D-10/D-14: a second deck-empty before
-    any reserve is built ends the game by the count."""
+    """§3.3 "or the players declare that cards have run out": a second
+    deck-empty before the reserve is built ends the game by the count."""
     g = swarm()
     assert g.deck_empty(A) == OK and not g.over()
     assert g.deck_empty(A) == OK and g.over() == CARDS_OUT  # no reserve built
 
 
-# OLD-D9-14: D-10: before its keeper's reserve a stuck team passes (D-9), no exhaustion
-def test_a_stuck_seat_before_the_reserve_ends_the_game():
-    """§3.3 as the core reads it before D-10: a team seat that is not the
-    keeper, with every card on the board and no reserve built, ends the game
-    by exhaustion."""
-    g = stuck_team_a(1)  # A2 comes next: stuck
-    assert g.over() == EXHAUSTED
+def test_special_then_place_no_reserve_while_a_placement_is_due():
+    """§4 and D-2 special_then_place: the keeper A1 plays a Smoker, then A's
+    deck is declared empty with A1's placement still due: no reserve in the
+    same turn."""
+    g = swarm(SILENT_SWARM, True)
+    occupy_royal(g, B, 30)
+    assert g.smoker(A, cell("I9")) == OK
+    g.deck_empty(A)
+    refused(g, SPECIAL_USED, g.reserve, A, cells("A1"))
 
 
-# OLD-D9-14: D-11: only a kind played when the penalty fell comes back: no 2nd Beekeeper
-def test_only_a_played_special_comes_back():
-    """§4 excess penalty as the core reads it before D-11: the special that
-    comes back may be of a kind played after the penalty fell (here a second
-    Beekeeper, not the Smoker played before)."""
-    # B played its Smoker only: the Rains and the Beekeeper are still in
-    # hand, and a second Smoker is the one special that can come back.
+def test_only_a_special_played_when_the_penalty_fell_comes_back_d11():
+    """§4 excess penalty, D-11: B had played its Smoker only when the penalty
+    fell: a second Smoker is the one special that can come back; the
+    Beekeeper B plays afterwards is gone for good ("tra quelle già
+    giocate")."""
     g = builders(SILENT_SWARM, B, 7)
     assert g.smoker(B, cell("G7")) == OK
     put(g, A, 21, "G9")
@@ -419,6 +392,7 @@ def test_only_a_played_special_comes_back():
     play(g, A, 0, "A1")
     assert g.beekeeper(B, cell("I9"), cell("I8")) == OK  # its own Beekeeper
     play(g, A, 1, "A3")
-    assert g.beekeeper(B, cell("I8"), cell("I9")) == OK  # the played one back
+    refused(g, SPECIAL_USED, g.beekeeper, B, cell("I8"), cell("I9"))  # not a second
+    assert g.smoker(B, cell("G9")) == OK  # the Smoker played before the penalty
     play(g, A, 2, "A5")
-    refused(g, SPECIAL_USED, g.smoker, B, cell("G9"))  # and no more
+    refused(g, SPECIAL_USED, g.smoker, B, cell("A5"))  # and no more

@@ -90,7 +90,7 @@ def runner_stream(path, seed, sim, batches):
     return out
 
 
-@pytest.mark.parametrize("where", ["cpython-simlink", "micropython-96wK"])
+@pytest.mark.parametrize("where", ["cpython-simlink", "micropython-104wK"])
 def test_the_boards_loop_fuzzed_in_process(where, firmware_mpy, tmp_path):
     stream = str(tmp_path / "stream.bin")
     if where.startswith("cpython"):
@@ -117,7 +117,7 @@ def test_the_boards_loop_fuzzed_in_process(where, firmware_mpy, tmp_path):
             cmd = [build_mpy.mpy_cross(), "-o", out, name + ".py"]
             subprocess.run(cmd, cwd=BOARD_TESTS, check=True)
         exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-        cmd = [exe, "-X", "heapsize=96wK", os.path.join(BOARD_TESTS, "fuzzrun.py")]
+        cmd = [exe, "-X", "heapsize=104wK", os.path.join(BOARD_TESTS, "fuzzrun.py")]
         cmd += [lib, helpers, stream, "board"]
     t = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, cwd=ROOT, timeout=300)
