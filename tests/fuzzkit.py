@@ -459,22 +459,20 @@ class Fuzzer:
         return self._item(seq, "@%d" % seq, verb, args, E5)
 
     def odd_seq(self):
-        # seq markers that are still requests: leading zeros, 0, nine digits
+        # seq markers outside 1..999999 or written with leading zeros: no
+        # request (docs/protocol.md), answered ERR 1 at seq 0, carried out
+        # never (a DEL on "@00002" was carried out as request 2)
         r = self.r
-        verb = r.choice(("STATUS", "HELLO", "CELLS", "CONF", "LOGS"))
+        verb = r.choice(("STATUS", "HELLO", "CELLS", "CONF", "LOGS", "DEL 0001.alog"))
         k = r.below(3)
         if k == 0:
-            seq = self.next_seq()
-            marker = "@" + "0" * (r.below(3) + 1) + str(seq)
-            if len(marker) > 10:
-                marker = "@%d" % seq
+            marker = "@" + "0" * (r.below(3) + 1) + str(r.below(999999) + 1)
         elif k == 1:
-            seq, marker = 0, "@0"
+            marker = "@0"
         else:
-            seq = 100000000 + r.below(899999999)
-            marker = "@%d" % seq
-        self.valid += 1
-        return self._item(seq, marker, verb, [], OK)
+            marker = "@%d" % (1000000 + r.below(999000000))
+        body = marker + " " + verb
+        return Item(proto.frame(body), [(0, E1)], body)
 
     def bad_seq(self):
         marker = self.r.choice(BAD_SEQ)

@@ -282,12 +282,14 @@ def event(kind, text=""):
 
 def parse_request(text):
     """(seq, verb, args) of a request body "@seq VERB a b ..."; seq -1 if
-    the body is not a request."""
+    the body is not a request. seq is 1..999999 written without leading
+    zeros (docs/protocol.md): 0 is the errors' and REBOOT's, and "@00002"
+    must not be carried out as request 2."""
     if not text or text[0] != "@":
         return -1, "", ()
     parts = text.split()
     s = parts[0][1:]
-    if not s or len(s) > 9 or not s.isdigit() or len(parts) < 2:
+    if not s or len(s) > 6 or s[0] == "0" or not s.isdigit() or len(parts) < 2:
         return -1, "", ()
     return int(s), parts[1], parts[2:]
 
