@@ -19,6 +19,7 @@ import json
 import os
 import pathlib
 import sqlite3
+import stat
 import sys
 import time
 
@@ -161,8 +162,8 @@ class Store:
                     % (folder, why),
                     EXIT_USAGE,
                 ) from None
-        if not write and not os.path.isfile(self.path):
-            raise FileNotFoundError(self.path)
+        if not write:
+            self._readable(folder)
         try:
             self.db = sqlite3.connect(self.path if write else _uri(self.path), uri=not write)
         except sqlite3.Error as e:
@@ -180,6 +181,24 @@ class Store:
         except BaseException:
             self.db.close()
             raise
+
+    def _readable(self, folder):
+        """A missing database is FileNotFoundError ("no matches stored
+        yet"); one the user may not reach is an error naming the folder:
+        os.path.isfile() says False for both, and a library of a thousand
+        matches read as an empty one."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            raise FileNotFoundError(self.path) from None
+        except OSError as e:
+            raise CommandError(
+                "cannot read the data folder %s: %s (a folder you may read? APIXAGON_DATA "
+                "or --db choose another)" % (folder or ".", e.strerror or e),
+                EXIT_USAGE,
+            ) from None
+        if not stat.S_ISREG(st.st_mode):
+            raise FileNotFoundError(self.path)
 
     @contextlib.contextmanager
     def _failing(self):

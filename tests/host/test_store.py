@@ -276,3 +276,37 @@ def test_a_date_set_on_the_pc_is_the_matchs_date(tmp_path):
         assert s.date(1) == "2026-11-20 17:30"
     rc, out = run_cli("logs", "list", "--db", db)
     assert out.splitlines()[1].split()[3:5] == ["2026-11-20", "17:30"]
+
+
+def test_an_unreadable_data_folder_is_an_error_not_an_empty_library():
+    # A folder holding the user's matches that the user may not read: "no
+    # matches stored yet" (exit 0) said a library of a thousand was empty.
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    top = tempfile.mkdtemp()
+    try:
+        os.chmod(top, 0o755)
+        data = os.path.join(top, "data")
+        os.mkdir(data)
+        s = Store(os.path.join(data, "matches.sqlite"))
+        s.put("sim-A", "0001.alog", log_bytes(RECORD, "abandoned"))
+        s.close()
+        exe = os.path.join(os.path.dirname(sys.executable), "apixagon")
+        cmd = [exe, "logs", "list"]
+        if os.geteuid() == 0:
+            # root reads every folder: the user is "nobody" here
+            os.chmod(data, 0o700)
+            cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+        else:
+            os.chmod(data, 0o000)
+        env = dict(os.environ, APIXAGON_DATA=data, HOME=top)
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+        assert p.returncode == 2, (p.stdout, p.stderr)
+        assert "cannot read the data folder %s" % data in p.stderr, p.stderr
+        assert "no matches" not in p.stdout
+    finally:
+        os.chmod(os.path.join(top, "data"), 0o700)
+        shutil.rmtree(top)

@@ -14,7 +14,7 @@ from smartboard import cbpalette, tag, view
 
 pytest.importorskip("starlette", reason="the web companion's packages (make installs them)")
 
-from apixagon_host.web import app, library, live  # noqa: E402
+from apixagon_host.web import guard, library, live  # noqa: E402
 
 
 def test_serve_refuses_another_address_unless_told(capsys):
@@ -117,12 +117,12 @@ def test_a_change_needs_this_servers_own_origin():
             "headers": [(k.replace("_", "-").encode(), v.encode()) for k, v in headers.items()],
         }
 
-    assert app._same_origin(scope(host="127.0.0.1:8765", origin="http://127.0.0.1:8765"))
-    assert not app._same_origin(scope(host="127.0.0.1:8765", origin="http://127.0.0.1:9999"))
-    assert not app._same_origin(scope(host="127.0.0.1:8765", origin="null"))
-    assert not app._same_origin(scope(host="127.0.0.1:8765"))
-    assert app._same_origin(scope(host="127.0.0.1:8765", sec_fetch_site="same-origin"))
-    assert not app._same_origin(scope(host="127.0.0.1:8765", sec_fetch_site="same-site"))
+    assert guard.same_origin(scope(host="127.0.0.1:8765", origin="http://127.0.0.1:8765"))
+    assert not guard.same_origin(scope(host="127.0.0.1:8765", origin="http://127.0.0.1:9999"))
+    assert not guard.same_origin(scope(host="127.0.0.1:8765", origin="null"))
+    assert not guard.same_origin(scope(host="127.0.0.1:8765"))
+    assert guard.same_origin(scope(host="127.0.0.1:8765", sec_fetch_site="same-origin"))
+    assert not guard.same_origin(scope(host="127.0.0.1:8765", sec_fetch_site="same-site"))
 
 
 def test_progress_can_tell_a_function_instead_of_drawing(capsys):

@@ -3,20 +3,12 @@
 live view is one server-sent event stream per page, a JSON snapshot per
 change (live.py); pictures come from render.py.
 
-Safety, for a server on the user's own computer that can change a board
-and a database:
-- clients other than this computer are refused unless --allow-remote;
-- the Host header must name this server (a web page of another site that
-  resolves its own name to 127.0.0.1 reaches nothing);
-- every request that changes something (POST) must come from this
-  server's own pages: its Origin (or Sec-Fetch-Site) says so, else 403;
-- the pages run only this server's scripts (Content-Security-Policy)
-  and cannot be framed by another site;
-- a match is named by its id, a whole number; no path ever comes from a
-  request (downloads are made in memory)."""
+Safety (guard.py: who may ask, the Host header, the token of
+--allow-remote, same-origin changes, no traceback on the terminal); here:
+a match is named by its id, a whole number in SQLite's range (others are
+404); no path ever comes from a request (downloads are made in memory)."""
 
 import asyncio
-import ipaddress
 import json
 import os
 import time
@@ -24,7 +16,6 @@ import time
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import (
     JSONResponse,
     PlainTextResponse,
@@ -39,83 +30,23 @@ from .. import logs, words
 from ..errors import CommandError
 from ..render import PngUnavailable, svg_to_png
 from . import library, live
+from .guard import Guard, Quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DISPLAYS = ("adult", "hint", "card_query")  # SET display: smartboard.view ADULT HINT QUERY
 SSE_COALESCE_S = 0.03  # the events of one placement (move, cells, leds) make one update
 SSE_PING_S = 15.0
 SSE_WAKE_S = 0.5  # a stream looks this often whether the server is stopping
-LOCAL_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+MAX_ID = 2**63 - 1  # SQLite's largest INTEGER: a larger id is no match (404)
 
 
-def _local(host):
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-class Guard:
-    """ASGI middleware: local clients only (unless allowed), same-origin
-    writes."""
-
-    def __init__(self, app, allow_remote=False):
-        self.app = app
-        self.allow_remote = allow_remote
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        client = (scope.get("client") or ("", 0))[0]
-        if not self.allow_remote and not _local(client):
-            return await PlainTextResponse(
-                "refused: this companion answers only this computer "
-                "(apixagon serve --host ADDRESS --allow-remote opens it)",
-                403,
-            )(scope, receive, send)
-        if scope["method"] not in ("GET", "HEAD") and not _same_origin(scope):
-            return await PlainTextResponse(
-                "refused: a change must come from this companion's own pages (same origin)",
-                403,
-            )(scope, receive, send)
-
-        async def send_with_headers(message):
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + _HEADERS
-            await send(message)
-
-        return await self.app(scope, receive, send_with_headers)
-
-
-# The pages load only this server's scripts and styles, and no other site
-# may frame them (a click on a hidden frame of this page is no user's).
-_HEADERS = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-        b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"same-origin"),
-]
-
-
-def _same_origin(scope):
-    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-    host = headers.get("host", "")
-    origin = headers.get("origin")
-    if origin is not None:
-        return origin == "%s://%s" % (scope.get("scheme", "http"), host)
-    # no Origin (an older browser's form post): the fetch metadata says
-    return headers.get("sec-fetch-site") == "same-origin"
-
-
-def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda: False):
+def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda: False, token=None):
     """The app around a started bridge.Bridge (or any object with its
     session, log, version, job, call, watch, unwatch, run_job) and the
     match database db (None: the user's). stopping(): true once the
-    server is shutting down (the event streams end then)."""
+    server is shutting down (the event streams end then). hosts: the
+    names the Host header may carry besides the loopback ones; token: the
+    secret remote clients need (--allow-remote)."""
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
 
     def page(request, name, code=200, **ctx):
@@ -264,12 +195,18 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
 
     # ---- library -------------------------------------------------------------
     async def library_page(request):
-        rows = await run_in_threadpool(library.matches, db)
+        try:
+            rows = await run_in_threadpool(library.matches, db)
+        except CommandError as e:  # a data folder the user may not read
+            return page(request, "library", 500, rows=[], problem=str(e))
         return page(request, "library", rows=rows)
 
     def _match(request):
+        mid = request.path_params["id"]
+        if not 0 < mid <= MAX_ID:
+            return None  # (SQLite cannot even be asked: OverflowError)
         try:
-            return library.Match(db, int(request.path_params["id"]))
+            return library.Match(db, mid)
         except (KeyError, FileNotFoundError, ValueError):
             return None
 
@@ -405,14 +342,10 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         Route("/board", board_page),
         Mount("/static", StaticFiles(directory=os.path.join(HERE, "static")), name="static"),
     ]
-    middleware = [Middleware(Guard, allow_remote=allow_remote)]
-    if not allow_remote:
-        middleware.append(
-            Middleware(
-                TrustedHostMiddleware,
-                allowed_hosts=list(hosts or ("127.0.0.1", "localhost", "::1")),
-            )
-        )
+    middleware = [
+        Middleware(Quiet),
+        Middleware(Guard, allow_remote=allow_remote, hosts=hosts or (), token=token),
+    ]
     return Starlette(routes=routes, middleware=middleware)
 
 

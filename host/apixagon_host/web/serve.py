@@ -1,9 +1,14 @@
 """`apixagon serve`: the web companion on this computer (127.0.0.1 unless
 --host names another address, and that only with --allow-remote): the
 live board, the match library, the board's page. uvicorn serves it; the
-serial link runs in the bridge's thread."""
+serial link runs in the bridge's thread.
+
+--allow-remote opens it to the network, guarded (guard.py): the Host
+header must be one of this computer's names (or an address), and other
+computers need the secret token in the URL it prints."""
 
 import ipaddress
+import secrets
 import socket
 import sys
 import webbrowser
@@ -23,7 +28,18 @@ def add_args(p):
     p.add_argument(
         "--allow-remote",
         action="store_true",
-        help="answer other computers too (anyone on the network can then change the board)",
+        help="answer other computers too: anyone on the network who has the printed "
+        "address (it carries a secret token) can see and change the board and the "
+        "match library; with --host 0.0.0.0 every network this computer is on",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --allow-remote: a name other computers use for this one (the Host "
+        "header must be one of them or an address; repeatable; this computer's "
+        "own name is allowed already)",
     )
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
 
@@ -79,7 +95,13 @@ def run(state, args):
     sock = listen(args.host, args.web_port)
     port = sock.getsockname()[1]
     bridge = Bridge(args.port)
-    hosts = ["127.0.0.1", "localhost", "::1", args.host]
+    wildcard = args.host in ("0.0.0.0", "::")
+    hosts = ["127.0.0.1", "localhost", "::1"] + list(args.allow_host)
+    token = None
+    if args.allow_remote:
+        me = socket.gethostname()
+        hosts += [me, me + ".local"] + ([] if wildcard else [args.host])
+        token = secrets.token_urlsafe(18)
     server = None
     app = create_app(
         bridge,
@@ -87,9 +109,18 @@ def run(state, args):
         allow_remote=args.allow_remote,
         hosts=hosts,
         stopping=lambda: server is not None and server.should_exit,
+        token=token,
     )
-    name = "[%s]" % args.host if ":" in args.host else args.host
+    shown = socket.gethostname() if wildcard else args.host
+    name = "[%s]" % shown if ":" in shown else shown
     url = "http://%s:%d/" % (name, port)
+    if token is not None:
+        url += "?token=" + token
+        sys.stderr.write(
+            "warning: --allow-remote: anyone who has this address can see and change the "
+            "board and the match library; names accepted: %s and addresses\n" % ", ".join(hosts)
+        )
+        sys.stderr.flush()
     # (on Ctrl-C the pages' event streams end themselves: stopping above;
     # a request still busy after 2 s is cut)
     config = uvicorn.Config(
