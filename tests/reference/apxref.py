@@ -335,10 +335,13 @@ class Game:
 
     def in_reserve_turn(self, side):
         """D-14: the keeper's first turn after the team's deck-empty is the
-        reserve (also when the declaration came during that very turn)."""
+        reserve (also when the declaration came during that very turn, unless
+        a special already began it under special_then_place: the placement
+        owed ends that turn, and the keeper's next turn is the reserve)."""
         cfg = self.cfg
         return (
             cfg.reserve
+            and not self.pending
             and self.declared[side]
             and not self.built[side]
             and self.to_play == side
@@ -929,12 +932,20 @@ class _RandomGame:
         # A light model of the decks, only to time the deck-empty declarations
         # (the board never sees them): cards dealt 3 a seat (2 to the single
         # player of 2v1, §5), one drawn a placement turn.
+        # Styles, to reach every phase often: "scatter" leaves many isolated
+        # cards and runs out early (big reserves, the excess penalty);
+        # "stubborn" never declares once the game can end on it (the board
+        # fills: exhaustion, §3.3).
+        self.scatter = rng.random() < 0.35
+        self.stubborn = rng.random() < 0.3
         self.deck = []
         self.draws = [0, 0]
         for side in (0, 1):
             dealt = 2 if cfg.mode == "2v1" and side == 1 else 3
             size = 31 - dealt * cfg.seats[side]
-            if rng.random() < 0.4:
+            if self.scatter:
+                size = rng.randint(min(8, size), min(18, size))
+            elif rng.random() < 0.4:
                 size = rng.randint(2, size)  # declared early: the board cannot tell
             self.deck.append(size)
 
@@ -956,6 +967,10 @@ class _RandomGame:
 
     def free_cells(self):
         return [c for c in CELLS if c not in self.game.board]
+
+    def some_cells(self):
+        # For illegal lines: the free cells, or any cell once the board is full.
+        return self.free_cells() or list(CELLS)
 
     def emit(self, line, must_be_ok=False):
         tokens = strip_comment(line).split()
@@ -994,10 +1009,10 @@ class _RandomGame:
     def any_line(self):
         # After the end: a line that would be legal-looking (game-over).
         if self.cfg.junior:
-            free = self.free_cells()
+            free = self.some_cells()
             return f"J {self.rng.randrange(31)} {self.rng.choice(free)}"
         side = self.rng.randrange(2)
-        return f"{self.prefix(side)} {self.rng.randrange(31)} {self.rng.choice(self.free_cells())}"
+        return f"{self.prefix(side)} {self.rng.randrange(31)} {self.rng.choice(self.some_cells())}"
 
     # ----- legal moves
 
@@ -1017,6 +1032,8 @@ class _RandomGame:
                 return f"{self.prefix(them)} deck-empty"  # out of turn (§8)
         if not g.pending and out_of_cards:
             p = 0.7 if (cfg.reserve and not g.declared[side]) else 0.12
+            if self.stubborn and p < 0.5:
+                p = 0.0
             if rng.random() < p:
                 return f"{me} deck-empty"
         if not g.pending and g.in_void(side) and seat != cfg.keeper(side):
@@ -1059,6 +1076,8 @@ class _RandomGame:
                 w = 8  # extends an own run: runs, Royal Cell, sequences of 4
             elif beside[cell]:
                 w = 3
+            if self.scatter and not beside[cell]:
+                w = 30  # keeps the cards takeable for a reserve deck (§4)
             weights.append(w)
         return rng.choices(moves, weights)[0]
 
@@ -1094,8 +1113,8 @@ class _RandomGame:
         r = rng.random()
         if not cells:
             chosen = []
-        elif r < 0.35:
-            chosen = cells  # all of them: often more than 6, the excess penalty
+        elif r < (0.8 if len(cells) > 6 else 0.4):
+            chosen = cells  # all of them: more than 6 is the excess penalty
         else:
             chosen = cells[: rng.randint(1, len(cells))]
         self.deck[side] = len(chosen)
@@ -1129,31 +1148,23 @@ class _RandomGame:
         other = self.prefix(1 - side)
         board = g.board
         occupied = sorted(board)
-        free = self.free_cells()
+        free = self.some_cells()
         own = [c for c in occupied if board[c].side == side]
         theirs = [c for c in occupied if board[c].side != side]
         played = [board[c].card for c in own if board[c].card != RAIN]
         sealed = sorted(sealed_cells(board))
-        kind = rng.choice(
-            (
-                "other-side",
-                "wrong-seat",
-                "occupied",
-                "played",
-                "anywhere",
-                "royal",
-                "special",
-                "special",
-                "pass",
-                "pass",
-                "reserve",
-                "reserve",
-                "declare",
-                "syntax",
-                "mode",
-                "forced",
-            )
-        )
+        kinds = ["other-side", "wrong-seat", "occupied", "played", "anywhere", "royal"]
+        kinds += ["special", "special", "pass", "pass", "reserve", "reserve"]
+        kinds += ["declare", "syntax", "mode", "forced"]
+        # Around the deck's end, the reserve and the penalty: more of the lines
+        # that phase decides (D-9, D-10, D-11, D-14).
+        if g.in_void(side):
+            kinds += ["pass"] * 4 + ["reserve"] * 3 + ["special", "anywhere"]
+        if g.in_reserve_turn(side):
+            kinds += ["anywhere", "special", "pass", "reserve", "reserve"]
+        if any(g.extra) or g.pending:
+            kinds += ["special"] * 4
+        kind = rng.choice(kinds)
         card = rng.randrange(31)
         if kind == "other-side":
             return f"{other} {card} {rng.choice(free)}"
@@ -1164,6 +1175,14 @@ class _RandomGame:
             return f"{me} {card} {rng.choice(occupied)}"
         if kind == "played" and played:
             return f"{me} {rng.choice(played)} {rng.choice(free)}"
+        if kind == "anywhere":
+            # A placement that may be legal on the board: refused in the
+            # keeper's reserve turn (D-14), fine elsewhere.
+            moves = g.legal_placements(side) if rng.random() < 0.6 else []
+            if moves:
+                card, cell = rng.choice(moves)
+                return f"{me} {card} {cell}"
+            return f"{me} {card} {rng.choice(free)}"
         if kind == "royal":
             return f"{me} {card} {ROYAL}"
         if kind == "special":
@@ -1200,7 +1219,7 @@ class _RandomGame:
 
     def syntax(self, me):
         rng, cfg = self.rng, self.cfg
-        free = self.free_cells()
+        free = self.some_cells()
         cell = rng.choice(free)
         card = rng.randrange(31)
         seats = [f"{cfg.letters[0]}{cfg.seats[0] + 1}"] if cfg.team else ["X"]
@@ -1225,7 +1244,7 @@ class _RandomGame:
 
     def junior_sprinkle(self):
         rng, g, cfg = self.rng, self.game, self.cfg
-        free = self.free_cells()
+        free = self.some_cells()
         occupied = sorted(g.board)
         used = [p.card for p in g.board.values()]
         n = rng.randint(1, cfg.players)
