@@ -325,6 +325,7 @@ class Game:
         self.declared = [0, 0]  # deck-empty declarations per team
         self.built = [False, False]  # the reserve deck (§4), once per team
         self.extra = [None, None]  # the excess penalty's special (D-11)
+        self.reserve_size = [None, None]  # cards in each team's reserve deck
         self.forced = [0, 0]  # forced removals recorded (§4)
 
     # ----- turn order (NOTATION.md: A1 B1 A2 B2 ...; each team rotates its seats)
@@ -692,6 +693,7 @@ class Game:
         for cell in move.cells:
             del self.board[cell]  # back into the team's hands: playable again
         self.built[side] = True
+        self.reserve_size[side] = len(move.cells)
         self.end_turn(side)  # the keeper makes no other move that turn
         if len(move.cells) > 6:
             # Excess penalty (§4, §5, D-11): one extra use of a kind the
@@ -1164,6 +1166,8 @@ class _RandomGame:
             kinds += ["anywhere", "special", "pass", "reserve", "reserve"]
         if any(g.extra) or g.pending:
             kinds += ["special"] * 4
+        if sealed and ROYAL in board:
+            kinds += ["sealed"] * 3  # §2: sealed cards never move nor leave
         kind = rng.choice(kinds)
         card = rng.randrange(31)
         if kind == "other-side":
@@ -1185,13 +1189,19 @@ class _RandomGame:
             return f"{me} {card} {rng.choice(free)}"
         if kind == "royal":
             return f"{me} {card} {ROYAL}"
+        if kind == "sealed":
+            if rng.random() < 0.5:
+                return f"{me} smoker {rng.choice([c for c in sealed if c in theirs] or sealed)}"
+            return f"{me} beekeeper {rng.choice(sealed)} {rng.choice(free)}"
         if kind == "special":
+            # Targets of every kind: sealed cards (when there are) and the
+            # Royal card often, since the random games seldom need them.
             what = rng.choice(KINDS)
-            pool = rng.choice([occupied, free, sealed, own, theirs, [ROYAL]])
-            pool = pool or free
+            pools = [occupied, free, own, theirs, [ROYAL]] + [sealed] * 3
+            pool = rng.choice([p for p in pools if p] or [free])
             if what == "beekeeper":
-                src = rng.choice(rng.choice([occupied or free, sealed or free, [ROYAL], free]))
-                return f"{me} beekeeper {src} {rng.choice(rng.choice([free, occupied or free]))}"
+                dst = rng.choice([free, free, occupied or free])
+                return f"{me} beekeeper {rng.choice(pool)} {rng.choice(dst)}"
             return f"{me} {what} {rng.choice(pool)}"
         if kind == "pass":
             who = me if rng.random() < 0.7 else other

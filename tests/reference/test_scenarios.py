@@ -13,10 +13,7 @@ import re
 
 import apxref
 import pytest
-
-# The core does not implement D-9 .. D-14 yet (notes/decisions.md): flip this
-# when it does, and the core-side tests must pass.
-CORE_HAS_D9 = False
+from core_status import CORE_HAS_D9
 
 core_pending = pytest.mark.xfail(not CORE_HAS_D9, strict=False, reason="core before D-9..D-14")
 
