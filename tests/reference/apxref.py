@@ -221,8 +221,9 @@ class Config:
         else:
             self.players = {"queens-gambit": 2, "silent-swarm": 4, "beehive": 6}.get(mode)
             self.players = self.players or {"2v1": 3, "3v2": 5}[mode]
-        # A 2-player game (queens-gambit, teen with 2 players) names its sides
-        # Black and Gold; team games name teams A and B (NOTATION.md).
+        # A 2-player game (queens-gambit, and teen with 2 players: the
+        # product names that one Black and Gold too) names its sides Black and
+        # Gold; team games name teams A and B (NOTATION.md).
         self.duel = mode == "queens-gambit" or (mode == "teen" and self.players == 2)
         self.team = not self.duel and not self.junior
         self.letters = ("B", "G") if self.duel else ("A", "B")
@@ -567,6 +568,10 @@ class Game:
                 return
         # Exhaustion (decisions.md 3, D-10): in a reserve mode only once the
         # team to play has built its reserve; before that the game waits.
+        # After a special under special_then_place the side to play owes a
+        # placement: if none is possible the side cannot move, so the count
+        # ends a 2-player or teen game; in a reserve mode before the reserve
+        # decisions.md leaves that seat with no way on (see README.md).
         s = self.to_play
         if self.cfg.reserve and not self.built[s]:
             return
@@ -742,9 +747,6 @@ class Game:
         self.declared[side] += 1
         self.end_by_count()
         return "ok"
-
-    def play_forced_removal(self, side, move):  # handled in play_tokens
-        raise AssertionError
 
     # ----- Junior (§6, D-8, D-13; decisions.md 7)
 
