@@ -212,6 +212,12 @@ def classify(text, found):
         two_fours = any(apxref.count_sequences(game.board, side, 4) >= 2 for side in (0, 1))
         if cfg.reserve and a[0] in ("win", "draw") and b[0] == "in-progress" and not two_fours:
             return "D-10: reference ended by exhaustion after the reserve, core waits"
+        if cfg.reserve and a[0] == "in-progress" and b[0] in ("win", "draw"):
+            if game.pending:
+                # Not D-9..D-14: decisions.md has no answer (README.md).
+                return "other: owed placement after a special impossible before the reserve"
+            if not game.built[game.to_play]:
+                return "D-10: core ended the game before the reserve"
         return "result: other"
     line = text.splitlines()[no - 1]
     tokens = apxref.strip_comment(line).split()
