@@ -211,6 +211,11 @@ def classify(text, found):
         game = apxref.replay(text)
         two_fours = any(apxref.count_sequences(game.board, side, 4) >= 2 for side in (0, 1))
         if cfg.reserve and a[0] in ("win", "draw") and b[0] == "in-progress" and not two_fours:
+            size = game.reserve_size[1 - game.to_play]
+            if size and size > 6 and game.extra[game.to_play] is None:
+                # The core still grants the penalty's special (D-11 not yet):
+                # to it the side can move.
+                return "D-11: reference ended by exhaustion, core keeps an extra special"
             return "D-10: reference ended by exhaustion after the reserve, core waits"
         if cfg.reserve and a[0] == "in-progress" and b[0] in ("win", "draw"):
             if game.pending:
