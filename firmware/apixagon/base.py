@@ -510,8 +510,11 @@ class BaseGame:
         pass  # the excess-penalty special (team.py)
 
     def _after_special(self, owner):
-        if self.special_then_place:
-            # Setting special_then_place (D-2): a placement follows.
+        # Setting special_then_place (D-2): a placement follows, when there
+        # is one to make; when no card of the side can be placed, the turn
+        # ends with the special, as in the default reading (it would wait
+        # for ever otherwise: a keeper could neither place nor build).
+        if self.special_then_place and self.legal_cells(self.side_to_play(), None):
             self.s[FLAGS] |= PENDING
             self._after_move(owner, False)
         else:

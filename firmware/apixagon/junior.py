@@ -155,9 +155,18 @@ class JuniorGame(BaseGame):
             return r
         if not seat:
             return BAD_SYNTAX  # `J out` declares nobody
+        # D-13: player n has placed at least their own named cards and at
+        # most those plus every unnamed one; fewer than their share, and
+        # the board knows cards are still in that hand.
         s = self.s
-        if not s[_ANON] and s[_COUNT + seat - 1] < self.share:
-            return BAD_TARGET  # D-13: the board counted cards still in that hand
+        n = 0
+        for c in range(31):
+            n += self.loc[c] != 0
+        unnamed = n - 1
+        for i in range(self.players):
+            unnamed -= s[_COUNT + i]
+        if s[_COUNT + seat - 1] + unnamed < self.share:
+            return BAD_TARGET
         return OK
 
     def out(self, side, seat=0):

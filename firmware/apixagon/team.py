@@ -63,8 +63,12 @@ class TeamGame(BaseGame):
         # D-14: once its team's deck is declared empty, the keeper's turn is
         # the reserve (the manual: only the keeper builds it and "non può
         # fare alcuna mossa" meanwhile). EMPTY is cleared when it is built.
+        # A turn the keeper began with a special (special_then_place) before
+        # the declaration ends with the placement it owes; the next is the
+        # reserve.
         t = self.side_to_play()
-        return bool(self.s[FLAGS] & (EMPTY << t)) and self.seat_to_play() == self.keeper(t)
+        f = self.s[FLAGS]
+        return bool(f & (EMPTY << t)) and not f & PENDING and self.seat_to_play() == self.keeper(t)
 
     def _move_reason(self, side, seat, special):
         r = self._turn_reason(side, seat, special)
@@ -94,8 +98,11 @@ class TeamGame(BaseGame):
         r = self._turn_reason(side, seat, False)
         if r:
             return r
-        if not self.s[FLAGS] & (EMPTY << side) or self.seat_to_play() == self.keeper(side):
-            return CANNOT_PASS  # outside the void; the keeper builds instead
+        f = self.s[FLAGS]
+        if not f & (EMPTY << side) or self.seat_to_play() == self.keeper(side) or f & PENDING:
+            # outside the void; the keeper builds instead; a turn begun with
+            # a special (special_then_place) owes its placement
+            return CANNOT_PASS
         if self.seats[side] == 3:
             return OK  # 6 players, 3v2's larger team: "o passare il turno"
         # A team of two: "costretto ad attingere alla/e carte speciali ...
@@ -122,7 +129,7 @@ class TeamGame(BaseGame):
         for i in range(n):
             if not 0 <= cells[i] < NCELLS:
                 return BAD_CELL
-        r = self._turn_reason(side, seat, True)
+        r = self._turn_reason(side, seat, False)
         if r:
             return r
         if self.seat_to_play() != self.keeper(side):
@@ -132,6 +139,8 @@ class TeamGame(BaseGame):
             return SPECIAL_USED  # once per game
         if not f & (EMPTY << side):
             return NOT_ALLOWED_IN_MODE  # the deck has not been declared empty
+        if f & PENDING:
+            return SPECIAL_USED  # a special began this turn (special_then_place)
         b = self.board
         if not n:
             # D-14: empty only when no own card on the board may be taken back.
@@ -256,14 +265,18 @@ class TeamGame(BaseGame):
     # ---- declarations ---------------------------------------------------
     def deck_empty(self, side):
         """The team's deck has run out (§4): the first declaration opens the
-        reserve deck; once it was built, or declared again, the count
-        ends the game (§3.3)."""
+        reserve deck; once it was built, the count ends the game (§3.3,
+        D-10). Declared again before the reserve: bad-target."""
         r = self._declaration_reason(side)
         if r:
             return r
         f = self.s[FLAGS]
-        if f & ((EMPTY | RESUSED) << side):
-            return BaseGame.deck_empty(self, side)
+        if f & (EMPTY << side):
+            # declared already, the reserve still to build: the count waits
+            # for it (D-10), a second declaration ends nothing
+            return BAD_TARGET
+        if f & (RESUSED << side):
+            return BaseGame.deck_empty(self, side)  # the reserve ran out: the count
         self._begin(DECK_EMPTY, 1)
         self._put(side)
         self.s[FLAGS] = f | (EMPTY << side)

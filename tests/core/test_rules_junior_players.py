@@ -72,14 +72,20 @@ def test_the_first_to_place_all_their_cards_wins_when_every_line_names_them():
 
 
 def test_out_is_refused_while_the_board_counts_cards_in_that_hand():
-    g = new(JUNIOR, 0, 3)
+    # D-13: player n has placed its named cards and at most every unnamed
+    # one; while that is short of its share, cards are still in its hand.
+    g = new(JUNIOR, 0, 3)  # 10 cards each
     before = state(g)
     assert g.out(NONE, 2) == BAD_TARGET and state(g) == before
     jplay(g, 0, 0)
     jplay(g, 2, 1)
-    assert g.out(NONE, 2) == BAD_TARGET  # 1 of its 10 cards placed
-    jplay(g, 0, 2)  # a line that names nobody: the board cannot count
-    assert g.out(NONE, 2) == OK
+    jplay(g, 1, 2)
+    for card in range(3, 11):
+        jplay(g, 0, card)  # 8 lines that name nobody
+    assert g.out(NONE, 2) == BAD_TARGET  # 1 named + 8 unnamed: 9 of 10
+    jplay(g, 0, 11)
+    assert g.out(NONE, 3) == BAD_TARGET  # 0 + 9
+    assert g.out(NONE, 2) == OK  # 1 + 9: it may have run out
     assert g.over() == OUT_DECLARED and g.winner() == 2
     assert g.undo() == OUT and not g.over()
 
@@ -101,9 +107,11 @@ def test_player_numbers_and_outs_in_records():
     assert v == {2: BAD_SYNTAX, 3: OK} and game.players == 2
     game, v = verdicts("mode silent-swarm\nplayers 4\nA1 out")
     assert v == {2: BAD_SYNTAX, 3: NOT_ALLOWED_IN_MODE}
-    game, v = verdicts("mode junior\nplayers 3\nJ 0 E5\nJ2 1 E6\nJ 2 E7\nJ2 out\nJ1 3 E8")
-    assert v == {3: OK, 4: OK, 5: OK, 6: OK, 7: GAME_OVER}
-    assert record.write(game)[1:] == ["players 3", "J 0 E5", "J2 1 E6", "J 2 E7", "J2 out"]
+    text = "mode junior\nplayers 6\nJ 0 E5\nJ2 1 E6\nJ 2 E7\nJ 3 E8\nJ 4 E9\nJ2 out"
+    game, v = verdicts(text + "\nJ 5 F9\nJ2 out\nJ1 6 G9")
+    assert v == {3: OK, 4: OK, 5: OK, 6: OK, 7: OK, 8: BAD_TARGET, 9: OK, 10: OK, 11: GAME_OVER}
+    want = ["players 6", "J 0 E5", "J2 1 E6", "J 2 E7", "J 3 E8", "J 4 E9", "J 5 F9", "J2 out"]
+    assert record.write(game)[1:] == want
     assert record.result(game)[:3] == ("win", "player 2", "declared-out")
 
 

@@ -360,12 +360,12 @@ def test_deck_empty_after_the_reserve_ends_the_game_by_count():
     assert g.count_runs(A) == g.count_runs(B) == (0, 0) and g.winner() == DRAW
 
 
-def test_deck_empty_twice_without_a_reserve_ends_the_game():
-    """§3.3 "or the players declare that cards have run out": a second
-    deck-empty before the reserve is built ends the game by the count."""
+def test_deck_empty_twice_before_the_reserve_is_refused():
+    """D-10: the count waits for the reserve; declaring the deck empty again
+    before the keeper has built it ends nothing (bad-target)."""
     g = swarm()
     assert g.deck_empty(A) == OK and not g.over()
-    assert g.deck_empty(A) == OK and g.over() == CARDS_OUT  # no reserve built
+    refused(g, BAD_TARGET, g.deck_empty, A)
 
 
 def test_special_then_place_no_reserve_while_a_placement_is_due():

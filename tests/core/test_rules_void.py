@@ -21,6 +21,7 @@ from apixagon.codes import (
     THREE_VS_TWO,
     TWO_VS_ONE,
 )
+from apixagon.game import REMOVED
 from apixagon.geometry import NCELLS, ROYAL
 from util import cell, cells, new, occupy_royal, play, put, put_run, refused, set_ply, state
 
@@ -219,3 +220,35 @@ def test_stuck_before_the_reserve_the_game_waits_then_ends_after_it():
 def test_without_a_reserve_deck_a_stuck_side_ends_the_game_at_once():
     g = all_of_a_down(TEEN)
     assert g.over() == EXHAUSTED
+
+
+# ---- D-2's special_then_place in the void ------------------------------------
+def test_a_special_with_no_placement_to_follow_ends_the_turn():
+    # special_then_place: the placement after the special is owed only
+    # when there is one to make; otherwise the turn ends with the special
+    # (a keeper could neither place nor build: the match would wait for ever)
+    g = new(QUEENS_GAMBIT, 0, 0, True)
+    for k in range(31):
+        g.loc[A * 31 + k] = REMOVED  # none of A's cards left to place
+    occupy_royal(g, B, 30)
+    put(g, B, 0, "G5")
+    assert g.smoker(A, cell("G5")) == OK
+    assert not g.placement_pending() and g.side_to_play() == B and not g.over()
+
+
+def test_the_keepers_owed_placement_comes_before_its_reserve():
+    # A1, the keeper, began its turn with a special before A's deck was
+    # declared empty: that turn ends with its placement; the next is the
+    # reserve (D-14). No pass while a placement is owed (D-9).
+    g = new(SILENT_SWARM, 0, 0, True)
+    put(g, A, 0, "A1")
+    put(g, B, 0, "I9")
+    occupy_royal(g, B, 30)
+    assert g.smoker(A, cell("I9")) == OK and g.placement_pending()
+    assert g.deck_empty(A) == OK and not g.reserve_due()
+    refused(g, CANNOT_PASS, g.pass_turn, A)
+    play(g, A, 1, "C3")
+    play(g, B, 1, "I7")
+    play(g, A, 2, "C7")  # A2
+    play(g, B, 2, "G9")
+    assert g.seat_to_play() == 1 and g.reserve_due()

@@ -1,7 +1,7 @@
 """APIXAGON rules: an independent reference reading, for differential tests.
 
 Written from /work/shared/RULES.md (decisions D-1 .. D-14), NOTATION.md, the
-Italian manual and the team's reading of D-9 .. D-14 (notes/decisions.md),
+Italian manual and the team's reading of D-9 .. D-14 (docs/rules-engine.md),
 without looking at the product's core (firmware/apixagon). It is deliberately
 plain CPython: dicts, sets and small functions that say what the rule says;
 speed only matters enough for the random games of test_differential.py.
@@ -203,7 +203,7 @@ def group_of(board, cell):
 # Modes (NOTATION.md, RULES §3-§7).
 
 MODES = ("queens-gambit", "silent-swarm", "beehive", "2v1", "3v2", "junior", "teen")
-RESERVE_MODES = ("silent-swarm", "beehive", "2v1", "3v2")  # decisions.md preamble
+RESERVE_MODES = ("silent-swarm", "beehive", "2v1", "3v2")  # docs/rules-engine.md preamble
 
 
 class Config:
@@ -249,7 +249,7 @@ class Config:
 
 
 # --------------------------------------------------------------------------
-# Parsing a move line (NOTATION.md; decisions.md item 8).
+# Parsing a move line (NOTATION.md; docs/rules-engine.md item 8).
 
 CELL_TOKEN = re.compile(r"^[A-Z][0-9]+$")
 CARD_TOKEN = re.compile(r"^[0-9]+$")
@@ -293,7 +293,7 @@ def parse_move(tokens):
     if (want is not None and len(cells) != want) or not all(CELL_TOKEN.match(c) for c in cells):
         return "bad-syntax", None
     if kind == "out" and seat is None:
-        return "bad-syntax", None  # decisions.md 7: `J out` names nobody
+        return "bad-syntax", None  # docs/rules-engine.md: `J out` names nobody
     if any(c not in COORD for c in cells):
         return "bad-cell", None
     return "ok", Move(letter, seat, kind, None, tuple(cells))
@@ -513,7 +513,7 @@ class Game:
             self.extra[side]["used"] = True
         self.played_kinds[side].add(kind)
 
-    # ----- reserve deck (§4, D-7, D-12, D-14; decisions.md 6)
+    # ----- reserve deck (§4, D-7, D-12, D-14; docs/rules-engine.md)
 
     def takeable(self, side):
         board, sealed = self.board, sealed_cells(self.board)
@@ -566,12 +566,10 @@ class Game:
             if count_sequences(self.board, side, 4) >= 2:
                 self.status, self.winner = "win", side
                 return
-        # Exhaustion (decisions.md 3, D-10): in a reserve mode only once the
+        # Exhaustion (docs/rules-engine.md, D-10): in a reserve mode only once the
         # team to play has built its reserve; before that the game waits.
-        # After a special under special_then_place the side to play owes a
-        # placement: if none is possible the side cannot move, so the count
-        # ends a 2-player or teen game; in a reserve mode before the reserve
-        # decisions.md leaves that seat with no way on (see README.md).
+        # (A special under special_then_place leaves a placement owed only
+        # when one can be made: play_special.)
         s = self.to_play
         if self.cfg.reserve and not self.built[s]:
             return
@@ -588,7 +586,7 @@ class Game:
             return "game-over"
         cfg = self.cfg
         # Seats beyond the mode's are a syntax matter (rules-engine.md item 1,
-        # decisions.md 7); judged only for letters of this mode.
+        # docs/rules-engine.md); judged only for letters of this mode.
         if cfg.junior:
             if move.letter != "J":
                 return "not-allowed-in-mode"
@@ -628,9 +626,12 @@ class Game:
         if self.in_reserve_turn(side):
             return "not-your-turn"  # D-14: the keeper's turn is the reserve
         cell = move.cells[0]
+        # The card before the cell: a card not in the side's hands is
+        # refused whatever the cell (the team's reading; RULES lists the
+        # cell's checks only).
+        if not self.card_free(side, move.card):
+            return "card-already-played"
         code = self.placement_code(side, move.card, cell)
-        if code == "ok" and not self.card_free(side, move.card):
-            code = "card-already-played"
         if code != "ok":
             return code
         self.board[cell] = Piece(side, move.card)
@@ -648,8 +649,11 @@ class Game:
             return code
         self.spend(side, kind)
         apply_fn()
-        if self.cfg.option:
-            self.pending = True  # D-2 `special_then_place`: a placement follows
+        if self.cfg.option and self.legal_placements(side, first_only=True):
+            # D-2 `special_then_place`: a placement follows, when one can;
+            # otherwise the turn ends with the special (the team's reading:
+            # the match would wait for ever)
+            self.pending = True
         else:
             self.end_turn(side)  # D-2: the special is the whole turn
         self.after_move(side)
@@ -685,13 +689,13 @@ class Game:
     def play_reserve(self, side, move):
         cfg = self.cfg
         if self.seat_to_play() != cfg.keeper(side):
-            return "not-your-turn"  # decisions.md 6: only the keeper
+            return "not-your-turn"  # docs/rules-engine.md: only the keeper
         if self.built[side]:
             return "special-used"  # once per game per team
         if not self.declared[side]:
             return "not-allowed-in-mode"  # only when the deck ran out
         if self.pending:
-            return "not-your-turn"
+            return "special-used"  # a special began this turn (special_then_place)
         code = self.reserve_code(side, move.cells)
         if code != "ok":
             return code
@@ -718,7 +722,7 @@ class Game:
 
     def pass_code(self, side):
         cfg = self.cfg
-        # D-9 (decisions.md 1): only in the tactical void, never the keeper;
+        # D-9 (docs/rules-engine.md): only in the tactical void, never the keeper;
         # a team of 2 seats only when it cannot move, a team of 3 always.
         if self.pending or not self.in_void(side) or self.seat_to_play() == cfg.keeper(side):
             return "cannot-pass"
@@ -741,6 +745,10 @@ class Game:
             # reserve. Not a turn: the seat to play still plays.
             self.declared[side] += 1
             return "ok"
+        if cfg.reserve and not self.built[side]:
+            # D-10: the count ends a team game only "nonostante il mazzo di
+            # riserva": declared again before the reserve, nothing ends
+            return "bad-target"
         # §3.3: in 2 players (and teen, §7) the side is out of cards and the
         # game ends by the D-6 count; in a reserve mode a second declaration
         # (rules-engine.md item 2: after the reserve, or again before it).
@@ -748,7 +756,7 @@ class Game:
         self.end_by_count()
         return "ok"
 
-    # ----- Junior (§6, D-8, D-13; decisions.md 7)
+    # ----- Junior (§6, D-8, D-13; docs/rules-engine.md)
 
     def junior_reference(self):
         # D-8: the most recent card that still has a free neighbour.
@@ -760,11 +768,15 @@ class Game:
     def play_junior(self, move):
         n = move.seat
         if move.kind == "out":
-            if self.all_named and self.placed[n] < self.quota:
-                return "bad-target"  # the board counted player n's cards
+            # player n placed its named cards and at most every unnamed one
+            unnamed = max(len(self.order) - 1, 0) - sum(self.placed.values())
+            if self.placed[n] + unnamed < self.quota:
+                return "bad-target"  # the board counts cards still in that hand
             self.status, self.winner = "win", n
             return "ok"
         cell = move.cells[0]
+        if any(p.card == move.card for p in self.board.values()):
+            return "card-already-played"  # the card before the cell, as in §3
         if cell in self.board:
             return "occupied"
         if not self.order:
@@ -772,8 +784,6 @@ class Game:
                 return "bad-target"  # §6: the first card goes on the Royal Cell
         elif cell not in NEIGHBOURS[self.junior_reference()]:
             return "bad-target"
-        if any(p.card == move.card for p in self.board.values()):
-            return "card-already-played"
         first = not self.order
         self.board[cell] = Piece(None, move.card)
         self.order.append(cell)
@@ -823,7 +833,7 @@ def _header_ok(tokens, cfg):
         if cfg.junior:
             return False
         return value in (("black", "gold") if cfg.duel else ("A", "B"))
-    if key == "players":  # decisions.md 7
+    if key == "players":  # docs/rules-engine.md
         if cfg.mode == "junior":
             return value in ("2", "3", "4", "5", "6")
         if cfg.mode == "teen":
@@ -1034,7 +1044,9 @@ class _RandomGame:
         if cfg.reserve and not g.declared[them] and self.draws[them] >= self.deck[them]:
             if rng.random() < 0.3:
                 return f"{self.prefix(them)} deck-empty"  # out of turn (§8)
-        if not g.pending and out_of_cards:
+        # (declared again before the reserve: refused, D-10)
+        again = cfg.reserve and g.declared[side] and not g.built[side]
+        if not g.pending and out_of_cards and not again:
             p = 0.7 if (cfg.reserve and not g.declared[side]) else 0.12
             if self.stubborn and p < 0.5:
                 p = 0.0
@@ -1135,7 +1147,9 @@ class _RandomGame:
             name = "J" if rng.random() < 0.5 else f"J{n}"
             return f"{name} {rng.choice(cards)} {ROYAL}"
         if not g.all_named and len(g.order) > 4 and rng.random() < 0.04:
-            return f"J{n} out"
+            unnamed = len(g.order) - 1 - sum(g.placed.values())
+            if g.placed[n] + unnamed >= g.quota:  # D-13: it may have run out
+                return f"J{n} out"
         named = self.naming == "all" or (self.naming == "mixed" and rng.random() < 0.7)
         ref = g.junior_reference()
         cell = rng.choice([c for c in NEIGHBOURS[ref] if c not in g.board])

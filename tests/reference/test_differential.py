@@ -20,9 +20,6 @@ import sys
 
 import apxref
 import pytest
-from core_status import CORE_HAS_D9
-
-core_pending = pytest.mark.xfail(not CORE_HAS_D9, strict=False, reason="core before D-9..D-14")
 
 # (mode, players, option): players 0 leaves the mode's default.
 CONFIGS = [
@@ -132,7 +129,6 @@ def describe(config, seed, text, found):
 # Tests.
 
 
-@core_pending
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_core_agrees_with_reference(config):
     mode, players, option = config
@@ -219,7 +215,7 @@ def classify(text, found):
             return "D-10: reference ended by exhaustion after the reserve, core waits"
         if cfg.reserve and a[0] == "in-progress" and b[0] in ("win", "draw"):
             if game.pending:
-                # Not D-9..D-14: decisions.md has no answer (README.md).
+                # Not D-9..D-14: docs/rules-engine.md has no answer (README.md).
                 return "other: owed placement after a special impossible before the reserve"
             if not game.built[game.to_play]:
                 return "D-10: core ended the game before the reserve"

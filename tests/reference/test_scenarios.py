@@ -13,9 +13,6 @@ import re
 
 import apxref
 import pytest
-from core_status import CORE_HAS_D9
-
-core_pending = pytest.mark.xfail(not CORE_HAS_D9, strict=False, reason="core before D-9..D-14")
 
 SCENARIOS = sorted((pathlib.Path(__file__).parent / "scenarios").glob("*.apx"))
 EXPECT = re.compile(r"#\s*expect:\s*([a-z-]+)")
@@ -76,7 +73,6 @@ def test_reference(path):
     assert mismatches(path, verdicts, (status, winner), expected, result) == []
 
 
-@core_pending
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_core_legality(path):
     """The core agrees on legal/illegal for every line and on the result."""
@@ -87,7 +83,6 @@ def test_core_legality(path):
     assert mismatches(path, as_legal, got_result, want, result) == []
 
 
-@core_pending
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_core_codes(path):
     """The core gives the very reason codes the scenario expects."""
