@@ -59,9 +59,12 @@ run: $(STAMP)
 # The simulated board and the web companion (`apixagon serve`) on it,
 # opened in the default browser: the live board, the library (matches
 # pulled go to the user's database, as make run's), the board's page.
-# Ctrl-C ends both.
+# Ctrl-C ends both. WEB_PORT=N serves on another port (default 8765).
+# One simulated board per flash folder: a second make run / make web while
+# one runs says which holds build/flash.
+WEB_PORT ?= 8765
 web: $(STAMP)
-	@$(PY) tools/devboard.py --web --profile $(PROFILE)
+	@$(PY) tools/devboard.py --web --profile $(PROFILE) --web-port $(WEB_PORT)
 
 # `apixagon` on the user's PATH: a link in BINDIR (default ~/.local/bin,
 # on PATH in most desktop set-ups) to the venv's console script, whose

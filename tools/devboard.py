@@ -21,6 +21,7 @@ link benchmark."""
 
 import argparse
 import ctypes
+import fcntl
 import os
 import pty
 import shutil
@@ -236,11 +237,59 @@ def companion(board, db, plain=False):
     return cli.main(argv)
 
 
-def web(board, db):
+def web(board, db, port=None):
     """`apixagon serve` on the board, opened in the default browser."""
     from apixagon_host import cli
 
-    return cli.main(["serve", "--port", board.port, "--open"] + (["--db", db] if db else []))
+    argv = ["serve", "--port", board.port, "--open"] + (["--db", db] if db else [])
+    return cli.main(argv + (["--web-port", str(port)] if port is not None else []))
+
+
+def web_port_free(port):
+    """None, or what to say when `make web` cannot have port (it is busy)."""
+    from apixagon_host.errors import CommandError
+    from apixagon_host.web.serve import listen
+
+    try:
+        listen("127.0.0.1", port).close()
+    except CommandError:
+        return (
+            "cannot serve on 127.0.0.1 port %d: it is in use (another `make web`?); "
+            "make web WEB_PORT=%d chooses another" % (port, port + 1)
+        )
+    return None
+
+
+class FlashLock:
+    """One simulated board per flash folder: a second `make run` or `make
+    web` on build/flash would boot a second "sim-A" whose match logs
+    interleave with the first's. An exclusive lock on flash/.lock, held
+    while the board runs (the kernel drops it when the process ends, even
+    killed); it names who holds it."""
+
+    def __init__(self, flash, what):
+        self.path = os.path.join(flash, ".lock")
+        self.what = what
+        self.fd = None
+
+    def take(self):
+        """None when taken, else whom it belongs to."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            held = os.read(fd, 200).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            return held
+        os.ftruncate(fd, 0)
+        os.write(fd, ("%s (pid %d)" % (self.what, os.getpid())).encode())
+        self.fd = fd
+        return None
+
+    def release(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 def main(argv=None):
@@ -255,8 +304,31 @@ def main(argv=None):
         "the user's database, the one `apixagon logs list` reads)",
     )
     ap.add_argument("--plain", action="store_true", help="companion: one line per event")
+    ap.add_argument("--web-port", type=int, default=8765, help="web: the page's TCP port")
     a = ap.parse_args(argv)
     os.makedirs(a.flash, exist_ok=True)
+    what = "make run" if a.companion else ("make web" if a.web else "tools/devboard.py")
+    lock = FlashLock(a.flash, what)
+    held = lock.take()
+    if held is not None:
+        print(
+            "the simulated board's flash %s is in use by %s: one board per flash "
+            "(stop that one, or --flash DIR for another board)" % (a.flash, held),
+            file=sys.stderr,
+        )
+        return 2
+    if a.web:
+        busy = web_port_free(a.web_port)
+        if busy is not None:
+            print(busy, file=sys.stderr)
+            return 2
+    try:
+        return _run(a)
+    finally:
+        lock.release()
+
+
+def _run(a):
     install(a.flash)  # the firmware anew; logs/ and settings stay (a board's flash)
 
     def leave(signum, frame):  # a closed terminal or a kill: the board goes too
@@ -268,7 +340,7 @@ def main(argv=None):
         if a.companion:
             return companion(b, a.db, a.plain)
         if a.web:
-            return web(b, a.db)
+            return web(b, a.db, a.web_port)
         print("simulated board on %s (flash: %s); Ctrl-C stops it" % (b.port, a.flash), flush=True)
         try:
             while True:

@@ -33,8 +33,18 @@ def _no_bom(text):
     return text[1:] if text[:1] == "\ufeff" else text
 
 
-def result_json(game):
+def result_of(game, tags=()):
+    """record.result, but a match its record says was abandoned (the board
+    writes [Result "abandoned"]) is not "in progress": the rules did not end
+    it, and nobody will play the turn."""
     status, winner, reason, text = record.result(game)
+    if status == "in-progress" and ("Result", "abandoned") in tags:
+        return "abandoned", None, "abandoned", text.replace("in progress", "abandoned", 1)
+    return status, winner, reason, text
+
+
+def result_json(game, tags=()):
+    status, winner, reason, text = result_of(game, tags)
     out = {"status": status, "winner": winner, "reason": reason, "text": text}
     if game.mode != 5:
         out["sequences_of_3"] = [game.count_runs(0)[0], game.count_runs(1)[0]]
@@ -44,7 +54,9 @@ def result_json(game):
 
 def run(state, args):
     lines = read_record_lines(args.file)
-    game, verdicts = record.check(lines, Game)
+    checker = record.Checker(Game)
+    record.read(lines, checker)
+    game, verdicts, tags = checker.game, checker.verdicts, checker.tags
     if not verdicts:
         # Not one move line (NOTATION.md: a record is its moves; the
         # headers alone are no match): not "in progress", an error.
@@ -57,9 +69,9 @@ def run(state, args):
             if reason != OK:
                 m["reason"] = REASONS[reason]
             moves.append(m)
-        state.out.write(json.dumps({"moves": moves, "result": result_json(game)}) + "\n")
+        state.out.write(json.dumps({"moves": moves, "result": result_json(game, tags)}) + "\n")
     else:
         for lineno, reason in verdicts:
             state.out.write(record.verdict_text(lineno, reason) + "\n")
-        state.out.write("result: %s\n" % record.result(game)[3])
+        state.out.write("result: %s\n" % result_of(game, tags)[3])
     return EXIT_FAILED if any(r != OK for _, r in verdicts) else EXIT_OK

@@ -6,13 +6,18 @@ the commands (check, play, logs, monitor with its companion, deploy) below
 it, each a function of (state, args); link, store and the small helpers at
 the bottom. A command that runs another (the companion's pull, list,
 status, render) calls its function; nothing imports this module
-(tests/host/test_companion.py keeps it so)."""
+(tests/host/test_companion.py keeps it so).
+
+Each command's module is imported when that command runs, never before:
+`apixagon --help` or `logs list` does not load the simulator's console or
+the web server (tests/host/test_cli_text.py times it), and a Ctrl-C while
+one loads is the command's interrupt, not a traceback."""
 
 import argparse
 import importlib
+import os
 import sys
 
-from . import check, logs, monitor, play
 from .errors import EXIT_USAGE, CommandError
 from .termtext import clean_lines
 
@@ -83,15 +88,32 @@ def _logs_args(p):
     _db(a)
 
 
+def _monitor_args(p):
+    p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
+    p.add_argument(
+        "--seconds", type=float, default=0, help="stop after this long (default: quit or Ctrl-C)"
+    )
+    p.add_argument("--plain", action="store_true", help="one line per event, even on a terminal")
+    p.add_argument("--db", help="SQLite file for pull/list/render (default: the user data dir)")
+
+
+def _run(target):
+    """A command's run(state, args), "module" (its run) or "module:function",
+    imported when the command runs."""
+    name, _, fn = target.partition(":")
+
+    def run(state, args):
+        module = importlib.import_module("." + name, __package__)
+        return getattr(module, fn or "run")(state, args)
+
+    return run
+
+
+_LOGS = {"list": "list_"}  # logs ACTION -> its function in logs.py, where not the same
+
+
 def _run_logs(state, args):
-    return {
-        "pull": logs.pull,
-        "list": logs.list_,
-        "show": logs.show,
-        "export": logs.export,
-        "render": logs.render,
-        "tag": logs.tag,
-    }[args.action](state, args)
+    return _run("logs:" + _LOGS.get(args.action, args.action))(state, args)
 
 
 def _replay_args(p):
@@ -117,10 +139,7 @@ def _lazy(name):
             return
         module.add_args(p)
 
-    def run(state, args):
-        return importlib.import_module("." + name, __package__).run(state, args)
-
-    return run, add_args
+    return _run(name), add_args
 
 
 _run_serve, _serve_args = _lazy("web.serve")
@@ -129,15 +148,15 @@ _run_deploy, _deploy_args = _lazy("deploy")
 
 # name: (run(state, args) or a module with run, add-arguments, one-line help)
 COMMANDS = {
-    "check": (check, _check_args, "validate an .apx match record"),
-    "play": (play, _play_args, "play a match on the terminal board (rules core + hints)"),
-    "ports": (logs.ports, lambda p: None, "find APIXAGON boards on USB serial ports"),
-    "status": (logs.status, _port, "the board's identity, match and storage"),
+    "check": (_run("check"), _check_args, "validate an .apx match record"),
+    "play": (_run("play"), _play_args, "play a match on the terminal board (rules core + hints)"),
+    "ports": (_run("logs:ports"), lambda p: None, "find APIXAGON boards on USB serial ports"),
+    "status": (_run("logs:status"), _port, "the board's identity, match and storage"),
     "logs": (_run_logs, _logs_args, "match logs: pull, list, show, export, tag, render"),
-    "replay": (logs.replay, _replay_args, "step through a stored match on the terminal"),
+    "replay": (_run("logs:replay"), _replay_args, "step through a stored match on the terminal"),
     "monitor": (
-        monitor,
-        monitor.add_args,
+        _run("monitor"),
+        _monitor_args,
         "live view of a board (and the simulator's companion): cards, LEDs, moves",
     ),
     "serve": (_run_serve, _serve_args, "the companion in the browser: live board, library, board"),
@@ -151,12 +170,18 @@ class _Parser(argparse.ArgumentParser):
         raise CommandError("%s\n%s" % (message, self.format_usage().strip()), EXIT_USAGE)
 
 
-def build_parser():
+def build_parser(argv=None):
+    """The parser; of the commands, only the one argv names gets its
+    arguments (deploy's and serve's load their modules to say them)."""
+    words = sys.argv[1:] if argv is None else argv
+    named = next((w for w in words if not w.startswith("-")), None)
     parser = _Parser(prog="apixagon", description="APIXAGON smart board host tools")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (_, add_args, help_text) in COMMANDS.items():
-        add_args(sub.add_parser(name, help=help_text, description=help_text))
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == named:
+            add_args(p)
     return parser
 
 
@@ -172,21 +197,22 @@ def version():
 
 def dispatch(state, args):
     """Run the command parsed args name (CommandError on failure)."""
-    entry = COMMANDS[args.command][0]
-    return (entry if callable(entry) else entry.run)(state, args)
+    return COMMANDS[args.command][0](state, args)
 
 
 def main(argv=None, state=None):
     state = state or State()
-    parser = build_parser()
     try:
+        parser = build_parser(argv)
         args = parser.parse_args(argv)
         if args.version:
             state.out.write("apixagon %s\n" % version())
             return 0
         if not args.command:
             raise CommandError(parser.format_help().strip(), EXIT_USAGE)
-        return dispatch(state, args)
+        code = dispatch(state, args)
+        state.out.flush()  # here, where a closed pipe is caught (not at exit)
+        return code
     except CommandError as e:
         # (a message may quote a board or a database: shown, never acted on)
         sys.stderr.write("apixagon: %s\n" % clean_lines(str(e)))
@@ -194,6 +220,16 @@ def main(argv=None, state=None):
     except KeyboardInterrupt:
         sys.stderr.write("apixagon: interrupted\n")
         return 130
+    except BrokenPipeError:
+        # the reader went away (`apixagon logs list | head -1`): end quietly,
+        # as Unix tools do (128 + SIGPIPE); what is still buffered for the
+        # closed pipe goes nowhere instead of failing again at exit
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # a stdout with no file (tests)
+            pass
+        return 141
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from smartboard import proto
 from smartboard.sim.console import card_code
 
 from . import link as L
-from . import logs, words
+from . import logs, store, words
 from .errors import CommandError
 from .liveview import legend
 
@@ -292,9 +292,11 @@ class Companion:
             from . import render  # noqa: F401
         except Exception as e:  # a partial install: the other commands still work
             raise CommandError("render is not available in this build (%s)" % e)
-        out = "match-%s.svg" % words[1]
-        if self.db:
-            out = os.path.join(os.path.dirname(os.path.abspath(self.db)), out)
+        # beside the database (the user's data folder by default), never in
+        # whatever folder the companion was started from (`make run`: the
+        # checkout)
+        db = self.db or store.default_path()
+        out = os.path.join(os.path.dirname(os.path.abspath(db)), "match-%s.svg" % words[1])
         return self._run(logs.render, id=int(words[1]), output=out, db=self.db)
 
     def _run(self, command, pause=False, **fields):

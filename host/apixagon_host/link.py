@@ -98,6 +98,29 @@ def candidate_ports():
     return ours + other
 
 
+def open_error(port, e):
+    """Why a port would not open, in one plain sentence (pyserial's text
+    repeats the port and the errno, or is an ioctl's)."""
+    n = None
+    x = e
+    while x is not None and n is None:  # the error pyserial's own came from
+        n = getattr(x, "errno", None)
+        if n is None and x.args and isinstance(x.args[0], int):
+            n = x.args[0]  # termios.error(25, "Inappropriate ioctl for device")
+        x = x.__cause__ or x.__context__
+    if n == errno.ENOENT:
+        return "no such port (is the board plugged in? apixagon ports lists them)"
+    if n in (errno.EACCES, errno.EPERM):
+        return "permission denied (on Linux: add yourself to the dialout group)"
+    if n == errno.EISDIR:
+        return "that is a folder, not a serial port"
+    if n == errno.ENOTTY:
+        return "that is not a serial port"
+    if n is not None:
+        return os.strerror(n).lower()
+    return str(e)
+
+
 class Link:
     def __init__(self, port, timeout=3.0, baud=115200):
         try:
@@ -110,7 +133,7 @@ class Link:
         except (serial.SerialException, OSError) as e:
             if getattr(e, "errno", None) in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY):
                 raise PortBusy(port) from None
-            raise BoardError("cannot open %s: %s" % (port, e), EXIT_NO_BOARD)
+            raise BoardError("cannot open %s: %s" % (port, open_error(port, e)), EXIT_NO_BOARD)
         self.port = port
         self.timeout = timeout
         self.seq = 0

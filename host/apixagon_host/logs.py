@@ -360,6 +360,15 @@ def _isatty(stream):
         return False
 
 
+def stopped_at(lines, ply):
+    """How the match was stopped at its last position if the rules did not
+    end it (the log's end: "abandoned"); None elsewhere. Drawn as "Gold to
+    play" it read as a match still going."""
+    if lines.result == "abandoned" and ply >= len(lines.moves):
+        return "abandoned"
+    return None
+
+
 def game_at(lines, ply):
     """The game after `ply` moves of a stored match (all if None)."""
     moves = lines.moves if ply is None else lines.moves[:ply]
@@ -507,7 +516,13 @@ def render(state, args):
     ply = len(lines.moves) if args.ply is None else args.ply
     # (an SVG title with a control character would not even be valid XML)
     title = clean("%s \u00b7 %s \u00b7 move %d of %d" % (board, name, ply, len(lines.moves)))
-    svg = R.render_svg(game, title=title, size=args.size, coordinates=not args.no_coords)
+    svg = R.render_svg(
+        game,
+        title=title,
+        size=args.size,
+        coordinates=not args.no_coords,
+        stopped=stopped_at(lines, ply),
+    )
     out = out or "match-%d-%d.svg" % (args.id, ply)
     if ext == ".png":
         try:

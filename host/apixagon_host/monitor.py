@@ -37,15 +37,6 @@ REQUEST_S = 3.0  # a reply takes longer: the board is gone
 PANE = 200  # event and output lines kept for the terminal view
 
 
-def add_args(p):
-    p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
-    p.add_argument(
-        "--seconds", type=float, default=0, help="stop after this long (default: quit or Ctrl-C)"
-    )
-    p.add_argument("--plain", action="store_true", help="one line per event, even on a terminal")
-    p.add_argument("--db", help="SQLite file for pull/list/render (default: the user data dir)")
-
-
 class Session:
     """The link to one board, kept up across reboots and unplugging, and
     what the board last told about itself. notify(kind, text) hears the

@@ -20,6 +20,7 @@ from apixagon.game import Game
 from apixagon.geometry import NCELLS, NONE, ROW_START, ROWS, cell_name
 
 from .errors import EXIT_OK, CommandError
+from .words import reason as reason_words
 
 HELP = """\
 Type a move in record notation; the side letter may be left out:
@@ -193,4 +194,5 @@ def run(state, args):
                 continue
             r = record.apply_move(game, *parsed)
             if r != OK:
-                out.write("illegal: %s — nothing changed\n" % REASONS[r])
+                # the same words as the companion's refusals (words.reason)
+                out.write("illegal: %s — nothing changed\n" % reason_words(REASONS[r]))

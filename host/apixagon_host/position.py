@@ -17,11 +17,20 @@ def side_label(game, side):
     return name[0].upper() + name[1:]
 
 
-def status_text(game):
-    """Whose turn it is (and the seat in team games), or the result."""
-    if game.over() or game.mode == JUNIOR:
+def status_text(game, stopped=None):
+    """Whose turn it is (and the seat in team games), or the result.
+    stopped: how a match that did not end by the rules was stopped (the
+    log's "abandoned"), said instead of a turn nobody will play."""
+    if game.over() or (game.mode == JUNIOR and not stopped):
         text = record.result(game)[3]
         return text[0].upper() + text[1:]
+    if stopped:
+        if game.mode == JUNIOR:
+            return stopped[0].upper() + stopped[1:]
+        return "%s (%s was to play)" % (
+            stopped[0].upper() + stopped[1:],
+            side_label(game, game.side_to_play()),
+        )
     t = game.side_to_play()
     text = "%s to play" % side_label(game, t)
     if game.teams:

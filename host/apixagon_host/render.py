@@ -449,10 +449,10 @@ def _last_move(svg, lay, kind, payload):
     )
 
 
-def _title(svg, game, title, last_text):
+def _title(svg, game, title, last_text, stopped=None):
     """The heading, then whose turn it is or the result, with a swatch of
     that side's colour, and the last move."""
-    line2 = P.status_text(game)
+    line2 = P.status_text(game, stopped)
     if last_text:
         line2 += "  \u00b7  last move: %s" % last_text
     side = P.side_shown(game)
@@ -537,7 +537,9 @@ def _legend(svg, lay, game):
     svg.add("".join(out))
 
 
-def render_svg(game, title=None, size=None, coordinates=True, fills=None, chrome=True):
+def render_svg(
+    game, title=None, size=None, coordinates=True, fills=None, chrome=True, stopped=None
+):
     """The position of game as an SVG document (a str). Pure and
     deterministic: the same game gives the same bytes.
 
@@ -548,7 +550,8 @@ def render_svg(game, title=None, size=None, coordinates=True, fills=None, chrome
     the names of the empty cells. fills: x -> (colour, attributes) or None,
     a cell's own colour (_cells). chrome: the title and the legend; without
     them only the board is drawn (the web companion says the rest in
-    words)."""
+    words). stopped: how a match stopped that the rules did not end
+    ("abandoned"), said instead of whose turn it is."""
     lay = Layout(coordinates)
     svg = _Svg()
     _define_shapes(svg)
@@ -566,7 +569,7 @@ def render_svg(game, title=None, size=None, coordinates=True, fills=None, chrome
         % (' y="%s"' % _n(top) if top else "", PAPER)
     )
     if chrome:
-        _title(svg, game, title, last_text)
+        _title(svg, game, title, last_text, stopped)
     _frame(svg, lay)
     if coordinates:
         _coordinates(svg, lay)

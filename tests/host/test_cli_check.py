@@ -134,7 +134,11 @@ def test_play_session_in_process():
     code = cli.main(["play"], cli.State(out=out, inp=inp))
     text = out.getvalue()
     assert code == 0
-    assert "illegal: adjacent-opponent — nothing changed" in text
+    # in the companion's words, with the code for a bug report
+    assert (
+        "illegal: beside an opponent card without blocking or extending a run "
+        "(adjacent-opponent) — nothing changed" in text
+    )
     assert "G01*" in text  # gold's card on I9, marked as the last move
     assert "not a move" in text
     assert "took back the last move" in text

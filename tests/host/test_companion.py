@@ -11,7 +11,7 @@ import time
 
 import pytest
 from apixagon.geometry import NCELLS, parse_cell
-from apixagon_host import cli, logs
+from apixagon_host import logs
 from apixagon_host.companion import SIMULATOR, Companion
 from apixagon_host.link import BoardError
 from smartboard import proto, tag
@@ -142,7 +142,7 @@ def test_render_runs_the_cli_logs_render_when_it_is_there(monkeypatch, tmp_path)
         state.out.write("wrote %s\n" % args.output)
         return 0
 
-    monkeypatch.setattr(cli.logs, "render", fake_render)
+    monkeypatch.setattr(logs, "render", fake_render)
     import apixagon_host
 
     monkeypatch.setitem(sys.modules, "apixagon_host.render", type(sys)("render"))
@@ -460,3 +460,22 @@ def test_a_match_seen_to_begin_is_dated_today_and_one_seen_midway_is_not(tmp_pat
     assert got["Date"] == time.strftime("%Y.%m.%d") and len(got["Time"]) == 5
     s.status.update(log="0010.alog", moves="12")  # a resumed match: begun before
     assert c.tick() == [] and _stored_tags(db, "x", "0010.alog") == []
+
+
+def test_render_without_a_database_writes_into_the_data_folder(monkeypatch, tmp_path):
+    # `make run` starts the companion in the checkout: a picture written
+    # "here" landed among the sources; it goes beside the user's database
+    seen = []
+
+    def fake_render(state, args):
+        seen.append(args.output)
+        return 0
+
+    monkeypatch.setattr(logs, "render", fake_render)
+    monkeypatch.setenv("APIXAGON_DATA", str(tmp_path / "data"))
+    import apixagon_host
+
+    monkeypatch.setitem(sys.modules, "apixagon_host.render", type(sys)("render"))
+    monkeypatch.setattr(apixagon_host, "render", sys.modules["apixagon_host.render"], raising=False)
+    Companion(FakeSession()).command("render 4")
+    assert seen == [str(tmp_path / "data" / "match-4.svg")]

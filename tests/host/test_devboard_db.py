@@ -36,3 +36,42 @@ def test_make_run_passes_no_database_of_its_own(monkeypatch, tmp_path):
     db = str(tmp_path / "m.sqlite")
     devboard.main(["--companion", "--flash", str(tmp_path / "flash"), "--db", db])
     assert seen[-1] == ["monitor", "--port", FakeBoard.port, "--db", db]
+
+
+def test_one_simulated_board_per_flash(monkeypatch, tmp_path, capsys):
+    # `make run` and `make web` together booted two "sim-A" on build/flash,
+    # their match logs interleaved: the second now refuses, naming the first
+    from apixagon_host import cli
+
+    monkeypatch.setattr(cli, "main", lambda argv: 0)
+    monkeypatch.setattr(devboard, "install", lambda flash: None)
+    monkeypatch.setattr(devboard, "DevBoard", FakeBoard)
+    monkeypatch.setattr(devboard.signal, "signal", lambda *a: None)
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    first = devboard.FlashLock(str(flash), "make run")
+    assert first.take() is None
+    try:
+        assert devboard.main(["--web", "--flash", str(flash)]) == 2
+        err = capsys.readouterr().err
+        assert "in use by make run (pid %d)" % os.getpid() in err and "--flash DIR" in err
+    finally:
+        first.release()
+    assert devboard.main(["--companion", "--flash", str(flash)]) == 0  # free again
+
+
+def test_make_web_names_its_own_port_setting(monkeypatch, tmp_path, capsys):
+    import socket
+
+    monkeypatch.setattr(devboard, "install", lambda flash: None)
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1)
+    try:
+        port = s.getsockname()[1]
+        argv = ["--web", "--flash", str(tmp_path / "flash"), "--web-port", str(port)]
+        assert devboard.main(argv) == 2
+    finally:
+        s.close()
+    err = capsys.readouterr().err
+    assert "port %d" % port in err and "make web WEB_PORT=" in err and "--web-port" not in err

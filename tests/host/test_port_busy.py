@@ -52,3 +52,20 @@ def test_silence_on_the_port_names_another_reader_as_a_cause(pty_port):
         link.close()
     assert e.value.code == 3
     assert "is no other program, such as a serial terminal, reading the port?" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "port, words",
+    [
+        ("/dev/apixagon-nonexistent", "no such port (is the board plugged in?"),
+        ("/dev/null", "that is not a serial port"),
+        ("/", "that is a folder, not a serial port"),
+    ],
+)
+def test_a_port_that_will_not_open_is_one_plain_sentence(port, words, capsys):
+    # pyserial's own text said the port and the errno twice, or an ioctl's
+    # tuple: "[Errno 2] could not open port X: [Errno 2] No such file ..."
+    assert cli.main(["status", "-p", port]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("apixagon: cannot open %s: %s" % (port, words)), err
+    assert "Errno" not in err and "ioctl" not in err and err.count(port) == 1

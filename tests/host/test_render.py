@@ -499,3 +499,35 @@ def test_royal_constant_matches_the_layout():
     # The Royal Cell is drawn at the board's centre.
     lay = R.Layout()
     assert lay.center(ROYAL) == (lay.cx, lay.cy)
+
+
+def test_an_abandoned_match_is_drawn_and_checked_as_abandoned(tmp_path):
+    # Its last position read "Gold to play", and check said "in progress",
+    # for a match the board logged as abandoned.
+    path = str(tmp_path / "m.sqlite")
+    store = Store(path)
+    lines = [x for x in TWO[:6] if x.split()]
+    out, prev = bytearray(), matchlog.SEED
+    for text in ['[Board "sim-0042"]'] + lines:
+        kind = matchlog.HEADER if text[0] in "[ms" else matchlog.MOVE
+        rec, prev = matchlog.encode(prev, kind, text.encode())
+        out += rec
+    rec, prev = matchlog.encode(prev, matchlog.END, b"abandoned")
+    store.put("sim-0042", "0001.alog", bytes(out + rec))
+    store.close()
+    svg = str(tmp_path / "end.svg")
+    assert run_cli(["logs", "render", "1", "--db", path, "-o", svg])[0] == 0
+    with open(svg) as f:
+        texts = [t.text for t in groups(parse(f.read()), "title")[0].iter(SVG_NS + "text")]
+    assert texts[1].startswith("Abandoned (") and "to play" not in texts[1].replace("was to", "")
+    earlier = str(tmp_path / "early.svg")
+    assert run_cli(["logs", "render", "1", "--db", path, "--ply", "1", "-o", earlier])[0] == 0
+    with open(earlier) as f:
+        texts = [t.text for t in groups(parse(f.read()), "title")[0].iter(SVG_NS + "text")]
+    assert " to play" in texts[1]  # before the end, the turn as it was
+    apx = str(tmp_path / "m.apx")
+    assert run_cli(["logs", "export", "1", "--db", path, "-o", apx])[0] == 0
+    code, text = run_cli(["check", apx])
+    assert text.splitlines()[-1].startswith("result: abandoned ("), text
+    code, text = run_cli(["check", "--json", apx])
+    assert '"status": "abandoned"' in text

@@ -97,6 +97,8 @@ def test_bad_requests_get_answers_never_tracebacks(tmp_path):
     try:
         a, port = "127.0.0.1", srv.port
         assert ask(a, port, "GET", "/match/1")[0] == 200
+        code, head, body = ask(a, port, "GET", "/favicon.ico")  # no 404 in every log
+        assert code == 200 and "image/svg+xml" in head and body.startswith(b"<svg")
         for mid in ("99999999999999999999999999", str(2**63), "0"):
             assert ask(a, port, "GET", "/match/%s" % mid)[0] == 404, mid
             assert ask(a, port, "GET", "/match/%s/download.apx" % mid)[0] == 404, mid

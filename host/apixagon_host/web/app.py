@@ -340,6 +340,7 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         Route("/match/{id:int}/download.{ext:str}", _only(download, ("apx", "json", "svg", "png"))),
         Route("/match/{id:int}/tags", tags, methods=["POST"]),
         Route("/board", board_page),
+        Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=os.path.join(HERE, "static")), name="static"),
     ]
     middleware = [
@@ -347,6 +348,14 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         Middleware(Guard, allow_remote=allow_remote, hosts=hosts or (), token=token),
     ]
     return Starlette(routes=routes, middleware=middleware)
+
+
+async def favicon(request):
+    # the browsers' own request, whatever the page's <link> says: the same
+    # hexagon (a 404 in every log otherwise)
+    with open(os.path.join(HERE, "static", "icon.svg"), "rb") as f:
+        icon = f.read()
+    return Response(icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
 
 def _only(handler, exts):

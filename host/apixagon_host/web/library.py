@@ -8,7 +8,7 @@ from apixagon.codes import MODES
 
 from .. import logs
 from .. import render as R
-from ..logs import game_at
+from ..logs import game_at, stopped_at
 from ..store import Store, apx_lines, as_json
 from ..termtext import clean
 
@@ -95,7 +95,14 @@ class Match:
             "%s \u00b7 %s \u00b7 move %d of %d" % (self.board, self.name, ply, len(self.moves))
         )
         game = game_at(self.lines, ply)
-        return R.render_svg(game, title=title, size=size, coordinates=coordinates, chrome=chrome)
+        return R.render_svg(
+            game,
+            title=title,
+            size=size,
+            coordinates=coordinates,
+            chrome=chrome,
+            stopped=stopped_at(self.lines, ply),
+        )
 
     def apx(self):
         return "\n".join(apx_lines(self.board, self.name, self.lines, self.date, self.tags)) + "\n"
