@@ -143,6 +143,10 @@ def step_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_p
     page.locator("#pull-button").click()
     page.wait_for_selector("table.matches tbody tr", timeout=20000)
     assert "queens-gambit" in page.locator("table.matches").text_content()
+    # the pull's result stays to be read (a reload took it away at once)
+    page.wait_for_function("document.getElementById('pull-text').textContent.includes('pulled')")
+    page.wait_for_timeout(1000)
+    assert "pulled" in page.locator("#pull-text").text_content()
     # the thumbnail: the final position, drawn by the renderer
     page.wait_for_function(
         "[...document.querySelectorAll('img.thumb')].every(i => i.complete && i.naturalWidth > 0)"
@@ -215,6 +219,18 @@ def step_every_page_fits_a_phone(server, browser):
             pg.goto(server.url + path)
             wide = pg.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert wide <= 1, "%s is %d px wider than a phone" % (path, wide)
+            # (a phone widens its layout to the widest box: the page's own
+            # content and header must fit the screen, not only the document)
+            inner = pg.evaluate(
+                "[document.querySelector('main').scrollWidth,"
+                " document.querySelector('header.top').getBoundingClientRect().width,"
+                " window.innerWidth]"
+            )
+            assert inner[0] <= inner[2] + 1 and inner[1] >= inner[2] - 1, (path, inner)
+            if path == "/":
+                # the simulated board's command box on the first screen
+                top = pg.evaluate("document.getElementById('command').getBoundingClientRect().top")
+                assert top < 844, top
             if shot:
                 pg.wait_for_selector("#link.ok")
                 screenshot(pg, shot)

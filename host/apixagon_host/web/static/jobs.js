@@ -37,5 +37,13 @@ function jobButton(name, url, textId, outId, after) {
 }
 document.addEventListener("DOMContentLoaded", () => {
   jobButton("update", "/api/update", "update-result", "update-out");
-  jobButton("pull", "/api/pull", "pull-text", null, (job) => { if (job.ok) location.reload(); });
+  // After a pull the list is read again in place: a reload took the
+  // "N logs pulled" / "nothing new" line away before it could be read.
+  jobButton("pull", "/api/pull", "pull-text", null, async (job) => {
+    if (!job.ok) return;
+    const html = await (await fetch("/library")).text();
+    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("library-list");
+    const list = document.getElementById("library-list");
+    if (fresh && list) list.replaceWith(fresh);
+  });
 });
