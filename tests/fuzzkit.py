@@ -251,7 +251,10 @@ class Fuzzer:
             v = self.num() if r.chance(2) else str(r.below(9))
             for k, limit in SETTINGS:
                 if k == key:
-                    return [key, v], OK if number(v, 0, limit - 1) is not None else E6
+                    mask = OK if number(v, 0, limit - 1) is not None else E6
+                    if key == "players" and mask == OK:
+                        mask = OK | E6  # a count the mode set takes, or ERR 6
+                    return [key, v], mask
             return [key, v], E6
         if verb == "REBOOT":
             return [], OK

@@ -356,8 +356,14 @@ class Link:
                 parts.append("last=" + last.replace(" ", "_"))
             if g.over():
                 w = g.winner()
-                parts.append("winner=" + (letters[w] if w < 2 else "draw"))
-            start, stp, players = g.start, g.special_then_place, 2 * g.seats[0]
+                if m == JUNIOR:
+                    # §6 D-13: the player (none when every card is down and
+                    # nobody was named)
+                    parts.append("winner=" + ("J%d" % w if w else "none"))
+                else:
+                    parts.append("winner=" + (letters[w] if w < 2 else "draw"))
+            start, stp = g.start, g.special_then_place
+            players = g.players if m == JUNIOR else 2 * g.seats[0]
             if b.declaring or b.ref.refusal is not None or b.phase == RESUME:
                 from . import report  # the words, only when there is something to say
 
@@ -368,7 +374,7 @@ class Link:
                 s.get(S.GAME_MODE),
                 s.get(S.START),
                 s.get(S.STP),
-                s.get(S.PLAYERS),
+                b.players(),
             )
             letters = record.mode_letters(m, players)
             parts.append("mode=" + MODES[m])
@@ -377,7 +383,7 @@ class Link:
         if m != JUNIOR:
             parts.append("start=" + (letters if letters == "AB" else ("black", "gold"))[start])
         parts.append("option=" + ("special_then_place" if stp else "none"))
-        if m == TEEN:
+        if m == TEEN or m == JUNIOR:
             parts.append("players=%d" % players)
         parts.append("sides=" + letters)
         parts.append("watch=%d" % self.watching)
@@ -648,8 +654,14 @@ class Link:
         self._board()
         if args:
             return proto.E_ARGS
+        return " ".join("%s=%d" % (_SETTINGS[i], self._get(i)) for i in range(len(_SETTINGS)))
+
+    def _get(self, i):
+        # players= is the count of the mode set: Junior keeps its own (§6)
         s = self.board.settings
-        return " ".join("%s=%d" % (_SETTINGS[i], s.get(i)) for i in range(len(_SETTINGS)))
+        if i == S.PLAYERS and s.get(S.GAME_MODE) == JUNIOR:
+            return s.get(S.JPLAYERS)
+        return s.get(i)
 
     def cmd_set(self, args):
         self._board()
@@ -658,6 +670,18 @@ class Link:
         i = _SETTINGS.index(args[0])
         key, value = args[0], number(args[1], 0, S.LIMITS[i] - 1)
         s = self.board.settings
+        if i == S.PLAYERS:
+            # A count the mode set takes: Teen 2, 4 or 6 (§7), Junior 2 to 6
+            # (§6); the other modes fix their own.
+            m = s.get(S.GAME_MODE)
+            if m == JUNIOR and value >= 2:
+                i = S.JPLAYERS
+            elif m != TEEN or value < 2 or value & 1:
+                why = "takes 2, 4 or 6" if m == TEEN else "takes 2 to 6"
+                if m != TEEN and m != JUNIOR:
+                    why = "has no player count (teen and junior have)"
+                self._err(self._seq, proto.E_ARGS, "players %d: %s %s" % (value, MODES[m], why))
+                return _SENT
         s.set(i, value, self.board.now)
         return "%s=%d" % (key, value)
 
