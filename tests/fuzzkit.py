@@ -61,7 +61,11 @@ CELLS = ("A1", "E4", "E5", "I5", "D3", "Z9", "e4", "E44", "A0", "J1", "E", "4E")
 BUTTONS = ("mode", "confirm", "declare", "MODE", "reset", "")
 KEYS = ("display", "bright", "mode", "start", "option", "players", "volume", "Display", "")
 VERBS = ("HELLO", "STATUS", "WATCH", "CELLS", "LOGS", "GET", "PULLED", "DEL", "CONF")
-VERBS += ("SET", "CLOCK", "REBOOT", "FETCH", "HANDS")
+VERBS += ("SET", "CLOCK", "REBOOT", "FETCH", "HANDS", "DECLARE")
+# DECLARE's declarations and the words each takes (the side of a
+# deck-empty or forced-removal, the player of an out)
+DECLARATIONS = (("deck-empty", 1), ("forced-removal", 1), ("pass", 0), ("out", 1), ("reserve", 0))
+SIDES = ("A", "B", "G", "J", "black", "gold", "b", "Black", "white", "")
 SIM_VERBS = ("HAND", "PLAY")
 UNKNOWN = ("FROB", "GETS", "STATU", "G3T", "HELLO!", "cmd_status", "_safe", "Q", "POLL", "EV")
 # seq markers that make a frame no request (answered ERR 1 at seq 0)
@@ -258,6 +262,8 @@ class Fuzzer:
             return [key, v], E6
         if verb == "REBOOT":
             return [], OK
+        if verb == "DECLARE":
+            return self.declare()
         if verb == "HAND":
             return self.hand()
         if verb == "PLAY":
@@ -266,6 +272,21 @@ class Fuzzer:
             n = r.below(200) + 1
             return ["".join(r.choice(B64) for _ in range(n))], OK  # (see request())
         return [], E5
+
+    def declare(self):
+        # the board's answer depends on the match (none: ERR 8; a side or
+        # player it has not: ERR 6; the rules' refusal: OK): a form right
+        # gets one of those, a form wrong ERR 6
+        r = self.r
+        what, n = r.choice(DECLARATIONS)
+        args = [what]
+        if n:
+            args.append(r.choice(SIDES) if what != "out" else self.num())
+        if not args[-1]:
+            return args[:-1], E6
+        if what == "out" and number(args[1], 1, 6) is None:
+            return args, E6 | E8
+        return args, OK | E6 | E8
 
     def hand(self):
         r = self.r
@@ -435,6 +456,8 @@ class Fuzzer:
             return OK if n == 0 else E6
         if verb in ("HELLO", "LOGS", "CLOCK"):
             return OK if n == 0 else optional(verb, args[0]) if n == 1 else E6
+        if verb == "DECLARE":
+            return self.declare_mask(args)
         if verb == "HAND":
             return hand_mask(args)
         if verb == "PLAY":
@@ -446,6 +469,16 @@ class Fuzzer:
             return mask if n and n % 3 == 0 else E6  # (n is one off a multiple of 3)
         want = {"WATCH": 1, "GET": 3, "PULLED": 1, "DEL": 1, "SET": 2}[verb]
         return mask if n == want else E6
+
+    def declare_mask(self, args):
+        for what, n in DECLARATIONS:
+            if args and args[0] == what:
+                if len(args) != 1 + n:
+                    return E6
+                if what == "out" and number(args[1], 1, 6) is None:
+                    return E6 | E8
+                return OK | E6 | E8
+        return E6
 
     def unknown(self):
         r = self.r

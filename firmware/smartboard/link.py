@@ -95,7 +95,7 @@ class Fanout:
 class Link:
     # the verbs, as their cmd_ methods are named (a subclass adds its own)
     VERBS = ("hello", "status", "watch", "cells", "logs", "get", "pulled", "del", "conf")
-    VERBS += ("set", "clock", "reboot", "fetch", "hands")
+    VERBS += ("set", "clock", "reboot", "fetch", "hands", "declare")
 
     def __init__(self, port, board, log, name="APIXAGON", profile="A", board_id="sim"):
         self.port = port
@@ -694,6 +694,12 @@ class Link:
 
     def clock(self):
         return int(time.time() + self.clock_offset)
+
+    def cmd_declare(self, args):
+        self._board()
+        from . import declare  # its own module: a board never asked keeps it out of its heap
+
+        return declare.reply(self.board, args)
 
     def cmd_hands(self, args):
         self._board()
