@@ -42,6 +42,9 @@ START_MAX = 1 << 16  # LOGS start
 CLOCK_LO = 946684800  # 2000-01-01
 CLOCK_HI = 4102444800  # 2100-01-01
 SETTINGS = (("display", 3), ("bright", 4), ("mode", 7), ("start", 2), ("option", 2), ("players", 7))
+# CLOCK's second number: minutes east of UTC
+EAST_LO = -720
+EAST_HI = 840
 PLAY_MAX = 65536  # the simulator's PLAY record, base64 characters
 
 DIGITS240 = "9" * 240
@@ -455,6 +458,9 @@ class Fuzzer:
         if verb in ("STATUS", "CELLS", "CONF", "REBOOT", "HANDS"):
             return OK if n == 0 else E6
         if verb in ("HELLO", "LOGS", "CLOCK"):
+            if verb == "CLOCK" and n == 2:  # the host's offset from UTC (minutes)
+                east = number(args[1], EAST_LO, EAST_HI)
+                return optional(verb, args[0]) if east is not None else E6
             return OK if n == 0 else optional(verb, args[0]) if n == 1 else E6
         if verb == "DECLARE":
             return self.declare_mask(args)

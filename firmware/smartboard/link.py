@@ -108,6 +108,7 @@ class Link:
         self.de = proto.Deframer()
         self.watching = False
         self.clock_offset = 0  # host epoch seconds minus ticks at CLOCK
+        self.utc_offset = 0  # minutes east of UTC of the host's clock (CLOCK's second number)
         self.reboot = None  # callable: the start-up code's reset
         self.frames = 0
         # the loop's: until when (ms) the host is downloading (-1: a reply
@@ -686,14 +687,26 @@ class Link:
         return "%s=%d" % (key, value)
 
     def cmd_clock(self, args):
-        if len(args) > 1:
+        # CLOCK [seconds [minutes]]: the host's time, and how far east of
+        # UTC its clock is (the match's [Date] is the host's day: matchlog)
+        if len(args) > 2:
             return proto.E_ARGS
         if args:
-            self.clock_offset = number(args[0], CLOCK_MIN, CLOCK_MAX) - time.time()
+            t = number(args[0], CLOCK_MIN, CLOCK_MAX)
+            east = number(args[1], -720, 840) if len(args) > 1 else 0  # both checked first
+            self.clock_offset = t - time.time()
+            self.utc_offset = east
+            if self.log is not None:
+                self.log.clock = self.local_time  # from now on a match is dated
         return "%d" % self.clock()
 
     def clock(self):
         return int(time.time() + self.clock_offset)
+
+    def local_time(self):
+        """The host's wall-clock time in seconds (CLOCK's, its offset from
+        UTC applied): what a match's [Date] and [Time] say."""
+        return self.clock() + 60 * self.utc_offset
 
     def cmd_declare(self, args):
         self._board()

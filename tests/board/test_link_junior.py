@@ -1,6 +1,7 @@
 # Junior on the link (docs/protocol.md): SET players, STATUS players= and
-# winner=, DECLARE out (RULES §6 D-13). Plain functions: also run under
-# the MicroPython unix port.
+# winner=, DECLARE out (RULES §6 D-13); and a match dated from the host's
+# clock (CLOCK, the log's [Date] and [Time]). Plain functions: also run
+# under the MicroPython unix port.
 from apixagon.codes import JUNIOR
 from boardkit import card, play
 from eventkit import evs, watched
@@ -39,3 +40,31 @@ def test_junior_players_set_and_named_and_player_out_from_the_host():
     assert evs(bd) == [("move", "3 J3 out"), ("phase", "over")]
     st = bd.status()
     assert (st["phase"], st["winner"], st["players"]) == ("over", "J3", "6")
+
+
+def test_a_match_is_dated_from_the_hosts_clock_once_it_was_set():
+    bd = watched("dl-clock")
+    bd.r.press(buttons.CONFIRM)  # no clock set: no date (the host dates it)
+    play(bd.r, [("put", "A1", card(0, 0))])
+    bd.log.flush_all()
+    assert [x for x in _header(bd) if x.startswith("[D") or x.startswith("[T")] == []
+    bd.abandon()
+    assert _err(bd, "CLOCK 1795822200 900").startswith("6 ")  # 15 h east of UTC: none
+    assert _err(bd, "CLOCK 1795822200 60 0").startswith("6 ")
+    # 2026-11-27 23:30 UTC, the host one hour east of it: its day is the 28th
+    assert bd.ask("CLOCK 1795822200 60")[0]
+    assert abs(int(bd.status()["clock"]) - 1795822200) < 5  # the clock itself is UTC
+    bd.r.press(buttons.CONFIRM)
+    play(bd.r, [("put", "A1", card(0, 0))])
+    bd.log.flush_all()
+    h = _header(bd)
+    assert '[Date "2026.11.28"]' in h and '[Time "00:30"]' in h, h
+    assert h.index('[Date "2026.11.28"]') < h.index("mode queens-gambit")
+
+
+def _header(bd):
+    from smartboard import matchlog as L
+
+    lines = L.Lines()
+    L.read_log(bd.flash.contents("logs/" + bd.log.current()), lines)
+    return lines.header
