@@ -123,11 +123,20 @@ class Session:
     def _set_clock(self):
         # The board has no battery clock: it keeps the time a host gives
         # it (docs/protocol.md CLOCK), so its STATUS clock= and `apixagon
-        # status` read right. A board in safe mode refuses it: no matter.
+        # status` read right, and with this PC's offset from UTC it dates
+        # the matches it logs by this PC's day. Older firmware takes no
+        # offset (ERR 6): the time alone. A board in safe mode refuses it:
+        # no matter.
+        now = time.time()
+        east = time.localtime(now).tm_gmtoff // 60
         try:
-            self.request("CLOCK", int(time.time()))
-        except L.BoardError:
-            pass
+            self.request("CLOCK", int(now), east)
+        except L.BoardError as e:
+            if e.board_code == proto.E_ARGS:
+                try:
+                    self.request("CLOCK", int(now))
+                except L.BoardError:
+                    pass
 
     def refresh(self):
         st = L.fields(self.request("STATUS"))

@@ -76,12 +76,14 @@ def test_each_refusal_shows_with_its_reason_and_the_declaration_previewed(server
     events = page.locator("#events li.ev-refused").all_text_contents()
     assert len(events) == 2
     assert "B5 on D4: it is the other side's turn (not-your-turn)" in events[0]
-    assert "DECLARE previews: Gold's deck is empty" in page.locator("#notes").text_content()
-    assert page.locator("#turn").text_content() == "Gold to play"
+    assert "DECLARE: deck empty for Gold (Greens) — press CONFIRM" in (
+        page.locator("#notes").text_content()
+    )
+    assert page.locator("#turn").text_content() == "Gold (Greens) to play"
     page.locator("#hands-button").click()
     page.wait_for_selector("#hands li")
     hands = page.locator("#hands").text_content()
-    assert "specials: rain rain bee smoker" in hands and "Gold:" in hands
+    assert "specials: rain rain bee smoker" in hands and "Gold (Greens):" in hands
 
 
 def test_the_set_up_by_name_is_a_set_to_the_board(server, board, page):

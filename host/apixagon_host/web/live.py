@@ -81,10 +81,13 @@ def board_svg(cells, layer, status, palette="standard"):
 def turn_text(st):
     """Whose turn it is, or the result, in words."""
     winner = st.get("winner")
+    sides = st.get("sides", "BG")
     if winner:
-        return "draw" if winner == "draw" else "%s wins" % words.side_name(winner)
+        return words.winner_text(winner, sides)
     if st.get("phase") == "play" and st.get("to_play"):
-        return "%s to play" % words.side_name(st["to_play"])
+        if sides == "JJ":
+            return "anyone who names the symbol first"  # Junior has no turns (§6)
+        return "%s to play" % words.side_name(st["to_play"], sides)
     return ""
 
 
