@@ -162,3 +162,37 @@ def test_junior_player_out_from_the_buttons_ends_the_match_in_their_colour():
     assert g.over() == OUT_DECLARED and g.winner() == 3 and r.board.phase == OVER
     assert _last_line(r) == "J3 out" and record.result(g)[1] == "player 3"
     assert layer(r, "A1") == view.player_colour(3) | view.SLOW  # the winner's colour
+
+
+# Records with the new lines, played from hands by the simulator's record
+# player (PLAY): the DECLARE cycle and CONFIRM must make exactly them.
+PASS_AND_EMPTY_RESERVE = (
+    "mode beehive",
+    "start A",
+    "A1 0 C1",
+    "B1 0 I9",
+    "A2 1 C2",
+    "B2 1 I5",
+    "A3 2 C3",
+    "B3 2 G9",
+    "A1 3 C4",
+    "B1 3 G5",
+    "A deck-empty",
+    "A2 pass",
+    "B2 4 E9",
+    "A3 reserve",
+    "B3 5 A5",
+    "A deck-empty",
+)
+JUNIOR_OUT = ("mode junior", "players 6", "J 0 E5", "J 1 E6", "J 2 E7", "J3 out")
+
+
+def test_records_with_a_pass_an_empty_reserve_and_an_out_play_from_hands():
+    from smartboard.sim import replay
+
+    for name, lines in (("d-replay-bh", PASS_AND_EMPTY_RESERVE), ("d-replay-j", JUNIOR_OUT)):
+        r = rig(name)
+        replay.play(r, lines, None, False)
+        g = r.board.ref.game
+        assert tuple(record.lines(g)) == lines and r.board.phase == OVER, name
+        r = None
