@@ -124,6 +124,12 @@ def refusal(text):
     code, _, apx = text.strip().partition(" ")
     if not apx:
         return "refused: %s" % reason(code) if code else "refused"
+    if code == "not-allowed-in-mode" and apx.split()[0] == "G":
+        # only Junior refuses a Gold card so (a side letter G is a
+        # two-player record's, where no card is refused for its mode): §6
+        # plays one deck, and the board takes the Black one
+        why = "Junior is played with the Black deck alone (%s)" % code
+        return "refused: %s: %s" % (action(apx), why)
     return "refused: %s: %s" % (action(apx), reason(code))
 
 

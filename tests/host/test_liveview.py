@@ -116,6 +116,11 @@ def test_every_reason_code_has_player_words():
         ("cannot-pass B2 pass", "refused: B2 passes: a pass only in a tactical void"),
         ("bad-target A1 reserve", "refused: A1: the empty reserve: not something"),
         ("bad-target J3 out", "refused: player 3 is out of cards: not something"),
+        (
+            "not-allowed-in-mode G 5 E6",
+            "refused: G5 on E6: Junior is played with the Black deck alone (not-allowed-in-mode)",
+        ),
+        ("not-allowed-in-mode J smoker", "refused: Jsmoker: not played in this game mode"),
         ("sealed", "refused: a sequence of 4 is sealed"),
     ],
 )
