@@ -29,7 +29,7 @@ from . import link as L
 from .companion import Companion
 from .errors import CommandError
 from .liveview import cells_text, hexagon, led_text, status_line, status_notes
-from .words import refusal, want_cells, want_line
+from .words import declaration, refusal, want_cells, want_line
 
 HEARTBEAT_S = 2.0  # a STATUS when the board has been quiet this long
 RETRY_S = 0.5  # between attempts to reach a board that went away
@@ -50,9 +50,9 @@ class Session:
     """The link to one board, kept up across reboots and unplugging, and
     what the board last told about itself. notify(kind, text) hears the
     board's events (move, phase, say, cells, leds, and in words: refused,
-    want as `put back`, a move event that lowers the count as take-back)
-    and the link's own news (link: connected, lost, watching again;
-    status: new STATUS fields)."""
+    want as `put back`, a move event that lowers the count as take-back,
+    declare: a new declaration DECLARE previews) and the link's own news
+    (link: connected, lost, watching again; status: new STATUS fields)."""
 
     def __init__(self, port, notify):
         self.port = port
@@ -144,6 +144,7 @@ class Session:
         self.next_beat = time.monotonic() + HEARTBEAT_S
         # the clock and free bytes move on their own: not worth a redraw
         news = _shown(st) != _shown(self.status)
+        previewed = self.status.get("declare")
         self.status = st
         if st.get("moves", "").isdigit():
             self.moves = int(st["moves"])
@@ -151,6 +152,10 @@ class Session:
         self.want = want_cells(st.get("want", ""))
         if news:
             self.notify("status", "")
+        if st.get("declare") and st["declare"] != previewed:
+            # what DECLARE now previews, in words: a line of its own (the
+            # plain log has no status line to show it in)
+            self.notify("declare", declaration(st["declare"], st.get("sides", "BG")))
 
     def request(self, *args):
         """A request on the live link; CommandError if it failed (the link
@@ -317,7 +322,7 @@ class Session:
 
 
 # events whose text is a whole line in words (`refused: ...`)
-_WORDED = ("refused", "want", "take-back")
+_WORDED = ("refused", "want", "take-back", "declare")
 
 
 def event_line(kind, text):

@@ -292,3 +292,29 @@ def test_the_clock_goes_with_this_pcs_offset_from_utc_and_alone_to_older_firmwar
     s.link = _ClockLink(old=True)
     s._set_clock()
     assert [len(a) for a in s.link.sent] == [3, 2]
+
+
+class _StatusLink:
+    def __init__(self):
+        self.status = "phase=play mode=beehive sides=AB to_play=A2"
+
+    def request(self, *args):
+        return self.status
+
+
+def test_a_new_preview_is_a_line_in_words_once():
+    # the plain log has no status line: the declaration DECLARE previews
+    # (STATUS declare=) is said as a line when it changes
+    s, heard = _session()
+    s.link = _StatusLink()
+    s.refresh()
+    assert [k for k, _ in heard if k == "declare"] == []
+    s.link.status += " declare=pass:A2"
+    s.refresh()
+    s.refresh()  # the same preview: not again
+    said = [t for k, t in heard if k == "declare"]
+    assert said == ["DECLARE: pass of A2 — press CONFIRM"]
+    assert event_line("declare", said[0]) == said[0]
+    s.link.status = s.link.status.replace("pass:A2", "deck-empty:B")
+    s.refresh()
+    assert heard[-1] == ("declare", "DECLARE: deck empty for team B — press CONFIRM")
