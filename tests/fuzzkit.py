@@ -42,6 +42,9 @@ START_MAX = 1 << 16  # LOGS start
 CLOCK_LO = 946684800  # 2000-01-01
 CLOCK_HI = 4102444800  # 2100-01-01
 SETTINGS = (("display", 3), ("bright", 4), ("mode", 7), ("start", 2), ("option", 2), ("players", 7))
+# CLOCK's second number: minutes east of UTC
+EAST_LO = -720
+EAST_HI = 840
 PLAY_MAX = 65536  # the simulator's PLAY record, base64 characters
 
 DIGITS240 = "9" * 240
@@ -61,7 +64,11 @@ CELLS = ("A1", "E4", "E5", "I5", "D3", "Z9", "e4", "E44", "A0", "J1", "E", "4E")
 BUTTONS = ("mode", "confirm", "declare", "MODE", "reset", "")
 KEYS = ("display", "bright", "mode", "start", "option", "players", "volume", "Display", "")
 VERBS = ("HELLO", "STATUS", "WATCH", "CELLS", "LOGS", "GET", "PULLED", "DEL", "CONF")
-VERBS += ("SET", "CLOCK", "REBOOT", "FETCH", "HANDS")
+VERBS += ("SET", "CLOCK", "REBOOT", "FETCH", "HANDS", "DECLARE")
+# DECLARE's declarations and the words each takes (the side of a
+# deck-empty or forced-removal, the player of an out)
+DECLARATIONS = (("deck-empty", 1), ("forced-removal", 1), ("pass", 0), ("out", 1), ("reserve", 0))
+SIDES = ("A", "B", "G", "J", "black", "gold", "b", "Black", "white", "")
 SIM_VERBS = ("HAND", "PLAY")
 UNKNOWN = ("FROB", "GETS", "STATU", "G3T", "HELLO!", "cmd_status", "_safe", "Q", "POLL", "EV")
 # seq markers that make a frame no request (answered ERR 1 at seq 0)
@@ -251,10 +258,15 @@ class Fuzzer:
             v = self.num() if r.chance(2) else str(r.below(9))
             for k, limit in SETTINGS:
                 if k == key:
-                    return [key, v], OK if number(v, 0, limit - 1) is not None else E6
+                    mask = OK if number(v, 0, limit - 1) is not None else E6
+                    if key == "players" and mask == OK:
+                        mask = OK | E6  # a count the mode set takes, or ERR 6
+                    return [key, v], mask
             return [key, v], E6
         if verb == "REBOOT":
             return [], OK
+        if verb == "DECLARE":
+            return self.declare()
         if verb == "HAND":
             return self.hand()
         if verb == "PLAY":
@@ -263,6 +275,21 @@ class Fuzzer:
             n = r.below(200) + 1
             return ["".join(r.choice(B64) for _ in range(n))], OK  # (see request())
         return [], E5
+
+    def declare(self):
+        # the board's answer depends on the match (none: ERR 8; a side or
+        # player it has not: ERR 6; the rules' refusal: OK): a form right
+        # gets one of those, a form wrong ERR 6
+        r = self.r
+        what, n = r.choice(DECLARATIONS)
+        args = [what]
+        if n:
+            args.append(r.choice(SIDES) if what != "out" else self.num())
+        if not args[-1]:
+            return args[:-1], E6
+        if what == "out" and number(args[1], 1, 6) is None:
+            return args, E6 | E8
+        return args, OK | E6 | E8
 
     def hand(self):
         r = self.r
@@ -431,7 +458,12 @@ class Fuzzer:
         if verb in ("STATUS", "CELLS", "CONF", "REBOOT", "HANDS"):
             return OK if n == 0 else E6
         if verb in ("HELLO", "LOGS", "CLOCK"):
+            if verb == "CLOCK" and n == 2:  # the host's offset from UTC (minutes)
+                east = number(args[1], EAST_LO, EAST_HI)
+                return optional(verb, args[0]) if east is not None else E6
             return OK if n == 0 else optional(verb, args[0]) if n == 1 else E6
+        if verb == "DECLARE":
+            return self.declare_mask(args)
         if verb == "HAND":
             return hand_mask(args)
         if verb == "PLAY":
@@ -443,6 +475,16 @@ class Fuzzer:
             return mask if n and n % 3 == 0 else E6  # (n is one off a multiple of 3)
         want = {"WATCH": 1, "GET": 3, "PULLED": 1, "DEL": 1, "SET": 2}[verb]
         return mask if n == want else E6
+
+    def declare_mask(self, args):
+        for what, n in DECLARATIONS:
+            if args and args[0] == what:
+                if len(args) != 1 + n:
+                    return E6
+                if what == "out" and number(args[1], 1, 6) is None:
+                    return E6 | E8
+                return OK | E6 | E8
+        return E6
 
     def unknown(self):
         r = self.r

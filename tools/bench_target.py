@@ -1018,8 +1018,13 @@ class Hands:
                 )
                 self.b.press("confirm")
             else:
-                d = 3 + side if kind != DECK_EMPTY else (1 if side == t else 2)
-                for _ in range(d):
+                # DECLARE until STATUS declare= names it: the cycle differs
+                # by mode (the reserve modes offer the pass first, RULES D-9)
+                word = "deck-empty" if kind == DECK_EMPTY else "forced-removal"
+                for _ in range(8):
+                    st = self.status()
+                    if st.get("declare") == "%s:%s" % (word, st["sides"][side]):
+                        break
                     self.b.press("declare")
                 self.b.press("confirm")
             st = self.until(

@@ -177,6 +177,12 @@ class BaseGame:
     def forced_removals(self, side):
         return 0  # recorded in the silent modes only (team.py)
 
+    def penalty_special(self, side):
+        """The excess penalty's extra special side holds (§4, D-11): the
+        kinds it may be (1 Rain, 2 Beekeeper, 4 Smoker; learned when
+        played), 0 for none. A team mode's (team.py)."""
+        return 0
+
     def had_three(self, side):
         return bool(self.s[FLAGS] & (_HAD3 << side))
 

@@ -59,6 +59,11 @@ class TeamGame(BaseGame):
     def forced_removals(self, side):
         return self.s[_FORCED + side]
 
+    def penalty_special(self, side):
+        # held from the penalty until used, waiting or usable (D-11)
+        s = self.s
+        return s[_BKIND + side] if s[_BONUS + side] else 0
+
     def reserve_due(self):
         # D-14: once its team's deck is declared empty, the keeper's turn is
         # the reserve (the manual: only the keeper builds it and "non può

@@ -11,15 +11,19 @@
 # Phases: SETUP (choose the match on the buttons, clear the board), PLAY,
 # OVER. Buttons (issue 3; a long press is held 0.7 s):
 #   SETUP  MODE: game mode   DECLARE: who starts   long DECLARE:
-#          special_then_place   long CONFIRM: teen players 2/4/6
-#          CONFIRM: start (refused, cards blink red, while cards lie on
-#          the board)
+#          special_then_place   long CONFIRM: players (teen 2/4/6,
+#          junior 2..6)   CONFIRM: start (refused, cards blink red, while
+#          cards lie on the board)
 #   PLAY   MODE: display mode (adult, hint, card query)   DECLARE: choose
-#          a declaration (deck empty of the side to play, of the other side;
-#          forced removal of A, of B in the silent modes; the free cells
-#          preview it in that side's colour), CONFIRM commits it; CONFIRM
-#          alone commits the
-#          reserve deck the keeper lifted (§4)   long CONFIRM: abandon
+#          a declaration (declaration(): in the modes with a reserve deck
+#          the pass of the seat to play (§4 D-9), then deck empty of the
+#          side to play, of the other side, forced removal of A, of B;
+#          queens-gambit and teen deck empty of either side; junior
+#          "player n is out" for each player (§6 D-13); the free cells
+#          preview it), CONFIRM commits it; CONFIRM alone commits the
+#          reserve deck the keeper lifted (§4), or in the keeper's reserve
+#          turn with nothing lifted the empty reserve (D-14)
+#          long CONFIRM: abandon
 #   OVER   CONFIRM: back to SETUP
 #   any    long MODE: brightness
 #
@@ -29,14 +33,26 @@
 # the match goes on, its moves wait in the game, the sign stays on through
 # the match and the board says when the log is saved again. It never
 # deletes a log: the host pulls and deletes them (docs/protocol.md).
-from apixagon.codes import BEEKEEPER, OK, PLACE, RAIN_MOVE, SMOKER
+from apixagon.codes import (
+    BEEKEEPER,
+    DECK_EMPTY,
+    FORCED_REMOVAL,
+    JUNIOR,
+    OK,
+    OUT,
+    PASS,
+    PLACE,
+    RAIN_MOVE,
+    RESERVE,
+    SMOKER,
+)
 from apixagon.compat import const
 from apixagon.game import Game
 from apixagon.geometry import NB, NCELLS, NONE
 
 from . import buttons, referee, scan, uids
 from . import settings as S
-from .view import View, matches
+from .view import FAST, SIDE0, SLOW, View, matches, player_colour, turn_colour
 
 SETUP = const(0)
 PLAY = const(1)
@@ -49,7 +65,6 @@ STORE_LOW = const(1)  # below matchlog.LOW_BYTES free
 STORE_FULL = const(2)  # the last log write failed: moves wait in memory
 
 _TEEN = const(6)
-_SILENT = (1, 2, 3, 4)  # modes with the code of silence (§4, §5)
 _QUERY_MS = const(15000)  # a card query lights for this long
 _PAD_MS = const(40)  # the pad is read this often: a tap lasts far longer
 _HEALTH_MS = const(1000)  # the parts are asked this often (check_parts)
@@ -105,7 +120,7 @@ class Board:
         self.sensed = bytearray(NCELLS)  # stable state per cell, any phase
         self.phase = SETUP
         self.ref = None
-        self.declaring = 0  # 0 none, 1 deck empty, 2 forced removal A, 3 B
+        self.declaring = 0  # the DECLARE cycle's choice, 0 none (declaration())
         self.message = ""
         self.refused = False  # SETUP: CONFIRM refused, cards on the board
         self._refusal_seen = None  # the referee's refusal last said
@@ -226,8 +241,12 @@ class Board:
             elif ev == buttons.DECLARE | buttons.LONG:
                 s.cycle(S.STP, now)
             elif ev == buttons.CONFIRM | buttons.LONG:
-                p = s.get(S.PLAYERS)
-                s.set(S.PLAYERS, 2 if p >= 6 else p + 2, now)
+                if s.get(S.GAME_MODE) == JUNIOR:
+                    p = s.get(S.JPLAYERS)  # §6: 2 to 6 players
+                    s.set(S.JPLAYERS, 2 if p >= 6 else p + 1, now)
+                else:
+                    p = s.get(S.PLAYERS)  # §7: 2, 4 or 6
+                    s.set(S.PLAYERS, 2 if p >= 6 else p + 2, now)
             elif ev == buttons.CONFIRM:
                 self.start()
                 return
@@ -244,8 +263,7 @@ class Board:
                 self._refresh()
                 self._event("changed")
             elif ev == buttons.DECLARE:
-                n = 5 if self.ref.game.mode in _SILENT else 3
-                self.declaring = (self.declaring + 1) % n
+                self.declaring = (self.declaring + 1) % (self._choices() + 1)
                 self._refresh()
                 self._event("changed")
             elif ev == buttons.CONFIRM:
@@ -274,7 +292,7 @@ class Board:
         self.ref = None
         if self.log is not None:
             self.log.make_room()
-        g = Game(mode, s.get(S.START), s.get(S.PLAYERS) if mode == _TEEN else 0, s.get(S.STP))
+        g = Game(mode, s.get(S.START), self.players(), s.get(S.STP))
         self.ref = referee.Referee(g, self.hw.paired)
         self.phase = PLAY
         self.declaring = 0
@@ -392,16 +410,32 @@ class Board:
         self._show_setup()
 
     def _confirm(self):
+        kind, arg = self.declaration()
+        if not kind and (self.ref.nres or self.ref.game.reserve_due()):
+            kind = RESERVE  # the lifted reserve, or in the keeper's turn the empty one (D-14)
+        self.declare(kind, arg)
+
+    def declare(self, kind, arg=0):
+        """Commit a declaration (the buttons' CONFIRM, the link's DECLARE):
+        kind DECK_EMPTY or FORCED_REMOVAL of side arg, PASS of the seat to
+        play, OUT of player arg, RESERVE (the cards lifted, or none); 0
+        nothing. The referee's verdict (OK or a reason code); a refusal is
+        kept by the referee and said by _refresh, as a card's is."""
         ref = self.ref
-        kind, side = self.declaration()
         self.declaring = 0
-        if kind == 1:
-            ref.declare_deck_empty(side)
-        elif kind == 2:
-            ref.declare_forced_removal(side)
-        elif ref.nres:
-            ref.confirm_reserve()
-        self._refresh()  # a refusal: the referee keeps it, _refresh says it
+        r = OK
+        if kind == DECK_EMPTY:
+            r = ref.declare_deck_empty(arg)
+        elif kind == FORCED_REMOVAL:
+            r = ref.declare_forced_removal(arg)
+        elif kind == PASS:
+            r = ref.declare_pass()
+        elif kind == OUT:
+            r = ref.declare_out(arg)
+        elif kind == RESERVE:
+            r = ref.confirm_reserve()
+        self._refresh()
+        return r
 
     def _refresh(self):
         ref = self.ref
@@ -426,25 +460,64 @@ class Board:
         if phase != self.phase:
             self.phase = phase
             self._event("over" if phase == OVER else "resumed")
-        kind, side = self.declaration()
         # The storage sign: all through the match on a full flash; when
         # storage is low, from the start until the first move.
         st = self.storage
         self.view.warn = st == STORE_FULL or (st == STORE_LOW and not g.nlog)
-        self.view.play(ref, self.settings.get(S.DISPLAY), kind, side)
+        self.view.play(ref, self.settings.get(S.DISPLAY), self._preview())
         self._prioritise()
 
+    def _choices(self):
+        # How many declarations DECLARE cycles through (declaration()).
+        g = self.ref.game
+        if g.mode == JUNIOR:
+            return g.players
+        return 5 if g.silent else 2
+
     def declaration(self):
-        """(kind, side) chosen on DECLARE: kind 0 none, 1 deck empty, 2
-        forced removal (§4). Deck empty comes first for the side to play,
-        then for the other side (declarations are not turns: NOTATION.md)."""
+        """(kind, arg) chosen on DECLARE, as codes' move kinds: (0, 0)
+        none; (PASS, side) the seat to play passes (§4 D-9, the modes with
+        a reserve deck: first, the tactical void's everyday choice); then
+        (DECK_EMPTY, side) for the side to play and for the other side
+        (declarations are not turns: NOTATION.md); (FORCED_REMOVAL, side)
+        for A, then B (§4, the silent modes); in Junior (OUT, n), player n
+        is out (§6 D-13; Junior has no deck-empty nor penalty)."""
         d = self.declaring
         if not d:
             return 0, 0
-        t = self.ref.game.side_to_play()
+        g = self.ref.game
+        if g.mode == JUNIOR:
+            return OUT, d
+        t = g.side_to_play()
+        if g.silent:
+            if d == 1:
+                return PASS, t
+            d -= 1
         if d <= 2:
-            return 1, t if d == 1 else t ^ 1
-        return 2, d - 3
+            return DECK_EMPTY, t if d == 1 else t ^ 1
+        return FORCED_REMOVAL, d - 3
+
+    def _preview(self):
+        # The free cells' colour while a declaration waits for CONFIRM: a
+        # deck empty slow and a penalty fast in that side's colour, a pass
+        # steady in the seat's colour, "player n is out" slow in player n's.
+        kind, arg = self.declaration()
+        if kind == PASS:
+            return turn_colour(self.ref.game)
+        if kind == OUT:
+            return player_colour(arg) | SLOW
+        if kind:
+            return (SIDE0 + arg) | (SLOW if kind == DECK_EMPTY else FAST)
+        return 0
+
+    def players(self):
+        """The players the set-up names: Teen's 2/4/6 (§7), Junior's 2..6
+        (§6); 0 for the modes that fix their own."""
+        s = self.settings
+        m = s.get(S.GAME_MODE)
+        if m == JUNIOR:
+            return max(2, s.get(S.JPLAYERS))
+        return s.get(S.PLAYERS) if m == _TEEN else 0
 
     def _prioritise(self):
         # The scanner reads first where the next change is likely: the
@@ -540,9 +613,13 @@ class Board:
             return
         self.view.warn = self.storage != STORE_OK
         s = self.settings
-        players = s.get(S.PLAYERS) if s.get(S.GAME_MODE) == _TEEN else 0
         self.view.setup(
-            self.sensed, s.get(S.GAME_MODE), s.get(S.START), s.get(S.STP), players, self.refused
+            self.sensed,
+            s.get(S.GAME_MODE),
+            s.get(S.START),
+            s.get(S.STP),
+            self.players(),
+            self.refused,
         )
 
     # ---- parts that fail on their own ---------------------------------------
@@ -634,5 +711,11 @@ def _replayer():
 
 # Names for views and logs.
 DISPLAY_NAMES = ("adult", "hint", "card query")
-DECLARATIONS = ("", "deck-empty", "forced-removal")
+# record keywords of the declarations, by move kind (declaration())
+DECLARATIONS = {
+    DECK_EMPTY: "deck-empty",
+    FORCED_REMOVAL: "forced-removal",
+    PASS: "pass",
+    OUT: "out",
+}
 PHASES = ("setup", "play", "over", "resume")

@@ -9,8 +9,9 @@ from . import proto
 
 def reply(ref, args):
     """HANDS: each side's normal cards not yet played (bit i: card i, in
-    hex) and its specials left (r b s, a letter a card; - for none);
-    "none" outside a match."""
+    hex), its specials left (r b s, a letter a card; - for none) and the
+    excess penalty's extra special while it holds one (the kinds it may
+    be); "none" outside a match."""
     if args:
         return proto.E_ARGS
     if ref is None:
@@ -29,4 +30,15 @@ def reply(ref, args):
         for t in sides:
             r, bk, sm = g.specials_left(t)
             out.append("%ss=%s" % (letters[t], "r" * r + "b" * bk + "s" * sm or "-"))
+        for t in sides:
+            # §4 D-11: the excess penalty's one extra special, of one of
+            # these kinds (the board learns which when it is played; then
+            # it is gone from here, the counts above unchanged)
+            k = g.penalty_special(t)
+            if k:
+                out.append("%sps=%s" % (letters[t], _KINDS[k]))
     return " ".join(out)
+
+
+# the kinds bits (1 Rain, 2 Beekeeper, 4 Smoker) as HANDS's letters
+_KINDS = ("", "r", "b", "rb", "s", "rs", "bs", "rbs")

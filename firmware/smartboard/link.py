@@ -95,7 +95,7 @@ class Fanout:
 class Link:
     # the verbs, as their cmd_ methods are named (a subclass adds its own)
     VERBS = ("hello", "status", "watch", "cells", "logs", "get", "pulled", "del", "conf")
-    VERBS += ("set", "clock", "reboot", "fetch", "hands")
+    VERBS += ("set", "clock", "reboot", "fetch", "hands", "declare")
 
     def __init__(self, port, board, log, name="APIXAGON", profile="A", board_id="sim"):
         self.port = port
@@ -108,6 +108,7 @@ class Link:
         self.de = proto.Deframer()
         self.watching = False
         self.clock_offset = 0  # host epoch seconds minus ticks at CLOCK
+        self.utc_offset = 0  # minutes east of UTC of the host's clock (CLOCK's second number)
         self.reboot = None  # callable: the start-up code's reset
         self.frames = 0
         # the loop's: until when (ms) the host is downloading (-1: a reply
@@ -356,8 +357,14 @@ class Link:
                 parts.append("last=" + last.replace(" ", "_"))
             if g.over():
                 w = g.winner()
-                parts.append("winner=" + (letters[w] if w < 2 else "draw"))
-            start, stp, players = g.start, g.special_then_place, 2 * g.seats[0]
+                if m == JUNIOR:
+                    # §6 D-13: the player (none when every card is down and
+                    # nobody was named)
+                    parts.append("winner=" + ("J%d" % w if w else "none"))
+                else:
+                    parts.append("winner=" + (letters[w] if w < 2 else "draw"))
+            start, stp = g.start, g.special_then_place
+            players = g.players if m == JUNIOR else 2 * g.seats[0]
             if b.declaring or b.ref.refusal is not None or b.phase == RESUME:
                 from . import report  # the words, only when there is something to say
 
@@ -368,7 +375,7 @@ class Link:
                 s.get(S.GAME_MODE),
                 s.get(S.START),
                 s.get(S.STP),
-                s.get(S.PLAYERS),
+                b.players(),
             )
             letters = record.mode_letters(m, players)
             parts.append("mode=" + MODES[m])
@@ -377,7 +384,7 @@ class Link:
         if m != JUNIOR:
             parts.append("start=" + (letters if letters == "AB" else ("black", "gold"))[start])
         parts.append("option=" + ("special_then_place" if stp else "none"))
-        if m == TEEN:
+        if m == TEEN or m == JUNIOR:
             parts.append("players=%d" % players)
         parts.append("sides=" + letters)
         parts.append("watch=%d" % self.watching)
@@ -648,8 +655,14 @@ class Link:
         self._board()
         if args:
             return proto.E_ARGS
+        return " ".join("%s=%d" % (_SETTINGS[i], self._get(i)) for i in range(len(_SETTINGS)))
+
+    def _get(self, i):
+        # players= is the count of the mode set: Junior keeps its own (§6)
         s = self.board.settings
-        return " ".join("%s=%d" % (_SETTINGS[i], s.get(i)) for i in range(len(_SETTINGS)))
+        if i == S.PLAYERS and s.get(S.GAME_MODE) == JUNIOR:
+            return s.get(S.JPLAYERS)
+        return s.get(i)
 
     def cmd_set(self, args):
         self._board()
@@ -658,18 +671,48 @@ class Link:
         i = _SETTINGS.index(args[0])
         key, value = args[0], number(args[1], 0, S.LIMITS[i] - 1)
         s = self.board.settings
+        if i == S.PLAYERS:
+            # A count the mode set takes: Teen 2, 4 or 6 (§7), Junior 2 to 6
+            # (§6); the other modes fix their own.
+            m = s.get(S.GAME_MODE)
+            if m == JUNIOR and value >= 2:
+                i = S.JPLAYERS
+            elif m != TEEN or value < 2 or value & 1:
+                why = "takes 2, 4 or 6" if m == TEEN else "takes 2 to 6"
+                if m != TEEN and m != JUNIOR:
+                    why = "has no player count (teen and junior have)"
+                self._err(self._seq, proto.E_ARGS, "players %d: %s %s" % (value, MODES[m], why))
+                return _SENT
         s.set(i, value, self.board.now)
         return "%s=%d" % (key, value)
 
     def cmd_clock(self, args):
-        if len(args) > 1:
+        # CLOCK [seconds [minutes]]: the host's time, and how far east of
+        # UTC its clock is (the match's [Date] is the host's day: matchlog)
+        if len(args) > 2:
             return proto.E_ARGS
         if args:
-            self.clock_offset = number(args[0], CLOCK_MIN, CLOCK_MAX) - time.time()
+            t = number(args[0], CLOCK_MIN, CLOCK_MAX)
+            east = number(args[1], -720, 840) if len(args) > 1 else 0  # both checked first
+            self.clock_offset = t - time.time()
+            self.utc_offset = east
+            if self.log is not None:
+                self.log.clock = self.local_time  # from now on a match is dated
         return "%d" % self.clock()
 
     def clock(self):
         return int(time.time() + self.clock_offset)
+
+    def local_time(self):
+        """The host's wall-clock time in seconds (CLOCK's, its offset from
+        UTC applied): what a match's [Date] and [Time] say."""
+        return self.clock() + 60 * self.utc_offset
+
+    def cmd_declare(self, args):
+        self._board()
+        from . import declare  # its own module: a board never asked keeps it out of its heap
+
+        return declare.reply(self.board, args)
 
     def cmd_hands(self, args):
         self._board()

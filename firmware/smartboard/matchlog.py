@@ -332,6 +332,28 @@ def _head_n(head, j):
     return (head[j] << 8) | head[j + 1]
 
 
+def date_tags(t):
+    """The [Date] (NOTATION.md's YYYY.MM.DD) and [Time] (HH:MM) tag pairs
+    of t, seconds since 1970 on the host's wall clock. The civil date by
+    integer arithmetic (H. Hinnant's civil_from_days): the same on every
+    port, whatever epoch and time functions its `time` has."""
+    d = t // 86400
+    s = t - d * 86400
+    z = d + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    m = mp + 3 if mp < 10 else mp - 9
+    y = yoe + era * 400 + (1 if m <= 2 else 0)
+    day = doy - (153 * mp + 2) // 5 + 1
+    return (
+        ("Date", "%04d.%02d.%02d" % (y, m, day)),
+        ("Time", "%02d:%02d" % (s // 3600, s // 60 % 60)),
+    )
+
+
 def log_name(n):
     """The name of log number n (7 -> "0007.alog")."""
     return "%04d%s" % (n, SUFFIX)
@@ -441,6 +463,12 @@ class MatchLog:
     def __init__(self, root="logs", tags=(), fs=None):
         self.root = root
         self.tags = tags  # extra [Tag "value"] lines for every match
+        # The host's clock, once one set it (smartboard.link's CLOCK lends
+        # its local_time): a match is then dated when it starts, its
+        # [Date] and [Time] in its header. None: no date (the host dates it).
+        self.clock = None
+        self.when = 0  # seconds of the match being logged's start, 0 unknown
+        self.next_when = 0
         self.fs = fs if fs is not None else Flash()
         try:
             self.fs.mkdir(root)
@@ -834,16 +862,19 @@ class MatchLog:
         match before is not all on flash yet (the flash is full), the new
         one waits for it: at most one waits, a newer one takes its place
         (that one is never logged: bounded memory, and the board warns)."""
+        when = self.clock() if self.clock is not None else 0
         if self.game is not None and self.game is not game and (self.due or self.failing):
             if self.next is not None:
                 self.dropped += 1
             self.next = game
             self.next_end = None
+            self.next_when = when
             return
-        self._start(game)
+        self._start(game, when)
 
-    def _start(self, game):
+    def _start(self, game, when=0):
         self.game = game
+        self.when = when
         self.path = None
         self.made = False
         self.link = SEED
@@ -894,7 +925,7 @@ class MatchLog:
             g, e = self.next, self.next_end
             self.next = None
             self.next_end = None
-            self._start(g)
+            self._start(g, self.next_when)
             self.end_text = e
             return True
         self.due = False
@@ -973,7 +1004,10 @@ class MatchLog:
         # its mode line.
         buf = bytearray()
         link = SEED
-        for line in record.lines(g, self.tags):
+        tags = self.tags
+        if self.when:
+            tags = tuple(tags) + date_tags(self.when)
+        for line in record.lines(g, tags):
             if not _is_header(line):
                 break
             rec, link = encode(link, HEADER, line.encode())

@@ -11,6 +11,9 @@
 #   Beekeeper declared
 #   own cards lifted by the keeper  the reserve deck (§4), committed by the
 #   after a deck-empty declaration  confirm button; shown as RESERVE
+#   Junior (§6): one deck, the      a placement that names no player (the
+#   Black deck's normal cards       board cannot tell whose hand: D-13);
+#                                   any other card: not-allowed-in-mode
 #   any other lift                  AMBER on that cell until put back
 #   foreign, unreadable, or the     UNKNOWN on the cell: no move
 #   same card on two cells
@@ -28,8 +31,12 @@ from apixagon.codes import (
     BEEKEEPER,
     DECK_EMPTY,
     FORCED_REMOVAL,
+    JUNIOR,
+    NOT_ALLOWED_IN_MODE,
     NOT_YOUR_TURN,
     OK,
+    OUT,
+    PASS,
     PLACE,
     RAIN_MOVE,
 )
@@ -141,6 +148,8 @@ class Referee:
                 self._pair(state)
             return OK
         kind = k + 1  # BEEKEEPER or SMOKER (the move kind: the tag kind + 1)
+        if g.mode == JUNIOR:  # §6: no specials
+            return self._refuse(NOT_ALLOWED_IN_MODE, kind, bytes((tag.side_of(c),)))
         if tag.side_of(c) != t:
             return self._refuse(NOT_YOUR_TURN, kind, bytes((tag.side_of(c),)))
         if k == tag.BEEKEEPER or k == tag.SMOKER:
@@ -174,10 +183,23 @@ class Referee:
         """The §4 penalty for talking, for side (a button)."""
         return self._after(self.game.forced_removal(side), FORCED_REMOVAL, bytes((side,)))
 
+    def declare_pass(self):
+        """The seat to play passes its turn (§4 D-9, a button)."""
+        g = self.game
+        t = g.side_to_play()
+        r = g.pass_turn(t, g.seat_to_play())
+        if r == OK:
+            self._done()  # a turn: what was armed for it goes
+            self.settle()
+        return self._after(r, PASS, bytes((t,)))
+
+    def declare_out(self, n):
+        """Junior: player n has run out of cards and wins (§6 D-13)."""
+        return self._after(self.game.out(NONE, n), OUT, bytes((n,)))
+
     def confirm_reserve(self):
-        """Commit the cards lifted into the reserve deck (§4, D-7)."""
-        if not self.nres:
-            return BAD_TARGET
+        """Commit the cards lifted into the reserve deck (§4, D-7); none
+        lifted: the empty reserve (D-14, the core judges it)."""
         g = self.game
         t = g.side_to_play()
         r = g.reserve(t, self.res[: self.nres], g.seat_to_play())
@@ -274,7 +296,14 @@ class Referee:
         t = g.side_to_play()
         side = tag.side_of(c)
         k = tag.kind_of(c)
-        if side != t:
+        if g.mode == JUNIOR:
+            # §6: one deck, the Black one (the tags of side 0, the cards the
+            # companion calls J0..J30); a placement names no player (D-13).
+            if side or k != tag.NORMAL:
+                r = NOT_ALLOWED_IN_MODE
+            else:
+                r = g.place(NONE, tag.index_of(c), x)
+        elif side != t:
             r = NOT_YOUR_TURN
         elif k == tag.NORMAL:
             r = g.place(t, tag.index_of(c), x)

@@ -5,7 +5,7 @@
 # there is something to tell: a board that never hears of one keeps this
 # out of its heap.
 from apixagon import record
-from apixagon.codes import BEEKEEPER, PLACE, REASONS, RESERVE, SMOKER
+from apixagon.codes import BEEKEEPER, JUNIOR, OUT, PASS, PLACE, REASONS, RESERVE, SMOKER
 from apixagon.geometry import NCELLS, cell_name
 
 from . import tag
@@ -21,8 +21,15 @@ def event_text(board, what):
 def status(board, parts, letters):
     """STATUS's declare=, refused= and want= fields, those that apply."""
     if board.phase == PLAY and board.declaring:
-        kind, side = board.declaration()
-        parts.append("declare=%s:%s" % (DECLARATIONS[kind], letters[side]))
+        kind, arg = board.declaration()
+        g = board.ref.game
+        if kind == OUT:
+            who = "J%d" % arg  # §6 D-13: the player
+        elif kind == PASS and g.teams:
+            who = "%s%d" % (letters[arg], g.seat_to_play())  # the seat that passes
+        else:
+            who = letters[arg]
+        parts.append("declare=%s:%s" % (DECLARATIONS[kind], who))
     if board.ref.refusal is not None:
         parts.append("refused=" + refused_text(board.ref).replace(" ", ":", 1).replace(" ", "_"))
     if board.phase == RESUME:
@@ -46,12 +53,21 @@ def refused_text(ref):
         for i in range(ref.nres):
             payload.append(ref.res[i])
             payload.append(0)
-    if len(payload) == 1 and (kind == BEEKEEPER or kind == SMOKER):
+    gold = g.mode == JUNIOR and side and kind <= SMOKER  # a card, not a declaration
+    if gold:
+        # Junior plays the Black deck alone (§6): a Gold card is named as
+        # a two-player record names it (`G 5 E6`), never as player 1's
+        payload = b"\0" + payload[1:]
+    if kind == OUT:
+        line = "J%d out" % side  # the player, in any mode (refused outside Junior)
+    elif len(payload) == 1 and (kind == BEEKEEPER or kind == SMOKER):
         # a special tapped (or put down): no cell yet; who, as a line says it
         who = record.move_text(g, PLACE, payload + b"\0\0", ply)
         line = who[: who.index(" ")] + (" beekeeper" if kind == BEEKEEPER else " smoker")
     else:
         line = record.move_text(g, kind, payload, ply)
+    if gold:
+        line = "G" + line[1:]
     return REASONS[r] + " " + line
 
 

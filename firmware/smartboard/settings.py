@@ -1,10 +1,12 @@
 # Settings kept on flash across restarts: display mode, brightness level,
 # the game mode, who starts, the special_then_place house rule, the
-# players of a teen game and the LED palette.
+# players of a teen game, the LED palette and the players of a Junior game.
 #
-# One 10-byte record: magic, version (2), the 7 fields, CRC-8. A version 1
-# record (9 bytes, before the palette) loads as the defaults, once: code
-# to read it would cost the 96 wK heap more than the settings are worth. It is written to
+# One 11-byte record: magic, version (3), the 8 fields, CRC-8. A version 2
+# record (10 bytes, before Junior's players) keeps its 7 fields, Junior's
+# count its default; a version 1 record (9 bytes, before the palette)
+# loads as the defaults, once: code to read it would cost the heap more
+# than the settings are worth. It is written to
 # a new file and renamed over the old one (atomic on LittleFS and on a PC),
 # and only when a value changed and the board has been quiet for a moment
 # (flash programming stops interrupts, and the scan with them). A missing, short, corrupt
@@ -17,8 +19,9 @@ from apixagon.compat import const
 from .tag import crc8
 
 _MAGIC = const(0x5A)
-_VERSION = const(2)
-_SIZE = const(10)
+_VERSION = const(3)
+_SIZE = const(11)
+_NFIELDS = const(8)
 BRIGHTNESS = (40, 90, 160, 255)  # levels of the brightness setting
 SAVE_AFTER_MS = const(3000)
 
@@ -30,8 +33,9 @@ START = const(3)
 STP = const(4)
 PLAYERS = const(5)
 PALETTE = const(6)  # 0 standard, 1 colour-blind safe (smartboard.cbpalette)
-_DEFAULTS = (1, 2, 0, 0, 0, 4, 0)  # hint mode on: a family board
-_LIMITS = (3, 4, 7, 2, 2, 7, 2)
+JPLAYERS = const(7)  # Junior's players, 2..6 (RULES §6, D-13); PLAYERS is Teen's
+_DEFAULTS = (1, 2, 0, 0, 0, 4, 0, 2)  # hint mode on: a family board
+_LIMITS = (3, 4, 7, 2, 2, 7, 2, 7)
 LIMITS = _LIMITS  # smartboard.link: SET checks against them
 
 
@@ -50,17 +54,18 @@ class Settings:
         except OSError:
             self.error = "no settings file: defaults"
             return False
-        if len(data) != _SIZE or data[0] != _MAGIC or data[1] != _VERSION:
+        n = len(data) - 3  # the fields the record holds
+        if n < 7 or data[0] != _MAGIC or (data[1], n) not in ((_VERSION, _NFIELDS), (2, 7)):
             self.error = "settings file unreadable: defaults"
             return False
-        if crc8(data, _SIZE - 1) != data[_SIZE - 1]:
+        if crc8(data, n + 2) != data[n + 2]:
             self.error = "settings file corrupt: defaults"
             return False
-        for i in range(7):
+        for i in range(n):
             if data[2 + i] >= _LIMITS[i]:
                 self.error = "settings out of range: defaults"
                 return False
-        self.v[:] = data[2:9]
+        self.v[:n] = data[2 : 2 + n]  # a version 2 record: Junior's count stays the default
         self.error = None
         return True
 
@@ -89,7 +94,7 @@ class Settings:
         rec = bytearray(_SIZE)
         rec[0] = _MAGIC
         rec[1] = _VERSION
-        rec[2:9] = self.v
+        rec[2 : 2 + _NFIELDS] = self.v
         rec[_SIZE - 1] = crc8(rec, _SIZE - 1)
         tmp = self.path + ".new"
         with open(tmp, "wb") as f:

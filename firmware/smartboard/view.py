@@ -13,7 +13,17 @@
 #   QUERY   ADULT plus the card query: tap a card on the action pad and its
 #           legal cells light, extensions and blocks in their own colours
 #           (the query also works in HINT and replaces the legal cells)
-from apixagon.codes import BEEKEEPER, BLOCK, EXTENSION, PLACE, PLAIN, RAIN_MOVE, ROYAL_CELL, SMOKER
+from apixagon.codes import (
+    BEEKEEPER,
+    BLOCK,
+    EXTENSION,
+    JUNIOR,
+    PLACE,
+    PLAIN,
+    RAIN_MOVE,
+    ROYAL_CELL,
+    SMOKER,
+)
 from apixagon.compat import const, micropython, ptr8
 from apixagon.geometry import NB, NCELLS, NONE, ROW_START, ROYAL
 
@@ -191,6 +201,14 @@ def turn_colour(game):
     return SIDE0 + t
 
 
+def player_colour(n):
+    """Palette entry of Junior's player n (1..6, §6): the seat colours in
+    the order seats play (A1 B1 A2 B2 A3 B3), blues and golds taking turns
+    round the table so that neighbours never look alike."""
+    n -= 1
+    return SEAT + 3 * (n & 1) + (n >> 1)
+
+
 class View:
     def __init__(self, painter):
         self.painter = painter
@@ -214,15 +232,19 @@ class View:
         """The set-up screen: cards still on the board blink (clear it:
         issue 3), row C shows the game mode (1..7 cells), the Royal Cell
         the side that starts, corner A1 the special_then_place option and
-        row G the number of players (teen)."""
+        row G the number of players (teen; junior a cell per player in
+        that player's colour)."""
         L = self.layer
         for x in range(NCELLS):
             L[x] = OFF
+        junior = gmode == JUNIOR
         for x in range(7):
             if x <= gmode:
                 L[ROW_START[2] + x] = SETTING
             if x < players:
-                L[ROW_START[6] + x] = SETTING
+                # Junior's players each in their own colour (the winner's
+                # at the end: _over)
+                L[ROW_START[6] + x] = player_colour(x + 1) if junior else SETTING
         L[ROYAL] = SIDE0 + start
         if stp:
             L[0] = LEGAL
@@ -269,11 +291,10 @@ class View:
             L[nxt] = (SIDE0 if count < 35 else SIDE1) | SLOW
         self._changed()
 
-    def play(self, ref, dmode, declaring=0, declare_side=0):
-        """The match screen for the referee's game and errors. declaring:
-        a declaration chosen on the buttons and not confirmed yet (1 deck
-        empty, 2 forced removal, of declare_side): the free cells preview it
-        in that side's colour, slow for deck empty, fast for a penalty."""
+    def play(self, ref, dmode, preview=0):
+        """The match screen for the referee's game and errors. preview: a
+        declaration chosen on the buttons and not confirmed yet, as the
+        layer value the free cells show it in (Board._preview), 0 none."""
         g = ref.game
         L = self.layer
         b = g.board
@@ -286,11 +307,10 @@ class View:
                 self._hints(g, t)
             if ref.query and dmode != ADULT:
                 self._query(g, ref.query - 1)
-            if declaring:
-                c = (SIDE0 + declare_side) | (SLOW if declaring == 1 else FAST)
+            if preview:
                 for x in range(NCELLS):
                     if not b[x]:
-                        L[x] = c
+                        L[x] = preview
             if self.warn:
                 for x in range(SIGN_FIRST, NCELLS):
                     if not b[x]:
@@ -349,11 +369,19 @@ class View:
 
     def _over(self, g):
         # Game over: the free cells in the winner's colour (a draw: both,
-        # alternating), the sealed sequences blinking.
+        # alternating; Junior: the winning player's, §6 D-13, and with no
+        # winner named every player's in turn), the sealed sequences
+        # blinking.
         L = self.layer
         b = g.board
         w = g.winner()
         g.sealed_cells(self._out)
+        if g.mode == JUNIOR:
+            n = g.players
+            for x in range(NCELLS):
+                if not b[x]:
+                    L[x] = player_colour(w if w else x % n + 1) | SLOW
+            return
         for x in range(NCELLS):
             if not b[x]:
                 L[x] = (SIDE0 + (w if w < 2 else x & 1)) | SLOW

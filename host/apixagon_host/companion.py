@@ -1,10 +1,11 @@
 """Typed commands of `apixagon monitor` (the companion of `make run`): the
 players' hands on the simulated board, with the console's syntax and card
 tokens (smartboard.sim.console.card_code), sent as HAND frames; the set-up
-by name (SET); the hands left (HANDS); and the host's own commands (pull,
-list, status, render) run by calling the commands' functions (logs.py) as
-the command table does: the companion sits below cli.py and never imports
-it. A bad command prints why and sends nothing."""
+by name (SET); the declarations by name (DECLARE: a pass, a player out, a
+deck empty, ...); the hands left (HANDS); and the host's own commands
+(pull, list, status, render) run by calling the commands' functions
+(logs.py) as the command table does: the companion sits below cli.py and
+never imports it. A bad command prints why and sends nothing."""
 
 import contextlib
 import io
@@ -33,19 +34,23 @@ set-up by name (any board):
   mode NAME        queens-gambit silent-swarm beehive 2v1 3v2 junior teen
   start SIDE       black | gold (A | B in team games)
   option NAME      special_then_place | none
-  players N        2 4 6 (teen)
+  players N        2 4 6 (teen), 2 to 6 (junior)
+declarations by name (any board: what DECLARE then CONFIRM do):
+  pass | out N     the seat to play passes (teams) | junior: player N is out
+  declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B
 companion:
   hands            each side's cards and specials not yet played
-  tag Name=value   name the match's players (Black=Anna Gold=Ben; A=.. B=..
-                   in team games) or its Event: stored with it when pulled
-  pull             download the board's matches into the database
-  list             the stored matches          status   the board's identity and storage
-  render N         draw stored match N as SVG  help     this text
-  quit             leave (also Ctrl-C, Ctrl-D)
+  tag Name=value   the players (Black=Anna Gold=Ben; A=.. B=..) or Event
+  pull | list      download the board's matches | the stored matches
+  status           the board's identity and storage    render N  match N as SVG
+  help | quit      this text | leave (also Ctrl-C, Ctrl-D)
 Buttons in set-up: mode = game mode, declare = who starts, confirm = start."""
 
 SETUP = ("mode", "start", "option", "players")
 SETUP_USAGE = {"start": "start black|gold|A|B", "option": "option NAME", "players": "players N"}
+# DECLARE's declarations (docs/protocol.md) and the words each takes
+DECLARATIONS = {"deck-empty": 1, "forced-removal": 1, "pass": 0, "out": 1, "reserve": 0}
+DECLARE_USAGE = "declare deck-empty|forced-removal SIDE, declare pass|reserve, declare out N"
 
 
 class Args:
@@ -105,6 +110,12 @@ class Companion:
                 return True, self._set(w, words[1])
             if w in SETUP[1:]:
                 raise CommandError("usage: %s" % SETUP_USAGE[w])
+            # `declare` alone or `declare long` is the DECLARE button;
+            # `declare NAME ...` (and `pass`, `out N`) is the DECLARE command
+            if w == "declare" and len(words) > 1 and words[1].lower() != "long":
+                return True, self._declare(words[1:])
+            if w in ("pass", "out"):
+                return True, self._declare(words)
             if w in ("put", "lift", "tap") or w in BUTTONS:
                 return True, self._hand(w, words)
             if w == "tag":
@@ -174,6 +185,48 @@ class Companion:
         held = words.card_token(cells[x] - 1, self.session.letters) if cells and cells[x] else "?"
         return "a card" if held == "?" else held
 
+    # ---- declarations (DECLARE: real boards too) --------------------------------
+    def _declare(self, args):
+        # What the DECLARE button and CONFIRM do, by name. The board says
+        # what became of it as it says a CONFIRM's: a move event, or a
+        # refusal in words (the refused event): nothing to add here.
+        what = args[0].lower()
+        n = DECLARATIONS.get(what)
+        if n is None or len(args) != 1 + n:
+            raise CommandError("usage: " + DECLARE_USAGE)
+        req = [what]
+        if what == "out":
+            if not args[1].isdigit() or not 1 <= int(args[1]) <= 6:
+                raise CommandError("out takes a player's number, 1 to 6 (junior), not %r" % args[1])
+            req.append(int(args[1]))
+        elif n:
+            req.append(self._side(args[1]))
+        self._connected()
+        try:
+            self.session.request("DECLARE", *req)
+        except L.BoardError as e:
+            if e.board_code == proto.E_VERB:
+                raise CommandError(
+                    "this board's firmware takes no declarations from here (update it):"
+                    " use its DECLARE and CONFIRM buttons"
+                )
+            if e.board_code == proto.E_STATE:
+                raise CommandError("no match in play: nothing declared")
+            raise
+        return []
+
+    def _side(self, word):
+        # a side as the match names it: black | gold, or its letter (B G;
+        # the teams A B)
+        sides = self.session.status.get("sides", "BG")
+        w = word.lower()
+        if w in ("black", "gold"):
+            return w
+        if len(w) == 1 and w.upper() in sides and sides != "JJ":
+            return w.upper()
+        names = "A, B, black, gold" if sides == "AB" else "black, gold (B, G)"
+        raise CommandError("no side %r in this match: choose one of: %s" % (word, names))
+
     # ---- set-up and hands (SET, HANDS: real boards too) -------------------------
     def _set(self, key, word):
         s = self.session
@@ -234,9 +287,10 @@ class Companion:
         if log != self._seen:
             self._seen = log
             if s.status.get("phase") == "play" and s.status.get("moves") == "0":
-                # It began just now: its date is today's (the board has no
-                # clock of its own to write one; a match pulled days later
-                # would otherwise be dated by the pull)
+                # It began just now: its date is today's (the board writes
+                # one itself only once a host set its clock, and older
+                # firmware never; a match pulled days later would otherwise
+                # be dated by the pull)
                 self.tags.setdefault("Date", time.strftime("%Y.%m.%d"))
                 self.tags.setdefault("Time", time.strftime("%H:%M"))
         if not self.tags:

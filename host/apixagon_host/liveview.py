@@ -78,10 +78,11 @@ def status_line(status):
     phase = st.get("phase", "?")
     parts = ["[%s]" % phase, words.setup_text(st)]
     winner = st.get("winner")
+    sides = st.get("sides", "BG")
     if winner:
-        parts.append("draw" if winner == "draw" else "%s wins" % winner)
-    elif phase == "play" and st.get("to_play"):
-        parts.append("to play: %s" % st["to_play"])
+        parts.append(words.winner_text(winner, sides))
+    elif phase == "play" and st.get("to_play") and sides != "JJ":  # Junior: no turns (§6)
+        parts.append("to play: %s" % words.side_name(st["to_play"], sides))
     # moves: the record's move lines, as the move events and `logs` count
     # them (ply, the turn counter, leaves out declarations and the last move)
     moves = st.get("moves", st.get("ply"))
@@ -104,7 +105,7 @@ def status_notes(status):
     if status.get("refused"):
         out.append(words.status_refusal(status["refused"]))
     if status.get("declare"):
-        out.append(words.declaration(status["declare"]))
+        out.append(words.declaration(status["declare"], status.get("sides", "BG")))
     want = words.want_cells(status.get("want", ""))
     if want:
         out.append(words.want_line(want))

@@ -29,7 +29,7 @@ from . import link as L
 from .companion import Companion
 from .errors import CommandError
 from .liveview import cells_text, hexagon, led_text, status_line, status_notes
-from .words import refusal, want_cells, want_line
+from .words import declaration, refusal, want_cells, want_line
 
 HEARTBEAT_S = 2.0  # a STATUS when the board has been quiet this long
 RETRY_S = 0.5  # between attempts to reach a board that went away
@@ -41,9 +41,9 @@ class Session:
     """The link to one board, kept up across reboots and unplugging, and
     what the board last told about itself. notify(kind, text) hears the
     board's events (move, phase, say, cells, leds, and in words: refused,
-    want as `put back`, a move event that lowers the count as take-back)
-    and the link's own news (link: connected, lost, watching again;
-    status: new STATUS fields)."""
+    want as `put back`, a move event that lowers the count as take-back,
+    declare: a new declaration DECLARE previews) and the link's own news
+    (link: connected, lost, watching again; status: new STATUS fields)."""
 
     def __init__(self, port, notify):
         self.port = port
@@ -114,11 +114,20 @@ class Session:
     def _set_clock(self):
         # The board has no battery clock: it keeps the time a host gives
         # it (docs/protocol.md CLOCK), so its STATUS clock= and `apixagon
-        # status` read right. A board in safe mode refuses it: no matter.
+        # status` read right, and with this PC's offset from UTC it dates
+        # the matches it logs by this PC's day. Older firmware takes no
+        # offset (ERR 6): the time alone. A board in safe mode refuses it:
+        # no matter.
+        now = time.time()
+        east = time.localtime(now).tm_gmtoff // 60
         try:
-            self.request("CLOCK", int(time.time()))
-        except L.BoardError:
-            pass
+            self.request("CLOCK", int(now), east)
+        except L.BoardError as e:
+            if e.board_code == proto.E_ARGS:
+                try:
+                    self.request("CLOCK", int(now))
+                except L.BoardError:
+                    pass
 
     def refresh(self):
         st = L.fields(self.request("STATUS"))
@@ -126,6 +135,7 @@ class Session:
         self.next_beat = time.monotonic() + HEARTBEAT_S
         # the clock and free bytes move on their own: not worth a redraw
         news = _shown(st) != _shown(self.status)
+        previewed = self.status.get("declare")
         self.status = st
         if st.get("moves", "").isdigit():
             self.moves = int(st["moves"])
@@ -133,6 +143,10 @@ class Session:
         self.want = want_cells(st.get("want", ""))
         if news:
             self.notify("status", "")
+        if st.get("declare") and st["declare"] != previewed:
+            # what DECLARE now previews, in words: a line of its own (the
+            # plain log has no status line to show it in)
+            self.notify("declare", declaration(st["declare"], st.get("sides", "BG")))
 
     def request(self, *args):
         """A request on the live link; CommandError if it failed (the link
@@ -299,7 +313,7 @@ class Session:
 
 
 # events whose text is a whole line in words (`refused: ...`)
-_WORDED = ("refused", "want", "take-back")
+_WORDED = ("refused", "want", "take-back", "declare")
 
 
 def event_line(kind, text):

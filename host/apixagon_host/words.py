@@ -31,14 +31,23 @@ REASON_WORDS = {
     "game-over": "the match is over",
     "not-allowed-in-mode": "not played in this game mode",
     # §4 D-9: a pass only in a tactical void
-    "cannot-pass": "a pass is allowed only between a deck-empty and the reserve",
+    "cannot-pass": (
+        "a pass only in a tactical void: after the team's deck-empty and before its keeper's"
+        " reserve, never by the keeper (and with two to a team only when nothing can be played)"
+    ),
 }
 
+# STATUS declare=<what>:<who> -> what CONFIRM would declare (%s: who)
 DECLARATION_WORDS = {
-    "deck-empty": "%s's deck is empty",
-    "forced-removal": "%s has a card to remove by force",
-    "out": "%s has run out of cards",
+    "deck-empty": "deck empty for %s",
+    "forced-removal": "a forced removal for %s",
+    "pass": "pass of %s",  # §4 D-9: the seat to play
+    "out": "%s is out of cards and wins",  # §6 D-13
 }
+
+# RULES §1: records and code say Black and Gold; what players read may say
+# the manual's names for each deck's inside too
+SIDE_NAMES = {"B": "Black (Reds)", "G": "Gold (Greens)"}
 
 _SPECIALS = {"rain": "rain", "beekeeper": "bee", "smoker": "smoker"}
 
@@ -46,11 +55,30 @@ _SPECIALS = {"rain": "rain", "beekeeper": "bee", "smoker": "smoker"}
 # a name -> the number the board keeps.
 OPTIONS = ("none", "special_then_place")
 PLAYERS = ("2", "4", "6")  # teen (§7): the CONFIRM-held cycle's values
+JUNIOR_PLAYERS = ("2", "3", "4", "5", "6")  # junior (§6)
 
 
-def side_name(letter):
-    """B -> Black, G -> Gold, a team or a junior player as its letter."""
-    return {"B": "Black", "G": "Gold"}.get(letter, letter) if len(letter) == 1 else letter
+def side_name(letter, sides="BG"):
+    """Who a record's letter names, as players read it: B -> Black (Reds),
+    G -> Gold (Greens) (sides BG, RULES §1); a team (sides AB) -> team A;
+    a seat stays itself (A2); a Junior player J3 -> player 3."""
+    if letter[:1] == "J" and letter[1:].isdigit():
+        return "player %s" % letter[1:]
+    if len(letter) != 1:
+        return letter
+    if sides == "AB":
+        return "team " + letter
+    return SIDE_NAMES.get(letter, letter)
+
+
+def winner_text(winner, sides="BG"):
+    """STATUS winner= in words: `Black (Reds) wins`, `team A wins`,
+    `player 3 wins` (Junior), `draw`, `no winner (all cards placed)`."""
+    if winner == "draw":
+        return "draw"
+    if winner == "none":
+        return "no winner (all cards placed)"  # §6 D-13: nobody named
+    return "%s wins" % side_name(winner, sides)
 
 
 def reason(code):
@@ -79,6 +107,12 @@ def action(apx):
         if what == "beekeeper" and len(rest) == 3:
             return "%s %s to %s%s" % (card, rest[1], rest[2], by)
         return "%s%s%s" % (card, " on " + rest[1] if len(rest) > 1 else "", by)
+    if what == "pass":
+        return "%s passes" % who  # §4 D-9
+    if what == "out":
+        return "%s is out of cards" % side_name(who)  # §6 D-13
+    if what == "reserve" and len(rest) == 1:
+        return "%s: the empty reserve" % who  # §4 D-14: nothing could come back
     if what in DECLARATION_WORDS:
         return "%s declares %s" % (who, what)
     return " ".join(words)
@@ -90,6 +124,12 @@ def refusal(text):
     code, _, apx = text.strip().partition(" ")
     if not apx:
         return "refused: %s" % reason(code) if code else "refused"
+    if code == "not-allowed-in-mode" and apx.split()[0] == "G":
+        # only Junior refuses a Gold card so (a side letter G is a
+        # two-player record's, where no card is refused for its mode): §6
+        # plays one deck, and the board takes the Black one
+        why = "Junior is played with the Black deck alone (%s)" % code
+        return "refused: %s: %s" % (action(apx), why)
     return "refused: %s: %s" % (action(apx), reason(code))
 
 
@@ -99,21 +139,22 @@ def status_refusal(value):
     return refusal("%s %s" % (code, apx.replace("_", " ")))
 
 
-def declaration(value):
-    """STATUS declare=<declaration>:<letter> -> what CONFIRM would declare."""
+def declaration(value, sides="BG"):
+    """STATUS declare=<declaration>:<who> -> what CONFIRM would declare:
+    `DECLARE: pass of A2 — press CONFIRM`. sides: STATUS sides= (B is
+    Black in BG, team B in AB)."""
     what, _, letter = value.partition(":")
     form = DECLARATION_WORDS.get(what)
-    who = "team %s" % letter if letter in ("A", "B") else side_name(letter)
+    who = side_name(letter, sides)
     said = form % who if form else "%s %s" % (who, what)
-    return "DECLARE previews: %s — CONFIRM to declare" % said
+    return "DECLARE: %s — press CONFIRM" % said
 
 
 def setting_value(key, word, sides="BG", mode=None):
     """The number SET takes for a set-up name (`mode beehive` -> 2), or
     ValueError naming the choices. sides, mode: the set-up's letters and
     mode (STATUS sides=, mode=): who starts is black|gold, or A|B in team
-    games; teen takes 2, 4 or 6 players (§7). The board keeps no player
-    count for junior: its cards are one deck dealt by the players (§6)."""
+    games; teen takes 2, 4 or 6 players (§7), junior 2 to 6 (§6, D-13)."""
     w = word.lower()
     if key == "mode":
         choices = MODES
@@ -127,12 +168,7 @@ def setting_value(key, word, sides="BG", mode=None):
         choices = OPTIONS
         w = w.replace("-", "_")
     elif key == "players":
-        if mode == "junior":
-            raise ValueError(
-                "junior is one deck shared by 2 to 6 players: the board keeps no player "
-                "count for it (players is teen's: 2, 4 or 6)"
-            )
-        choices = PLAYERS
+        choices = JUNIOR_PLAYERS if mode == "junior" else PLAYERS
         if w in choices:
             return int(w)
     else:
@@ -149,7 +185,7 @@ def setup_text(status):
     parts = ["mode %s" % status.get("mode", "?")]
     start = status.get("start")
     if start:
-        who = {"black": "Black", "gold": "Gold"}.get(start, "team %s" % start)
+        who = {"black": SIDE_NAMES["B"], "gold": SIDE_NAMES["G"]}.get(start, "team %s" % start)
         parts.append("%s starts" % who)
     if status.get("option") and status["option"] != "none":
         parts.append("option %s" % status["option"])
@@ -215,12 +251,18 @@ def hands_lines(reply):
         if key == "J":
             who = "the deck"  # junior: one deck for everyone (§6)
         else:
-            who = "team " + key if teams else side_name(key)
+            who = side_name(key, "AB" if teams else "BG")
         line = "%s: %s" % (who, " ".join(cards) or "no cards")
         sp = fields.get(key + "s")
         if sp is not None:
             names = [_SPECIAL_LETTERS.get(c, c) for c in sp if c != "-"]
             line += "  specials: %s" % (" ".join(names) or "none")
+        bonus = fields.get(key + "ps")
+        if bonus:
+            # §4 D-11: one special back from the excess penalty, its kind
+            # the players' choice among these (the board learns it when played)
+            kinds = [_SPECIAL_LETTERS.get(c, c) for c in bonus]
+            line += "  + one back (penalty): %s" % " or ".join(kinds)
         lines.append(line)
     if not lines:
         raise ValueError(reply)

@@ -1,7 +1,7 @@
 # A match through the real Board loop on the simulated board: scenario
 # tables of hands on cards and buttons, for both sensing profiles, checked
 # against the game and against what the LEDs show (issue 3, items 3-5).
-from apixagon.codes import ADJACENT_OPPONENT, BEEHIVE
+from apixagon.codes import ADJACENT_OPPONENT, BEEHIVE, DECK_EMPTY, FORCED_REMOVAL
 from apixagon.geometry import NCELLS
 from boardkit import card, colour, errors, layer, lit, play, rig, special, started, x
 from smartboard import buttons, referee, settings, tag, view
@@ -147,7 +147,7 @@ def test_declarations_from_the_buttons():
     r = started("a-declare")
     play(r, [("put", "A1", card(0, 0))])
     r.press(buttons.DECLARE)  # deck empty for gold (to play): previewed
-    assert r.board.declaration() == (1, 1)
+    assert r.board.declaration() == (DECK_EMPTY, 1)
     free = [c for c in range(NCELLS) if not r.board.ref.game.board[c] and c not in view.CORNERS]
     assert all(r.board.view.layer[c] == view.SIDE1 | view.SLOW for c in free)
     r.press(buttons.DECLARE)
@@ -168,9 +168,9 @@ def test_forced_removal_in_a_silent_mode():
         r.press(buttons.MODE)
     r.press(buttons.CONFIRM)
     assert r.board.ref.game.mode == BEEHIVE
-    for _ in range(4):
-        r.press(buttons.DECLARE)  # deck A, deck B, forced A, forced B
-    assert r.board.declaration() == (2, 1)
+    for _ in range(5):
+        r.press(buttons.DECLARE)  # pass, deck A, deck B, forced A, forced B
+    assert r.board.declaration() == (FORCED_REMOVAL, 1)
     r.press(buttons.CONFIRM)
     assert r.board.ref.game.forced_removals(1) == 1 and r.board.phase == PLAY
 

@@ -162,3 +162,24 @@ def test_a_bad_settings_file_gives_the_defaults_and_a_reason():
     assert not st.load() and "range" in st.error
     missing = Settings(settings_path("missing"))
     assert not missing.load() and "no settings" in missing.error
+
+
+def test_a_version_2_settings_file_keeps_its_fields_and_junior_gets_its_default():
+    # the record before Junior's players (10 bytes, 7 fields): read as it
+    # was, Junior's count the default 2; saved again as version 3
+    from smartboard.tag import crc8
+
+    path = settings_path("v2")
+    old = bytearray((0x5A, 2, 0, 3, 6, 1, 1, 6, 1, 0))
+    old[9] = crc8(old, 9)
+    _write(path, old)
+    st = Settings(path)
+    assert st.load() and st.error is None
+    assert (st.get(settings.GAME_MODE), st.get(settings.PLAYERS)) == (6, 6)
+    assert (st.get(settings.PALETTE), st.get(settings.JPLAYERS)) == (1, 2)
+    st.set(settings.JPLAYERS, 5, 0)
+    st.save()
+    again = Settings(path)
+    assert again.load() and again.get(settings.JPLAYERS) == 5 and again.get(settings.PALETTE) == 1
+    with open(path, "rb") as f:
+        assert f.read()[:2] == b"\x5a\x03"

@@ -3,7 +3,7 @@
 # STATUS refused= while it stands, never a `say`; the declaration
 # previewed (declare=). Plain functions: also run under MicroPython at
 # 96 wK.
-from apixagon.codes import BEEHIVE, JUNIOR
+from apixagon.codes import BEEHIVE, JUNIOR, SILENT_SWARM
 from boardkit import card, play, special
 from eventkit import evs, started
 from smartboard import buttons, report, tag
@@ -53,16 +53,34 @@ def test_a_refused_special_on_the_pad_is_an_event_not_a_say():
 
 
 def test_a_refused_declaration_is_an_event():
-    bd = started("ev-declare", JUNIOR)
+    bd = started("ev-declare", SILENT_SWARM)
     r = bd.r
-    r.press(buttons.DECLARE)  # §6: Junior has no declarations
-    assert bd.status()["declare"] == "deck-empty:J"
+    r.press(buttons.DECLARE)  # the pass of the seat to play comes first (§4 D-9)
+    assert bd.status()["declare"] == "pass:A1"
     evs(bd)
-    r.press(buttons.CONFIRM)
+    r.press(buttons.CONFIRM)  # no deck declared empty: no tactical void
     ev = evs(bd)
-    assert ev == [("refused", "not-allowed-in-mode J deck-empty")], ev
+    assert ev == [("refused", "cannot-pass A1 pass")], ev
     assert bd.r.board.ref.game.nmoves() == 0 and "declare" not in bd.status()
-    assert bd.status()["refused"] == "not-allowed-in-mode:J_deck-empty"
+    assert bd.status()["refused"] == "cannot-pass:A1_pass"
+
+
+def test_junior_takes_the_black_deck_alone_and_says_so():
+    # §6: one deck. The board plays the Black deck's normal cards (J0..J30
+    # to the companion); a Gold card or a special is not-allowed-in-mode,
+    # the Gold one named as a two-player record names it, never as a player.
+    bd = started("ev-junior", JUNIOR)
+    r = bd.r
+    play(r, [("put", "E5", card(1, 5))])
+    assert evs(bd) == [("refused", "not-allowed-in-mode G 5 E5")]
+    assert bd.status()["refused"] == "not-allowed-in-mode:G_5_E5"
+    play(r, [("lift", "E5", None), ("put", "E5", card(0, 5))])
+    assert evs(bd) == [("changed", ""), ("move", "1 J 5 E5")]  # nobody named (D-13)
+    play(r, [("tap", None, special(0, tag.SMOKER))])
+    assert evs(bd) == [("refused", "not-allowed-in-mode J smoker")]
+    play(r, [("put", "E6", special(1, tag.RAIN))])
+    assert evs(bd) == [("refused", "not-allowed-in-mode G rain E6")]
+    assert bd.r.board.ref.game.nmoves() == 1
 
 
 def test_a_team_refusal_names_the_seat():

@@ -27,7 +27,8 @@ def test_setup_is_named_in_status_and_each_choice_is_a_changed_event():
     assert evs(bd) == [("changed", "")] and bd.status()["players"] == "6"
     bd.ask("SET mode %d" % JUNIOR)
     st = bd.status()
-    assert "start" not in st and "players" not in st and st["option"] == "special_then_place"
+    assert "start" not in st and st["option"] == "special_then_place"
+    assert st["players"] == "2"  # §6: Junior's own count, 2 to 6 (D-13)
     bd.ask("SET mode %d" % TEEN)
     bd.r.press(buttons.CONFIRM)  # the match the set-up named
     st = bd.status()
@@ -58,3 +59,26 @@ def test_status_moves_count_the_records_move_lines_to_the_end():
     assert lines == 2
     bd.r.press(buttons.CONFIRM)  # OVER to SETUP: no phase event, a changed one
     assert evs(bd) == [("changed", "")] and bd.status()["phase"] == "setup"
+
+
+def test_set_players_is_judged_by_the_mode():
+    bd = watched("dl-players")
+    assert _err(bd, "SET players 4") == (
+        "6 bad arguments: players 4: queens-gambit has no player count (teen and junior have)"
+    )
+    bd.ask("SET mode %d" % TEEN)
+    assert _err(bd, "SET players 3") == "6 bad arguments: players 3: teen takes 2, 4 or 6"
+    assert bd.ask("SET players 6") == (True, "players=6")
+    bd.ask("SET mode %d" % JUNIOR)
+    assert bd.ask("SET players 3") == (True, "players=3")  # §6: 2 to 6
+    assert bd.status()["players"] == "3" and "players=3" in bd.ask("CONF")[1]
+    assert _err(bd, "SET players 1") == "6 bad arguments: players 1: junior takes 2 to 6"
+    bd.ask("SET mode %d" % TEEN)
+    assert bd.status()["players"] == "6"  # each mode keeps its own count
+    assert "players=6" in bd.ask("CONF")[1]
+
+
+def _err(bd, text):
+    ok, reply = bd.ask(text)
+    assert not ok, (text, reply)
+    return reply

@@ -149,3 +149,17 @@ def test_the_winning_card_taken_back_reopens_the_match():
     name, found = L.MatchLog("logs", (), flash).unfinished()
     assert name == "0001.alog" and found.moves() == 1 and found.result is None
     assert list(found.lines()) == ["mode queens-gambit", "B 0 D4"]
+
+
+def test_date_tags_name_the_day_and_time_of_unix_seconds():
+    # integer arithmetic, the same on every port: leap days, centuries
+    # (2000 was a leap year, 2100 is not), the last second of a day
+    for t, day, hm in (
+        (946684800, "2000.01.01", "00:00"),
+        (951782400, "2000.02.29", "00:00"),
+        (1709251199, "2024.02.29", "23:59"),
+        (1795822200, "2026.11.27", "23:30"),
+        (4107456000, "2100.02.28", "00:00"),
+        (4107542400, "2100.03.01", "00:00"),
+    ):
+        assert L.date_tags(t) == (("Date", day), ("Time", hm)), (t, L.date_tags(t))

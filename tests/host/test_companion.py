@@ -235,7 +235,7 @@ def test_set_up_by_name_is_a_set(line, sides, sent):
     assert s.stale  # the status line asks STATUS for the new set-up
 
 
-def test_players_is_teens_and_junior_says_it_keeps_no_count():
+def test_players_are_teens_2_4_6_and_juniors_2_to_6():
     s = FakeSession()
     s.status["mode"] = "teen"
     _, out = Companion(s).command("players 6")
@@ -243,9 +243,11 @@ def test_players_is_teens_and_junior_says_it_keeps_no_count():
     _, out = Companion(s).command("players 5")
     assert out == ["error: players '5'? choose one of: 2, 4, 6"]
     s = FakeSession()
-    s.status["mode"] = "junior"  # one deck for every player (RULES §6)
+    s.status["mode"] = "junior"  # one deck dealt to 2 to 6 players (RULES §6, D-13)
     _, out = Companion(s).command("players 5")
-    assert s.sent == [] and "keeps no player count" in out[0]
+    assert out == [] and s.sent == [("SET", "players", 5)]
+    _, out = Companion(s).command("players 7")
+    assert out == ["error: players '7'? choose one of: 2, 3, 4, 5, 6"]
 
 
 def test_set_up_in_play_says_it_is_for_the_next_match():
@@ -300,10 +302,10 @@ def test_hands_lists_each_sides_cards_and_specials():
     reply = "B=%x G=%x Bs=rrbs Gs=-" % ((1 << 31) - 1 - (1 << 12), (1 << 3) | (1 << 30))
     s, go_on, out = run("hands", replies={"HANDS": reply})
     assert s.sent == [("HANDS",)]
-    assert out[0] == "Black: %s  specials: rain rain bee smoker" % " ".join(
+    assert out[0] == "Black (Reds): %s  specials: rain rain bee smoker" % " ".join(
         str(i) for i in range(31) if i != 12
     )
-    assert out[1] == "Gold: 3 30  specials: none"
+    assert out[1] == "Gold (Greens): 3 30  specials: none"
 
 
 def test_hands_of_teams_junior_and_set_up():
@@ -479,3 +481,67 @@ def test_render_without_a_database_writes_into_the_data_folder(monkeypatch, tmp_
     monkeypatch.setattr(apixagon_host, "render", sys.modules["apixagon_host.render"], raising=False)
     Companion(FakeSession()).command("render 4")
     assert seen == [str(tmp_path / "data" / "match-4.svg")]
+
+
+# ---- declarations by name: DECLARE (RULES §4 D-9, D-14, §6 D-13)
+
+
+@pytest.mark.parametrize(
+    "line,sides,sent",
+    [
+        ("pass", "AB", ("DECLARE", "pass")),
+        ("declare pass", "AB", ("DECLARE", "pass")),
+        ("out 3", "JJ", ("DECLARE", "out", 3)),
+        ("declare out 6", "JJ", ("DECLARE", "out", 6)),
+        ("declare deck-empty A", "AB", ("DECLARE", "deck-empty", "A")),
+        ("declare deck-empty gold", "AB", ("DECLARE", "deck-empty", "gold")),
+        ("declare forced-removal b", "AB", ("DECLARE", "forced-removal", "B")),
+        ("declare deck-empty g", "BG", ("DECLARE", "deck-empty", "G")),
+        ("declare Deck-Empty Black", "BG", ("DECLARE", "deck-empty", "black")),
+        ("declare reserve", "AB", ("DECLARE", "reserve")),
+    ],
+)
+def test_declarations_by_name_are_declare_requests(line, sides, sent):
+    s, go_on, out = run(line, sides=sides)
+    # what became of it the board says in its own events (a move, a refusal)
+    assert go_on and out == [] and s.sent == [sent]
+
+
+@pytest.mark.parametrize(
+    "line,sides,message",
+    [
+        ("declare dance", "AB", "usage: declare deck-empty|forced-removal SIDE"),
+        ("declare deck-empty", "AB", "usage: declare"),
+        ("declare reserve C3", "AB", "usage: declare"),
+        ("pass now", "AB", "usage: declare"),
+        ("out", "JJ", "usage: declare"),
+        ("out 9", "JJ", "out takes a player's number, 1 to 6 (junior), not '9'"),
+        ("out x", "JJ", "not 'x'"),
+        (
+            "declare deck-empty G",
+            "AB",
+            "no side 'G' in this match: choose one of: A, B, black, gold",
+        ),
+        ("declare deck-empty A", "BG", "no side 'A' in this match: choose one of: black, gold"),
+        ("declare deck-empty J", "JJ", "no side 'J' in this match"),
+    ],
+)
+def test_bad_declarations_say_why_and_send_nothing(line, sides, message):
+    s, go_on, out = run(line, sides=sides)
+    assert go_on and s.sent == [] and len(out) == 1 and message in out[0], out
+
+
+def test_declarations_go_to_real_boards_and_older_firmware_is_told():
+    s, _, out = run("pass", board="APIXAGON_rev_A", sides="AB")
+    assert out == [] and s.sent == [("DECLARE", "pass")]
+    old = BoardError("board: ERR 5 unknown command", board_code=proto.E_VERB)
+    _, _, out = run("pass", sides="AB", replies={"DECLARE": old})
+    assert out == [
+        "error: this board's firmware takes no declarations from here (update it):"
+        " use its DECLARE and CONFIRM buttons"
+    ]
+    setup = BoardError("board: ERR 8 not allowed now", board_code=proto.E_STATE)
+    _, _, out = run("out 2", sides="JJ", replies={"DECLARE": setup})
+    assert out == ["error: no match in play: nothing declared"]
+    s, _, out = run("declare reserve", connected=False)
+    assert s.sent == [] and "not connected" in out[0]

@@ -2,10 +2,13 @@
 board sends, in the board's own palette; and the monitor's handling of
 events, including malformed ones."""
 
+import time
+
 import pytest
 from apixagon.codes import REASONS
 from apixagon.geometry import NCELLS, parse_cell
 from apixagon_host import words
+from apixagon_host.link import BoardError
 from apixagon_host.liveview import cells_text, hexagon, led_text, status_line, status_notes
 from apixagon_host.monitor import Session, event_line
 from smartboard import proto, tag, view
@@ -48,7 +51,16 @@ def test_plain_log_forms():
 def test_status_line():
     st = {"phase": "play", "mode": "beehive", "to_play": "A2", "ply": "7", "last": "B1_3_E4"}
     assert status_line(st) == "[play]  mode beehive  to play: A2  moves 7  last: B1 3 E4"
-    assert "B wins" in status_line({"phase": "over", "winner": "B"})
+    assert "Black (Reds) wins" in status_line({"phase": "over", "winner": "B"})
+    st = {"phase": "over", "winner": "B", "sides": "AB"}
+    assert status_line(st).endswith("team B wins")
+    st = {"phase": "over", "mode": "junior", "winner": "J3", "sides": "JJ", "players": "6"}
+    assert status_line(st) == "[over]  mode junior  6 players  player 3 wins"
+    assert status_line(dict(st, winner="none")).endswith("no winner (all cards placed)")
+    st = {"phase": "play", "mode": "junior", "to_play": "J", "sides": "JJ", "moves": "2"}
+    assert status_line(st) == "[play]  mode junior  moves 2"  # no turns in Junior (§6)
+    st = {"phase": "play", "mode": "queens-gambit", "to_play": "G", "moves": "1"}
+    assert "to play: Gold (Greens)" in status_line(st)
     assert "STORAGE LOW" in status_line({"phase": "setup", "low": "1"})
 
 
@@ -101,6 +113,14 @@ def test_every_reason_code_has_player_words():
         ("bad-target A reserve C3 D2", "refused: A reserve C3 D2: not something"),
         ("royal-locked A2 12 E5", "refused: A12 on E5 (A2): the Royal Cell (E5)"),
         ("brand-new-code B 3 E6", "refused: B3 on E6: brand-new-code"),
+        ("cannot-pass B2 pass", "refused: B2 passes: a pass only in a tactical void"),
+        ("bad-target A1 reserve", "refused: A1: the empty reserve: not something"),
+        ("bad-target J3 out", "refused: player 3 is out of cards: not something"),
+        (
+            "not-allowed-in-mode G 5 E6",
+            "refused: G5 on E6: Junior is played with the Black deck alone (not-allowed-in-mode)",
+        ),
+        ("not-allowed-in-mode J smoker", "refused: Jsmoker: not played in this game mode"),
         ("sealed", "refused: a sequence of 4 is sealed"),
     ],
 )
@@ -112,22 +132,28 @@ def test_status_line_names_the_set_up_and_notes_say_the_rest():
     st = {"phase": "setup", "mode": "beehive", "start": "B", "option": "special_then_place"}
     assert status_line(st) == "[setup]  mode beehive  team B starts  option special_then_place"
     st = {"phase": "setup", "mode": "teen", "start": "gold", "option": "none", "players": "6"}
-    assert status_line(st) == "[setup]  mode teen  Gold starts  6 players"
+    assert status_line(st) == "[setup]  mode teen  Gold (Greens) starts  6 players"
     assert status_notes(st) == []
     st = {
         "phase": "play",
         "refused": "adjacent-opponent:B_3_E6",
-        "declare": "deck-empty:A",
+        "declare": "deck-empty:B",
         "want": "E4:B12,F5:G3",
     }
     assert status_notes(st) == [
         "refused: B3 on E6: beside an opponent card without blocking or extending a run"
         " (adjacent-opponent)",
-        "DECLARE previews: team A's deck is empty — CONFIRM to declare",
+        "DECLARE: deck empty for Black (Reds) — press CONFIRM",
         "put back: E4 B12, F5 G3",
     ]
+    st["sides"] = "AB"
+    assert status_notes(st)[1] == "DECLARE: deck empty for team B — press CONFIRM"
     assert words.declaration("forced-removal:G") == (
-        "DECLARE previews: Gold has a card to remove by force — CONFIRM to declare"
+        "DECLARE: a forced removal for Gold (Greens) — press CONFIRM"
+    )
+    assert words.declaration("pass:A2", "AB") == "DECLARE: pass of A2 — press CONFIRM"
+    assert words.declaration("out:J3", "JJ") == (
+        "DECLARE: player 3 is out of cards and wins — press CONFIRM"
     )
 
 
@@ -238,3 +264,57 @@ def test_the_status_line_counts_the_records_moves_not_the_turns():
     st = {"phase": "over", "mode": "queens-gambit", "ply": "18", "moves": "19", "winner": "B"}
     line = status_line(st)
     assert "moves 19" in line and "moves 18" not in line
+
+
+class _ClockLink:
+    """A link that keeps what CLOCK was sent; old: firmware that takes no
+    offset from UTC (ERR 6 for two numbers)."""
+
+    def __init__(self, old=False):
+        self.old = old
+        self.sent = []
+
+    def request(self, *args):
+        self.sent.append(args)
+        if self.old and len(args) > 2:
+            raise BoardError("board: ERR 6 bad arguments: CLOCK", board_code=proto.E_ARGS)
+        return "1"
+
+
+def test_the_clock_goes_with_this_pcs_offset_from_utc_and_alone_to_older_firmware():
+    # the board dates the matches it logs by this PC's day (docs/protocol.md CLOCK)
+    s, _ = _session()
+    s.link = _ClockLink()
+    s._set_clock()
+    ((verb, t, east),) = s.link.sent
+    assert verb == "CLOCK" and abs(t - time.time()) < 5
+    assert east == time.localtime(t).tm_gmtoff // 60
+    s.link = _ClockLink(old=True)
+    s._set_clock()
+    assert [len(a) for a in s.link.sent] == [3, 2]
+
+
+class _StatusLink:
+    def __init__(self):
+        self.status = "phase=play mode=beehive sides=AB to_play=A2"
+
+    def request(self, *args):
+        return self.status
+
+
+def test_a_new_preview_is_a_line_in_words_once():
+    # the plain log has no status line: the declaration DECLARE previews
+    # (STATUS declare=) is said as a line when it changes
+    s, heard = _session()
+    s.link = _StatusLink()
+    s.refresh()
+    assert [k for k, _ in heard if k == "declare"] == []
+    s.link.status += " declare=pass:A2"
+    s.refresh()
+    s.refresh()  # the same preview: not again
+    said = [t for k, t in heard if k == "declare"]
+    assert said == ["DECLARE: pass of A2 — press CONFIRM"]
+    assert event_line("declare", said[0]) == said[0]
+    s.link.status = s.link.status.replace("pass:A2", "deck-empty:B")
+    s.refresh()
+    assert heard[-1] == ("declare", "DECLARE: deck empty for team B — press CONFIRM")

@@ -78,9 +78,9 @@ def test_snapshot_says_the_refusal_in_force_the_declaration_and_the_turn():
     }
     snap = live.snapshot(_Session(st), [])
     assert snap["refusal"].startswith("refused: G3 on E6: beside an opponent card")
-    assert snap["turn"] == "Gold to play" and snap["last"] == "G3 on F5"
-    assert snap["setup"] == "mode queens-gambit \u00b7 Black starts"
-    assert any("Gold's deck is empty" in n for n in snap["notes"])
+    assert snap["turn"] == "Gold (Greens) to play" and snap["last"] == "G3 on F5"
+    assert snap["setup"] == "mode queens-gambit \u00b7 Black (Reds) starts"
+    assert any("deck empty for Gold (Greens)" in n for n in snap["notes"])
     # an older board's refusal (a message) holds until a move follows it
     log = [(0, "say", "refused: bad-target")]
     assert "bad-target" in live.snapshot(_Session({}), log)["last_refusal"]
@@ -146,3 +146,29 @@ def test_the_renderer_unchanged_unless_asked():
     assert 'viewBox="0 0 ' in full and "data-led" not in full
     board = render.render_svg(g, chrome=False, fills=lambda x: ("#123456", ' data-led="3"'))
     assert board.count('fill="#123456"') == NCELLS and 'class="legend"' not in board
+
+
+def test_the_declarations_the_match_offers_as_buttons():
+    # what the DECLARE button cycles through, by mode, as companion lines
+    assert live.declarations({"phase": "setup", "mode": "beehive"}) == []
+    st = {"phase": "play", "mode": "beehive", "sides": "AB", "to_play": "A2"}
+    got = [(d["label"], d["line"]) for d in live.declarations(st)]
+    assert got == [
+        ("pass (A2)", "pass"),  # §4 D-9
+        ("deck empty: team A", "declare deck-empty A"),
+        ("deck empty: team B", "declare deck-empty B"),
+        ("forced removal: team A", "declare forced-removal A"),
+        ("forced removal: team B", "declare forced-removal B"),
+        ("reserve (the cards lifted, or none)", "declare reserve"),  # §4 D-14
+    ]
+    st = {"phase": "play", "mode": "queens-gambit", "sides": "BG", "to_play": "B"}
+    got = [(d["label"], d["line"]) for d in live.declarations(st)]
+    assert got == [
+        ("deck empty: Black (Reds)", "declare deck-empty black"),
+        ("deck empty: Gold (Greens)", "declare deck-empty gold"),
+    ]
+    st = {"phase": "play", "mode": "junior", "sides": "JJ", "players": "4"}
+    got = [d["line"] for d in live.declarations(st)]
+    assert got == ["out 1", "out 2", "out 3", "out 4"]  # §6 D-13
+    snap = live.snapshot(_Session(dict(st, winner="J2", phase="over")), [])
+    assert snap["turn"] == "player 2 wins" and snap["declarations"] == []

@@ -39,6 +39,7 @@ def board():
     with fakeboard.FakeBoard(status=STATUS) as b:
         b.answer["WATCH"] = watch
         b.answer["SET"] = lambda b, seq, args: proto.reply_ok(seq, "%s=%s" % tuple(args))
+        b.answer["DECLARE"] = lambda b, seq, args: proto.reply_ok(seq, "3 G deck-empty")
         b.answer["HANDS"] = lambda b, seq, args: proto.reply_ok(
             seq, "B=7fffefff G=7ffffff7 Bs=rrbs Gs=rbs"
         )
@@ -76,12 +77,27 @@ def test_each_refusal_shows_with_its_reason_and_the_declaration_previewed(server
     events = page.locator("#events li.ev-refused").all_text_contents()
     assert len(events) == 2
     assert "B5 on D4: it is the other side's turn (not-your-turn)" in events[0]
-    assert "DECLARE previews: Gold's deck is empty" in page.locator("#notes").text_content()
-    assert page.locator("#turn").text_content() == "Gold to play"
+    assert "DECLARE: deck empty for Gold (Greens) — press CONFIRM" in (
+        page.locator("#notes").text_content()
+    )
+    assert page.locator("#turn").text_content() == "Gold (Greens) to play"
     page.locator("#hands-button").click()
     page.wait_for_selector("#hands li")
     hands = page.locator("#hands").text_content()
-    assert "specials: rain rain bee smoker" in hands and "Gold:" in hands
+    assert "specials: rain rain bee smoker" in hands and "Gold (Greens):" in hands
+
+
+def test_the_declarations_are_buttons_that_send_declare(server, board, page):
+    # what the board's DECLARE button offers in this match (queens-gambit:
+    # either deck empty), as buttons; one pressed is a DECLARE to the board
+    page.goto(server.url + "/")
+    page.wait_for_selector("#link.ok")
+    page.wait_for_selector("#declare:not([hidden])")
+    buttons = page.locator("#declarations button").all_text_contents()
+    assert buttons == ["deck empty: Black (Reds)", "deck empty: Gold (Greens)"]
+    page.locator("#declarations button", has_text="Gold").click()
+    server.wait(lambda st: ("DECLARE", ("deck-empty", "gold")) in board.asked)
+    assert page.locator("#declare-out").text_content() == ""  # the board's events say the rest
 
 
 def test_the_set_up_by_name_is_a_set_to_the_board(server, board, page):

@@ -3,7 +3,7 @@
 # typed commands for the hands of the players. See HELP.
 import sys
 
-from apixagon.codes import MODES
+from apixagon.codes import JUNIOR, MODES, OUT
 from apixagon.geometry import NCELLS, NONE, ROW_START, ROWS, cell_name, parse_cell
 from apixagon.record import mode_letters, side_letters
 
@@ -94,7 +94,7 @@ class Console:
         if ref is not None:
             return side_letters(ref.game)
         st = self.rig.board.settings  # set-up: the match the settings describe
-        return mode_letters(st.get(S.GAME_MODE), st.get(S.PLAYERS))
+        return mode_letters(st.get(S.GAME_MODE), self.rig.board.players())
 
     def draw(self):
         b = self.rig.board
@@ -131,25 +131,27 @@ class Console:
             m = s.get(S.GAME_MODE)
             parts.append("mode %s" % MODES[m])
             parts.append("start %s" % self.letters()[s.get(S.START)])
-            if m == 6:
-                parts.append("players %d" % s.get(S.PLAYERS))
+            if b.players():
+                parts.append("players %d" % b.players())
             if s.get(S.STP):
                 parts.append("special_then_place")
         else:
             g = b.ref.game
             if g.over():
                 w = g.winner()
-                parts.append("draw" if w > 1 else "%s wins" % self.letters()[w])
+                if g.mode == JUNIOR:
+                    parts.append("player %d wins" % w if w else "all cards placed")
+                else:
+                    parts.append("draw" if w > 1 else "%s wins" % self.letters()[w])
             else:
                 t = g.side_to_play()
                 seat = g.seat_to_play() if g.teams else ""
                 parts.append("to play: %s%s" % (self.letters()[t], seat))
             parts.append("moves %d" % g.nmoves())  # record lines (ply: turns)
             if b.declaring:
-                kind, side = b.declaration()
-                parts.append(
-                    "declare %s %s? (confirm)" % (self.letters()[side], B.DECLARATIONS[kind])
-                )
+                kind, arg = b.declaration()
+                who = "J%d" % arg if kind == OUT else self.letters()[arg]
+                parts.append("declare %s %s? (confirm)" % (who, B.DECLARATIONS[kind]))
             if b.ref.refusal is not None:
                 parts.append("refused: %s" % refused_text(b.ref))
         parts.append("display %s" % B.DISPLAY_NAMES[s.get(S.DISPLAY)])

@@ -7,7 +7,7 @@
 from apixagon import record
 from apixagon.codes import (
     BEEKEEPER,
-    DECK_EMPTY,
+    JUNIOR,
     MODES,
     PLACE,
     RAIN_MOVE,
@@ -69,7 +69,8 @@ class Player(record.Visitor):
         self._press_until(buttons.DECLARE, False, lambda: st.get(S.START) == self.start)
         self._press_until(buttons.DECLARE, True, lambda: st.get(S.STP) == self.stp)
         if self.players:
-            self._press_until(buttons.CONFIRM, True, lambda: st.get(S.PLAYERS) == self.players)
+            i = S.JPLAYERS if self.mode == JUNIOR else S.PLAYERS
+            self._press_until(buttons.CONFIRM, True, lambda: st.get(i) == self.players)
         rig.press(buttons.CONFIRM)
         if rig.board.phase != PLAY:
             raise ReplayError("the match did not start: " + rig.board.message)
@@ -122,13 +123,16 @@ class Player(record.Visitor):
                 self._until(lambda: not rig.board.sensed[src], lineno)
                 rig.put(cell_name(cells[1]), code)
         elif kind == RESERVE:
+            # (no cells: the empty reserve, CONFIRM alone in the keeper's turn)
             for x in cells:
                 rig.lift(cell_name(x))
             self._until(lambda: all(not rig.board.sensed[x] for x in cells), lineno)
             rig.press(buttons.CONFIRM)
         else:
-            want = (1 if kind == DECK_EMPTY else 2, side)
-            for _ in range(6):
+            # a declaration, a pass (the side to play's) or `Jn out`, as
+            # the DECLARE button's cycle offers it (Board.declaration)
+            want = (kind, seat if letter == "J" else side)
+            for _ in range(8):
                 if rig.board.declaration() == want:
                     break
                 rig.press(buttons.DECLARE)

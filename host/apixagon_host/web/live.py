@@ -81,11 +81,48 @@ def board_svg(cells, layer, status, palette="standard"):
 def turn_text(st):
     """Whose turn it is, or the result, in words."""
     winner = st.get("winner")
+    sides = st.get("sides", "BG")
     if winner:
-        return "draw" if winner == "draw" else "%s wins" % words.side_name(winner)
+        return words.winner_text(winner, sides)
     if st.get("phase") == "play" and st.get("to_play"):
-        return "%s to play" % words.side_name(st["to_play"])
+        if sides == "JJ":
+            return "anyone who names the symbol first"  # Junior has no turns (§6)
+        return "%s to play" % words.side_name(st["to_play"], sides)
     return ""
+
+
+# the modes with a reserve deck and the code of silence (RULES §4, §5)
+_RESERVE_MODES = ("silent-swarm", "beehive", "2v1", "3v2")
+
+
+def declarations(st):
+    """What the DECLARE button offers in the match on the board, as the
+    page's buttons: [{label, line}], line a companion command (DECLARE).
+    None outside a match in play."""
+    if st.get("phase") != "play":
+        return []
+    mode = st.get("mode")
+    sides = st.get("sides", "BG")
+    if mode == "junior":  # §6 D-13: the player who has run out declares it
+        n = int(st["players"]) if st.get("players", "").isdigit() else 2
+        return [{"label": "player %d is out" % i, "line": "out %d" % i} for i in range(1, n + 1)]
+    out = []
+    if mode in _RESERVE_MODES:
+        who = words.side_name(st.get("to_play", "?"), sides)
+        out.append({"label": "pass (%s)" % who, "line": "pass"})  # §4 D-9
+    letters = ("A", "B") if sides == "AB" else ("black", "gold")
+    for i, letter in enumerate(letters):
+        who = words.side_name(sides[i], sides)
+        out.append({"label": "deck empty: %s" % who, "line": "declare deck-empty " + letter})
+    if mode in _RESERVE_MODES:
+        for i, letter in enumerate(letters):
+            who = words.side_name(sides[i], sides)
+            out.append(
+                {"label": "forced removal: %s" % who, "line": "declare forced-removal " + letter}
+            )
+        # §4 D-14: the keeper's turn; no card lifted is the empty reserve
+        out.append({"label": "reserve (the cards lifted, or none)", "line": "declare reserve"})
+    return out
 
 
 PHASES = {
@@ -161,6 +198,7 @@ def snapshot(session, log, job=None, palette="standard"):
         "refusal": refusal,
         "last_refusal": last_refusal,
         "notes": [n for n in status_notes(st) if n != refusal],  # the refusal has its own place
+        "declarations": declarations(st),
         "fields": {
             k: st.get(k, "")
             for k in ("mode", "start", "option", "players", "display", "sides", "low", "free")

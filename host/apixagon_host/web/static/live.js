@@ -22,6 +22,20 @@
     const ref = s.refusal || s.last_refusal;
     $("refusal").hidden = !ref;
     text("refusal", ref || "");
+    // the declarations the match offers (DECLARE), rebuilt only when they
+    // change: a button keeps its focus across the page's updates
+    const decl = JSON.stringify(s.declarations || []);
+    if (decl !== declShown) {
+      declShown = decl;
+      $("declare").hidden = !(s.declarations || []).length;
+      $("declarations").replaceChildren(...(s.declarations || []).map((d) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.line = d.line;
+        b.textContent = d.label;
+        return b;
+      }));
+    }
     const notes = $("notes");
     notes.replaceChildren(...s.notes.map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
     const ev = $("events");
@@ -56,6 +70,8 @@
     }
   }
 
+  let declShown = null;
+
   // each side's unplayed cards (HANDS), once asked for: again after each move
   let handsShown = false;
   let handsAt = null;
@@ -84,6 +100,12 @@
     $("hands-button").addEventListener("click", () => {
       handsShown = true;
       showHands(window.apixagonLast ? window.apixagonLast.moves : null);
+    });
+    $("declarations").addEventListener("click", async (e) => {
+      const b = e.target.closest("button[data-line]");
+      if (!b) return;
+      const r = await apiPost("/api/command", { line: b.dataset.line });
+      text("declare-out", r.lines.join("\n")); // a refusal shows as the board says it, above
     });
     $("command-form").addEventListener("submit", async (e) => {
       e.preventDefault();
