@@ -29,6 +29,16 @@ Prints:
     match with take-backs) and its cards on the modelled cells: to HELLO
     and to the end of the resume (the first frame of the match screen);
   - the free heap (STATUS heap=) after boot and with a match in play;
+  - the heap of each mode (--part memory):
+    the scripted match of each mode (MEMORY_MATCHES: 2 players, beehive,
+    3v2, junior) played from hands on a fresh board, every 4th placement
+    taken back and put down again, with the firmware frozen into the
+    image and deployed as .mpy into a slot of its flash by a real
+    `apixagon deploy` (the update path), per revision: the heap free
+    (STATUS heap=, the board's gc.mem_free() after a collection) after
+    boot and at the lowest point of the match, sampled after every move
+    and take-back; against the budgets (tools/budgets.py: frozen >= 150 KB,
+    deployed >= 96 KB);
   - placement to LED, each profile: the scripted 6-player game played from
     hands on the emulated board, from the cycle a card goes down to the
     cycle the strip latches the first frame in which that cell's LED
@@ -1279,7 +1289,14 @@ class HeapHands(Hands):
     lifted again once the board has it (a take-back: the board undoes it)
     and put back (played again; profile B: no tap, the board gives it the
     identity of the card just taken back). The heap: every STATUS's heap=,
-    at least one after each move and each take-back."""
+    at least one after each move and each take-back, between two passes of
+    the board's loop (the move done, its record not yet on flash).
+
+    No low-water mark kept by the board's own loop: gc.mem_free() walks
+    the heap's whole allocation table, 8.9 ms of the chip's time on the
+    emulated RP2040 (a collection before it, for a figure that means
+    anything, 8-12 ms more): ~20 ms a move for a figure only a benchmark
+    reads. STATUS makes the board pay it only when asked."""
 
     PAUSE_MS = 0
     POLL_MS = 50
