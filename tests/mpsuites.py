@@ -140,11 +140,8 @@ def build_lib(out):
         d = os.path.join(TESTS, g)
         for name in os.listdir(d):
             if name.endswith(".py"):
-                subprocess.run(
-                    [build_mpy.mpy_cross(), "-o", os.path.join(helpers, name[:-3] + ".mpy"), name],
-                    cwd=d,
-                    check=True,
-                )
+                dest = build_mpy.short_path(os.path.join(helpers, name[:-3] + ".mpy"), d)
+                subprocess.run([build_mpy.mpy_cross(), "-o", dest, name], cwd=d, check=True)
     return out
 
 
@@ -213,10 +210,10 @@ def fuzz_prepare(firmware_mpy=None):
         build_mpy.build_all(lib)
     helpers = os.path.join(ROOT, FUZZ_HELPERS)
     os.makedirs(helpers, exist_ok=True)
+    d = os.path.join(TESTS, "board")
     for name in ("boardkit", "logkit"):
-        out = os.path.join(helpers, name + ".mpy")
-        cmd = [build_mpy.mpy_cross(), "-o", out, name + ".py"]
-        subprocess.run(cmd, cwd=os.path.join(TESTS, "board"), check=True)
+        out = build_mpy.short_path(os.path.join(helpers, name + ".mpy"), d)
+        subprocess.run([build_mpy.mpy_cross(), "-o", out, name + ".py"], cwd=d, check=True)
     return runner_stream(os.path.join(ROOT, FUZZ_STREAM), FUZZ_SEED, False, FUZZ_BATCHES)
 
 
