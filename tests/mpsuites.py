@@ -19,7 +19,12 @@ board's figure comes with it) and commit the new cap, or find the leak.
 The unix port keeps each module's path (its qstr) and sys.argv in the
 heap, so every path here is relative to the repository, of a fixed length:
 the same run needs the same heap in any clone, however long its folder's
-path (a clone in a longer path used to fail the fuzz with a MemoryError).
+path (a clone in a longer path used to fail the fuzz with a MemoryError:
+it needed 195.6-196 KB of its 196 608 bytes). One string of the clone's
+path is left: the unix port puts the script's folder, made absolute, in
+sys.path[0] (a byte a character, which the margin covers many times over;
+past ~250 characters the unix port stops at start-up, "FATAL: uncaught
+NLR", and mpy-cross refuses its paths, "name too long").
 """
 
 import json
