@@ -28,6 +28,7 @@ from apixagon.codes import (
     BEEKEEPER,
     DECK_EMPTY,
     FORCED_REMOVAL,
+    JUNIOR,
     NOT_YOUR_TURN,
     OK,
     PLACE,
@@ -277,7 +278,8 @@ class Referee:
         if side != t:
             r = NOT_YOUR_TURN
         elif k == tag.NORMAL:
-            r = g.place(t, tag.index_of(c), x)
+            # Junior's cards belong to nobody (§6): the core takes side NONE
+            r = g.place(NONE if g.mode == JUNIOR else t, tag.index_of(c), x)
         elif k == tag.RAIN:
             r = g.rain(t, x)
         else:
