@@ -1019,7 +1019,8 @@ def deployed_files(image_dir, rev, tmp, firmware=None):
     Cortex-M0+, the manifest) and the boot record its switch writes, in
     state "new": the next boot is the slot's trial, as after deploy's
     restart, and its loop marks it good (tests/e2e/deploykit.stock_flash
-    does the same for a stock board on the simulated one)."""
+    does the same for a stock board on the simulated one; heap_match plays
+    its match after the boot that follows)."""
     import json
 
     from apixagon_host import fwbuild
@@ -1064,13 +1065,19 @@ def real_deploy(image, rev, workdir):
     return b.flash, heap, took
 
 
+def boot_record(flash):
+    """fw/BOOT on a flash file (the board's power off), or {}."""
+    import json
+
+    fs = flashfs.FlashFs(flash)
+    return json.loads(fs.read("fw/BOOT")) if fs.exists("fw/BOOT") else {}
+
+
 def check_slot_ran(flash):
     """The boot record a deployed board's run left: fw/a, its loop ran
     (state "ok": only the slot's own first loop pass writes it after a
     trial), nothing set aside."""
-    import json
-
-    rec = json.loads(flashfs.FlashFs(flash).read("fw/BOOT"))
+    rec = boot_record(flash)
     if rec.get("cur") != "a" or rec.get("state") != "ok" or rec.get("bad"):
         raise RuntimeError("the deployed firmware did not run: fw/BOOT %r" % rec)
 
@@ -1081,11 +1088,24 @@ def heap_match(image, rev, workdir, record_name, files=(), flash_from=None, depl
     board left): the heap free (STATUS heap=, after a collection) after
     boot, once the match has begun, at its lowest (sampled after every
     move and take-back and on every STATUS between), at the end."""
+    from apixagon_host import link as L
 
     setup, steps = record_script(data_path(record_name))
     b = Board(image, rev, workdir, files, flash_from)
     try:
-        link, on, usb, tx = hello_after_boot(b)
+        link = hello_after_boot(b)[0]
+        if deployed and boot_record(b.flash).get("state") == "new":
+            # The slot's first boot after the deploy is its trial (the
+            # selector checks every file's sha256, the slot's loop marks it
+            # good); the match is played after the next power-on, a boot
+            # like every later one.
+            link.close()
+            b.cut()
+            b.wait_for(lambda: not b.on, 60, "the power cut")
+            b.power_on()
+            b.wait_usb()
+            link = L.Link(b.port, timeout=60)
+            link.hello()
         hands = HeapHands(b, link, PROFILE[rev], say_nothing)
         st = hands.status()
         heap_boot = int(st["heap"])
@@ -1102,7 +1122,7 @@ def heap_match(image, rev, workdir, record_name, files=(), flash_from=None, depl
         raise RuntimeError("%s: the match did not end as its record does: %r" % (record_name, st))
     if deployed:
         check_slot_ran(b.flash)
-    elif flashfs.FlashFs(b.flash).exists("fw/BOOT"):
+    elif boot_record(b.flash):
         raise RuntimeError("a deployed firmware on the frozen image's board")
     return {
         "record": record_name,
@@ -1585,7 +1605,7 @@ def memory_rows(fig):
             if name != "2p" and two:
                 text += " %+d" % (g["heap_lowest"] - two["heap_lowest"])
             low.append(text)
-        rows.append(["  lowest in play (vs 2p)"] + low)
+        rows.append(["  lowest in play (KB; free vs 2p)"] + low)
     for r in REVS:
         d = mem.get("deploy", {}).get(r)
         if d:

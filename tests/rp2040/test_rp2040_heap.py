@@ -18,11 +18,12 @@ the 2-player match with the firmware frozen and deployed, the 6-player
 beehive match frozen; about a minute each on the emulator. The deployed
 firmware is the slot `apixagon deploy` writes, put on the flash from the
 PC (bench_target.deployed_files: fwbuild's files and the boot record of
-the deploy's switch), booted as the deploy's restart boots it: the slot's
-trial, marked good by its own loop. Bench-only (`tools/bench_target.py
---part memory`, with a real `apixagon deploy` over mpremote): rev B, the
-3v2 and junior matches, and every match deployed. `pytest -s` prints the
-figures."""
+the deploy's switch), booted as the deploy's restart boots it (the slot's
+trial, marked good by its own loop), then the power cut and on again: the
+match is played after a boot like every later one. Bench-only
+(`tools/bench_target.py --part memory`, after a real `apixagon deploy`
+over mpremote): rev B; the 3v2 and junior matches; the beehive match
+deployed. `pytest -s` prints the figures."""
 
 import os
 import sys
