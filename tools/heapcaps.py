@@ -175,6 +175,7 @@ def main(argv=None):
         return 2
     say = sys.stdout.write
     t0 = time.monotonic()
+    head = commit()  # what is measured: the tree as it is now
     lib = mpsuites.build_lib(mpsuites.lib_dir("t")) if todo else None
     batches = mpsuites.fuzz_prepare() if mpsuites.FUZZ in todo else None
     run = Runner(lib, batches)
@@ -219,7 +220,7 @@ def main(argv=None):
         ),
         "margin": mpsuites.MARGIN,
         "measured": datetime.date.today().isoformat(),
-        "commit": commit(),
+        "commit": head,
         "micropython": subprocess.run(
             [mpsuites.micropython(), "-c", "import sys; print(sys.version)"],
             capture_output=True,
