@@ -51,8 +51,8 @@ Prints:
     two; beside it tools/bench_link.py's pull on the unix port.
 
 Options: --quick (a shorter run: no position scans, a few moves of the
-game), --json (figures as one JSON object), --part NAME (only that part;
-repeatable). The emulator runs at about half real time here; the whole
+game, no memory part unless named), --json (figures as one JSON object),
+--part NAME (only that part; repeatable). The emulator runs at about half real time here; the whole
 run takes several minutes, --quick about a minute.
 """
 
@@ -1656,7 +1656,7 @@ def main(argv=None):
     )
     args = ap.parse_args(argv)
     say = say_nothing if args.json else say_out
-    parts = args.part or list(PARTS)
+    parts = args.part or [p for p in PARTS if not (args.quick and p == "memory")]
     if not bench_core.micropython():
         print("bench_target: micropython not found (run through make bench)", file=sys.stderr)
         return 2
