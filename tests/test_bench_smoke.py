@@ -99,6 +99,32 @@ def test_target_bench_inputs_resume_on_the_simulator(tmp_path):
     assert counts["M"] == bench_target.TAKEBACK_LOG_RECORDS and counts["U"] > 0
 
 
+def test_memory_matches_are_legal_finished_games_of_their_modes():
+    """bench_target's memory part (and tests/rp2040/test_rp2040_heap.py):
+    each mode's scripted match is a legal record that ends its game, with
+    what the mode has of specials and reserve decks, and its steps are
+    hands the emulated board can play."""
+    import bench_target
+    from apixagon.codes import MODES
+
+    want = {"2p": "queens-gambit", "beehive": "beehive", "3v2": "3v2", "junior": "junior"}
+    assert [n for n, _ in bench_target.MEMORY_MATCHES] == list(want)
+    for name, rec in bench_target.MEMORY_MATCHES:
+        path = bench_target.data_path(rec)
+        with open(path) as f:
+            c = record.Checker(Game)
+            record.read(f.read().splitlines(), c)
+        assert all(r == 0 for _, r in c.verdicts), (rec, c.verdicts)
+        assert MODES[c.game.mode] == want[name] and c.game.over(), rec
+        kinds = {k for k, _, _ in c.game.history()}
+        if name != "junior":
+            assert {2, 3, 4} <= kinds, (rec, kinds)  # Rain, Beekeeper, Smoker
+        if name in ("beehive", "3v2"):
+            assert 5 in kinds, (rec, kinds)  # a reserve deck
+        setup, steps = bench_target.record_script(path)
+        assert MODES[setup["mode"]] == want[name] and len(steps) == c.game.nmoves()
+
+
 def test_target_bench_boots_each_image(capsys):
     """bench_target's harness on the emulated RP2040 (the images of `make
     firmware`): a flash built with its file system, the power on, a HELLO

