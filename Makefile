@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed-stamp
 EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench run web console lint fmt mpy firmware emu clean install uninstall
+.PHONY: all test test-fast bench run web console lint fmt mpy firmware emu clean install uninstall ladder
 
 all: test
 
@@ -43,6 +43,17 @@ CUTS   ?= 1000
 SEED   ?= 20240611
 soak: $(STAMP)
 	$(PY) tools/soak.py --frames $(FRAMES) --cuts $(CUTS) --seed $(SEED)
+
+# The computer's levels measured (tools/ladder.py): self-play matches of
+# neighbouring levels and the random player, a Bradley-Terry fit with 95 %
+# bootstrap intervals, each level's margin over the one below; exit 1 when
+# a level is not above the one below with 95 % confidence. GAMES= per pair
+# (default 400), JOBS= processes (default 2). tools/sprt.py tests a change
+# to the engine against a git revision (kept only if not weaker).
+GAMES ?= 400
+LADDER_JOBS ?= 2
+ladder: $(STAMP)
+	$(PY) tools/ladder.py --games $(GAMES) --jobs $(LADDER_JOBS)
 
 # The simulated board and its companion in one terminal: the firmware
 # (.mpy) in the MicroPython unix port on a pseudo-terminal (its USB serial),
