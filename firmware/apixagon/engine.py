@@ -686,3 +686,53 @@ def cells_of(m):
     if k in (PLACE, RAIN_MOVE, SMOKER):
         return (arg_b(m),)
     return ()
+
+
+# Graded hints (the board's assistance 2, the host's views): each legal
+# cell of one card, by the worth level 3 gives it.
+POOR = const(1)
+FAIR = const(2)
+GOOD = const(3)
+_grader = None  # one Engine for every query: its tables made once
+
+
+def grade(g, card, t, out):
+    """out[x] = GOOD, FAIR or POOR on each cell where card of side t may
+    go, 0 elsewhere: good within a quarter of the spread (at least 4
+    points) of the best cell, poor in the lowest quarter and 12 or more
+    below the best; the count of legal cells."""
+    global _grader
+    if _grader is None:
+        _grader = Engine(3, 1)
+    e = _grader
+    n = g.card_cells(card, out, t)
+    if not n:
+        return 0
+    e._setup(g)
+    base = e._worth_now(t, 2)
+    b = g.board
+    v = e.cv
+    code = 1 + (t << 5) + card
+    hi = -WIN
+    lo = WIN
+    for x in range(NCELLS):
+        if out[x]:
+            b[x] = code
+            w = e._worth(b, t, x, NONE, 2) - base + ROOM[x]
+            b[x] = 0
+            v[x] = w
+            if w > hi:
+                hi = w
+            if w < lo:
+                lo = w
+    q = (hi - lo) // 4
+    for x in range(NCELLS):
+        if out[x]:
+            w = v[x]
+            if w >= hi - (q if q > 4 else 4):
+                out[x] = GOOD
+            elif w <= lo + q and hi - w >= 12:
+                out[x] = POOR
+            else:
+                out[x] = FAIR
+    return n

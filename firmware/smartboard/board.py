@@ -14,6 +14,9 @@
 #          special_then_place   long CONFIRM: players (teen 2/4/6,
 #          junior 2..6)   CONFIRM: start (refused, cards blink red, while
 #          cards lie on the board)
+# The computer's seats and level, the hints' assistance and their limit per
+# turn are set on the link (SET computer|level|assist|hintlimit) or by
+# the companions; a match with a computer seat loads smartboard.computer.
 #   PLAY   MODE: display mode (adult, hint, card query)   DECLARE: choose
 #          a declaration (declaration(): in the modes with a reserve deck
 #          the pass of the seat to play (§4 D-9), then deck empty of the
@@ -50,7 +53,7 @@ from apixagon.compat import const
 from apixagon.game import Game
 from apixagon.geometry import NB, NCELLS, NONE
 
-from . import buttons, referee, scan, uids
+from . import buttons, referee, scan, tag, uids
 from . import settings as S
 from .view import FAST, SIDE0, SLOW, View, matches, player_colour, turn_colour
 
@@ -140,6 +143,17 @@ class Board:
         self.crashes = 0  # errors the loop caught and went on (STATUS faults=)
         self._crash_said = -_SAY_FAULT_MS
         self._parts_at = -_HEALTH_MS
+        # Seats played from elsewhere (smartboard.computer), None: people
+        # only. The move awaited was worked out at the game's nlog
+        # _expect_at, for the seat _expect_seat; _undone: (nlog, move,
+        # side, seat) of its move carried out last (a take-back of it asks
+        # for the same move again).
+        self.remote = None
+        self._expect_at = -1
+        self._expect_seat = (0, 0)
+        self._undone = None
+        self._hints = 0  # card queries this turn (settings.HINT_LIMIT)
+        self._hint_ply = -1
         hw.painter.brightness = S.BRIGHTNESS[settings.get(S.BRIGHT)]
         self._show_setup()
 
@@ -215,8 +229,30 @@ class Board:
             elif self.learning:
                 self._say("that card is already learned")
             return
+        if self._hint_limited(state):
+            return
         self.ref.pad(state)  # a refusal: the referee keeps it (_refresh says it)
         self._query_at = self.now
+
+    def _hint_limited(self, state):
+        # settings.HINT_LIMIT: card queries (a normal card or a Rain tapped
+        # in the hint or query display) a turn at most; hints on request.
+        s = self.settings
+        limit = s.get(S.HINT_LIMIT)
+        if not limit or s.get(S.DISPLAY) == 0 or self.hw.paired:
+            return False  # profile B: a tap also names the card put down
+        k = tag.kind_of(state - 1) if 0 < state < referee.UNPAIRED else tag.BEEKEEPER
+        if k != tag.NORMAL and k != tag.RAIN:
+            return False
+        ply = self.ref.game.ply()
+        if ply != self._hint_ply:
+            self._hint_ply = ply
+            self._hints = 0
+        if self._hints >= limit:
+            self._say("no more hints this turn (%d a turn)" % limit)
+            return True
+        self._hints += 1
+        return False
 
     def button(self, ev):
         s = self.settings
@@ -298,10 +334,79 @@ class Board:
         self.declaring = 0
         self._nlog = 0
         self._refusal_seen = None
+        self._make_remote(g, s.get(S.COMPUTER), s.get(S.LEVEL) + 1)
         self._event("start")
         self._check_storage(True)
         self._refresh()
         return True
+
+    def _make_remote(self, g, mask, level, seed=0):
+        # The computer's seats of the set-up, if the mode has them; the
+        # match log names them and the level ([Computer], [Level] tags).
+        self.remote = None
+        self._expect_at = -1
+        self._undone = None
+        if self.log is not None:
+            self.log.match_tags = ()
+        if not mask:
+            return
+        from . import computer
+
+        held = computer.seats_of(g, mask)
+        if not held:
+            return
+        self.remote = computer.Computer(g, held, level, seed or 1 + (self.now & 0x3FFF))
+        if self.log is not None:
+            self.log.match_tags = computer.tags(g, held, level)
+
+    def _remote_turn(self):
+        """A seat played from elsewhere: work out the move the board waits
+        for when it is that seat's turn (the referee then takes only that
+        one), carry out the declarations it makes (no card to carry), and
+        hand it the moves carried out."""
+        rem = self.remote
+        ref = self.ref
+        g = ref.game
+        if ref.fulfilled:
+            t, seat = self._expect_seat
+            rem.done(ref.fulfilled, t, seat)
+            self._undone = (self._expect_at, ref.fulfilled, t, seat)
+            self._expect_at = -1
+            ref.fulfilled = 0
+        if g.over() or not rem.plays(g):
+            ref.expect = 0
+            ref.expect_cells = b""
+            return
+        if self._expect_at == g.nlog:
+            return  # worked out for this position already (or none found)
+        from . import computer
+
+        for _ in range(4):  # its declarations, then its move
+            u = self._undone
+            if u is not None and u[0] == g.nlog:
+                # its own move taken back: the same move, its card in hand
+                m = u[1]
+                rem.taken_back(m, u[2], u[3])
+            else:
+                m = rem.move(g)
+            self._expect_seat = (g.side_to_play(), g.seat_to_play())
+            if m and computer.carried_by_board(m):
+                if computer.declare(g, m) == OK:
+                    self._nlog = g.nlog
+                    self._event("move")
+                    if g.over() or not rem.plays(g):
+                        ref.expect = 0
+                        return
+                    continue
+                m = 0
+            break
+        self._expect_at = g.nlog
+        ref.expect = m
+        ref.expect_cells = rem.reserve_cells() if m and m >> 16 == RESERVE else b""
+        if m:
+            self._event("expect")
+        else:
+            self._say("the computer has no move: declare for it")
 
     def resume_from(self, log):
         """At boot: go on with the log's unfinished match, if there is one.
@@ -336,6 +441,14 @@ class Board:
             return False
         g = c.game
         self.ref = referee.Referee(g, self.hw.paired)
+        for name, value in c.tags:
+            if name == "Computer":
+                # its seats again (the [Level] tag follows it), a new deal
+                # of the cards it has not placed: its hand was the board's
+                # own draw (RULES §8)
+                from . import computer
+
+                self._make_remote(g, computer.mask_of(g, value), computer.level_of(c.tags))
         if log is not None:
             log.adopt(g)
         self.want = bytearray(NCELLS)
@@ -404,6 +517,7 @@ class Board:
 
     def new_match(self):
         self.ref = None
+        self.remote = None
         self.phase = SETUP
         self.refused = False
         self._check_storage(True)
@@ -460,11 +574,14 @@ class Board:
         if phase != self.phase:
             self.phase = phase
             self._event("over" if phase == OVER else "resumed")
+        if self.remote is not None and self.phase == PLAY:
+            self._remote_turn()
         # The storage sign: all through the match on a full flash; when
         # storage is low, from the start until the first move.
         st = self.storage
         self.view.warn = st == STORE_FULL or (st == STORE_LOW and not g.nlog)
-        self.view.play(ref, self.settings.get(S.DISPLAY), self._preview())
+        s = self.settings
+        self.view.play(ref, s.get(S.DISPLAY), self._preview(), s.get(S.ASSIST))
         self._prioritise()
 
     def _choices(self):
@@ -535,6 +652,9 @@ class Board:
         for x in range(NCELLS):
             if out[x] or err[x]:
                 hot[sensor[x]] = 1
+        e = self.ref.expect
+        if e:
+            hot[sensor[e & 255]] = 1  # the card the board waits for (smartboard.computer)
         kind, p = g.last_move()
         x = NONE
         if kind == PLACE or kind == RAIN_MOVE or kind == BEEKEEPER:

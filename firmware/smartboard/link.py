@@ -23,6 +23,10 @@ _CTRL_C = const(3)
 LOGS_PER_REPLY = const(64)
 _MARKS_AFTER_MS = const(300)  # PULLED markers are written once the host is this quiet
 _SETTINGS = ("display", "bright", "mode", "start", "option", "players", "palette")
+# settings past those, by name: the computer's seats and level, the hints'
+# assistance and their limit a turn (smartboard.settings)
+_MORE = ("computer", "level", "assist", "hintlimit")
+_MORE_AT = (S.COMPUTER, S.LEVEL, S.ASSIST, S.HINT_LIMIT)
 _PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
 # Numbers in requests: on the RP2040 a small int ends near 2^30 and a
 # bigger one is a heap object; a frame of digits must never become a
@@ -203,7 +207,7 @@ class Link:
                 self._send(proto.event("move", "%d %s" % (g.nmoves(), last)))
             else:
                 self._send(proto.event("move", "0"))
-        elif what == "refused" or what == "want":
+        elif what == "refused" or what == "want" or what == "expect":
             from . import report  # the words, only when there is something to say
 
             self._send(proto.event(what, report.event_text(board, what)))
@@ -365,7 +369,7 @@ class Link:
                     parts.append("winner=" + (letters[w] if w < 2 else "draw"))
             start, stp = g.start, g.special_then_place
             players = g.players if m == JUNIOR else 2 * g.seats[0]
-            if b.declaring or b.ref.refusal is not None or b.phase == RESUME:
+            if b.declaring or b.ref.refusal is not None or b.phase == RESUME or b.remote:
                 from . import report  # the words, only when there is something to say
 
                 report.status(b, parts, letters)
@@ -655,17 +659,25 @@ class Link:
         self._board()
         if args:
             return proto.E_ARGS
-        return " ".join("%s=%d" % (_SETTINGS[i], self._get(i)) for i in range(len(_SETTINGS)))
+        out = ["%s=%d" % (_SETTINGS[i], self._get(i)) for i in range(len(_SETTINGS))]
+        for i in range(len(_MORE)):
+            out.append("%s=%d" % (_MORE[i], self._get(_MORE_AT[i])))
+        return " ".join(out)
 
     def _get(self, i):
-        # players= is the count of the mode set: Junior keeps its own (§6)
+        # players= is the count of the mode set: Junior keeps its own (§6);
+        # level= the computer's level, 1..6
         s = self.board.settings
         if i == S.PLAYERS and s.get(S.GAME_MODE) == JUNIOR:
             return s.get(S.JPLAYERS)
-        return s.get(i)
+        return s.get(i) + (i == S.LEVEL)
 
     def cmd_set(self, args):
         self._board()
+        if len(args) == 2 and args[0] in _MORE:
+            from . import report  # the computer's seats by name: its own module
+
+            return report.set_more(self, args, _MORE_AT[_MORE.index(args[0])])
         if len(args) != 2 or args[0] not in _SETTINGS:
             return proto.E_ARGS
         i = _SETTINGS.index(args[0])

@@ -463,6 +463,9 @@ class MatchLog:
     def __init__(self, root="logs", tags=(), fs=None):
         self.root = root
         self.tags = tags  # extra [Tag "value"] lines for every match
+        # the match's own (the board's computer seats and level: set before
+        # its start event)
+        self.match_tags = ()
         # The host's clock, once one set it (smartboard.link's CLOCK lends
         # its local_time): a match is then dated when it starts, its
         # [Date] and [Time] in its header. None: no date (the host dates it).
@@ -1005,6 +1008,8 @@ class MatchLog:
         buf = bytearray()
         link = SEED
         tags = self.tags
+        if self.match_tags:
+            tags = tuple(tags) + tuple(self.match_tags)
         if self.when:
             tags = tuple(tags) + date_tags(self.when)
         for line in record.lines(g, tags):

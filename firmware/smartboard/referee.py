@@ -39,6 +39,7 @@ from apixagon.codes import (
     PASS,
     PLACE,
     RAIN_MOVE,
+    SMOKER,
 )
 from apixagon.codes import RESERVE as RESERVE_MOVE  # RESERVE below: the LED mark
 from apixagon.compat import const
@@ -54,6 +55,9 @@ TAP = const(4)  # profile B: a card put down unidentified: tap it on the pad
 RESERVE = const(5)  # not an error: lifted into the reserve deck (§4)
 
 UNPAIRED = const(0xFC)  # profile B phys[x]: occupied, identity not known yet
+# A refusal of the referee's own, beyond NOTATION.md's codes: not the move
+# the board waits for (a seat played from elsewhere: Referee.expect)
+WRONG_MOVE = const(32)
 _MAX_STEPS = const(8)  # settle(): each step applies or undoes one move
 
 # What the action pad armed (§3.2: a special is declared before it is used)
@@ -84,6 +88,14 @@ class Referee:
         self.nres = 0
         self.changed = 0  # bumped on every move, undo or error change (LEDs)
         self._before = bytearray(NCELLS)  # scratch: err before settle()
+        # The move the board waits to see carried out for a seat played
+        # from elsewhere (smartboard.computer), as apixagon.engine encodes
+        # it (kind << 16 | a << 8 | b), 0 none; a reserve's cells in
+        # expect_cells. Only that move is taken for that seat's side: any
+        # other card or cell is refused (WRONG_MOVE), the target still lit.
+        self.expect = 0
+        self.expect_cells = b""
+        self.fulfilled = 0  # the expected move, once carried out (the board takes it)
 
     # ---- inputs -----------------------------------------------------------
     def sensed(self, x, state):
@@ -156,6 +168,8 @@ class Referee:
             r = g.check_special(t, kind)
             if r:
                 return self._refuse(r, kind, bytes((t,)))
+            if self.expect and self.expect >> 16 != kind:
+                return self._refuse(WRONG_MOVE, kind, bytes((t,)))
             self.armed = ARM_BEEKEEPER if k == tag.BEEKEEPER else ARM_SMOKER
             self.changed += 1
         return OK
@@ -202,6 +216,8 @@ class Referee:
         lifted: the empty reserve (D-14, the core judges it)."""
         g = self.game
         t = g.side_to_play()
+        if self.expect and not self._same_cells():
+            return self._refuse(WRONG_MOVE, RESERVE_MOVE, bytes((t,)))
         r = g.reserve(t, self.res[: self.nres], g.seat_to_play())
         if r == OK:
             self.nres = 0
@@ -209,6 +225,16 @@ class Referee:
             self.settle()
         # refused: the cells are res[:nres] still (smartboard.report)
         return self._after(r, RESERVE_MOVE, bytes((t,)))
+
+    def _same_cells(self):
+        # the cells lifted into the reserve are those the board waits for
+        want = self.expect_cells
+        if len(want) != self.nres:
+            return False
+        for i in range(self.nres):
+            if self.res[i] not in want:
+                return False
+        return True
 
     def _after(self, r, kind, payload):
         if r == OK:
@@ -267,13 +293,25 @@ class Referee:
         missing = (r >> compare.MISSING_SHIFT) & 255
         if dup:
             return False
+        e = self.expect
+        if e and nextra > 1 and (e >> 16 == PLACE or e >> 16 == RAIN_MOVE):
+            # The awaited card and a reply put down before the board saw
+            # it: the awaited one first (its target is known), then the
+            # reply, on the next step.
+            x = e & 255
+            if self.phys[x] and not g.board[x] and self.phys[x] < UNPAIRED:
+                return self._placed(x)
         if nextra == 1 and nmissing == 0:
             return self._placed(extra)
         if nmissing == 1 and nextra == 0:
             return self._lifted(missing)
         if nmissing == 1 and nextra == 1 and self.armed == ARM_BEEKEEPER:
             t = g.side_to_play()
-            r = g.beekeeper(t, missing, extra)
+            e = self.expect
+            if e and ((e >> 8) & 255 != missing or e & 255 != extra):
+                r = WRONG_MOVE
+            else:
+                r = g.beekeeper(t, missing, extra)
             if r == OK:
                 self._done()
                 return True
@@ -305,6 +343,8 @@ class Referee:
                 r = g.place(NONE, tag.index_of(c), x)
         elif side != t:
             r = NOT_YOUR_TURN
+        elif self.expect and not self._expected(k, tag.index_of(c), x):
+            r = WRONG_MOVE  # the seat's move is known: that card, that cell
         elif k == tag.NORMAL:
             r = g.place(t, tag.index_of(c), x)
         elif k == tag.RAIN:
@@ -328,9 +368,24 @@ class Referee:
         self.err[x] = RED
         return False
 
+    def _expected(self, k, i, x):
+        # a card of the expected seat's side put down: the expected one?
+        e = self.expect
+        kind = e >> 16
+        if kind == PLACE:
+            return k == tag.NORMAL and i == (e >> 8) & 255 and x == e & 255
+        if kind == RAIN_MOVE:
+            return k == tag.RAIN and x == e & 255
+        return False
+
     def _lifted(self, x):
         g = self.game
         t = g.side_to_play()
+        if self.armed == ARM_SMOKER and self.expect and x != self.expect & 255:
+            if self._last_placed() != x:  # a take-back is one still
+                self.err[x] = AMBER  # put it back (the refusal stands till a move)
+                self._refuse(WRONG_MOVE, SMOKER, bytes((t, x, g.board[x])))
+                return False
         if self.armed == ARM_SMOKER:
             r = g.smoker(t, x)
             if r == OK:
@@ -376,6 +431,9 @@ class Referee:
         return NONE
 
     def _done(self):
+        if self.expect:
+            self.fulfilled = self.expect  # the board hands it to its seat
+            self.expect = 0
         self.moves += 1
         self.changed += 1
         self.armed = ARM_NONE

@@ -5,21 +5,119 @@
 # there is something to tell: a board that never hears of one keeps this
 # out of its heap.
 from apixagon import record
-from apixagon.codes import BEEKEEPER, JUNIOR, OUT, PASS, PLACE, REASONS, RESERVE, SMOKER
+from apixagon.codes import (
+    BEEKEEPER,
+    JUNIOR,
+    OUT,
+    PASS,
+    PLACE,
+    RAIN_MOVE,
+    REASONS,
+    RESERVE,
+    SMOKER,
+)
 from apixagon.geometry import NCELLS, cell_name
 
-from . import tag
+from . import referee, tag
+from . import settings as S
 from .board import DECLARATIONS, PLAY, RESUME
 from .view import matches
 
 
 def event_text(board, what):
-    """The text of the `refused` or the `want` event."""
+    """The text of the `refused`, `want` or `expect` event."""
+    if what == "expect":
+        return expect_text(board)
     return refused_text(board.ref) if what == "refused" else want_text(board, " ")
 
 
+def reason_name(r):
+    """A refusal's name: NOTATION.md's, or the referee's own wrong-move
+    (not the move the board waits for from a seat played elsewhere)."""
+    return "wrong-move" if r == referee.WRONG_MOVE else REASONS[r]
+
+
+def expect_text(board):
+    """The move the board waits for from a seat played elsewhere (the
+    computer's), as a record line (`G 12 F5`, `A2 rain D4`, `B beekeeper
+    D5 C3`); "" when none."""
+    ref = board.ref
+    e = ref.expect if ref is not None else 0
+    if not e:
+        return ""
+    g = ref.game
+    t = g.side_to_play()
+    kind = e >> 16
+    a = (e >> 8) & 255
+    x = e & 255
+    if kind == PLACE:
+        p = bytes((t, a, x))
+    elif kind == RAIN_MOVE:
+        p = bytes((t, x))
+    elif kind == BEEKEEPER:
+        p = bytes((t, a, x))
+    elif kind == SMOKER:
+        p = bytes((t, x, g.board[x]))
+    else:  # RESERVE: its cells, each with its card
+        p = bytearray((t,))
+        for c in ref.expect_cells:
+            p.append(c)
+            p.append(g.board[c])
+        p = bytes(p)
+    return record.move_text(g, kind, p, g.ply())
+
+
+def set_more(link, args, i):
+    """SET computer|level|assist|hintlimit VALUE. computer: the seats by
+    their record names in the mode set (`G`, `B`, `A2+B1`), `none`, or the
+    mask; level 1..6; assist 0..2; hintlimit 0 (none) .. 6."""
+    s = link.board.settings
+    key, v = args
+    if i == S.COMPUTER:
+        m = s.get(S.GAME_MODE)
+        letters = record.mode_letters(m, link.board.players())
+        if v == "none":
+            value = 0
+        elif v[0] in "0123456789":
+            from .link import number
+
+            value = number(v, 0, 63)
+        else:
+            value = 0
+            for w in v.split("+"):
+                if not w or w[0] not in letters or letters == "JJ":
+                    raise ValueError(v[:16])
+                seat = number_of_seat(w[1:])
+                value |= 1 << (letters.index(w[0]) * 3 + seat - 1)
+    else:
+        from .link import number
+
+        lo, hi = (1, 6) if i == S.LEVEL else (0, 2 if i == S.ASSIST else 6)
+        value = number(v, lo, hi) - (i == S.LEVEL)
+    s.set(i, value, link.board.now)
+    return "%s=%s" % (key, v)
+
+
+def number_of_seat(text):
+    if not text:
+        return 1
+    if text not in ("1", "2", "3"):
+        raise ValueError(text)
+    return int(text)
+
+
 def status(board, parts, letters):
-    """STATUS's declare=, refused= and want= fields, those that apply."""
+    """STATUS's declare=, refused=, want=, computer= and expect= fields,
+    those that apply."""
+    rem = board.remote
+    if rem is not None:
+        from . import computer
+
+        g = board.ref.game
+        parts.append("computer=%s:%d" % (computer.names(g, rem.held).replace(" ", "+"), rem.level))
+        e = expect_text(board)
+        if e:
+            parts.append("expect=" + e.replace(" ", "_"))
     if board.phase == PLAY and board.declaring:
         kind, arg = board.declaration()
         g = board.ref.game
@@ -68,7 +166,7 @@ def refused_text(ref):
         line = record.move_text(g, kind, payload, ply)
     if gold:
         line = "G" + line[1:]
-    return REASONS[r] + " " + line
+    return reason_name(r) + " " + line
 
 
 def card_token(c, letters):

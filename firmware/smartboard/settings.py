@@ -1,10 +1,13 @@
 # Settings kept on flash across restarts: display mode, brightness level,
 # the game mode, who starts, the special_then_place house rule, the
-# players of a teen game, the LED palette and the players of a Junior game.
+# players of a teen game, the LED palette, the players of a Junior game,
+# the seats the computer plays and its level, the hints' assistance and
+# their limit per turn.
 #
-# One 11-byte record: magic, version (3), the 8 fields, CRC-8. A version 2
-# record (10 bytes, before Junior's players) keeps its 7 fields, Junior's
-# count its default; a version 1 record (9 bytes, before the palette)
+# One 15-byte record: magic, version (4), the 12 fields, CRC-8. A version 3
+# record (11 bytes, before the computer) or 2 (10 bytes, before Junior's
+# players) keeps its fields, the later ones their defaults; a version 1
+# record (9 bytes, before the palette)
 # loads as the defaults, once: code to read it would cost the heap more
 # than the settings are worth. It is written to
 # a new file and renamed over the old one (atomic on LittleFS and on a PC),
@@ -19,9 +22,9 @@ from apixagon.compat import const
 from .tag import crc8
 
 _MAGIC = const(0x5A)
-_VERSION = const(3)
-_SIZE = const(11)
-_NFIELDS = const(8)
+_VERSION = const(4)
+_SIZE = const(15)
+_NFIELDS = const(12)
 BRIGHTNESS = (40, 90, 160, 255)  # levels of the brightness setting
 SAVE_AFTER_MS = const(3000)
 
@@ -34,8 +37,16 @@ STP = const(4)
 PLAYERS = const(5)
 PALETTE = const(6)  # 0 standard, 1 colour-blind safe (smartboard.cbpalette)
 JPLAYERS = const(7)  # Junior's players, 2..6 (RULES §6, D-13); PLAYERS is Teen's
-_DEFAULTS = (1, 2, 0, 0, 0, 4, 0, 2)  # hint mode on: a family board
-_LIMITS = (3, 4, 7, 2, 2, 7, 2, 7)
+# The seats the computer plays (smartboard.computer): bit (side*3 + seat-1),
+# side 0 Black / team A; 0 none. 2 players: 1 Black, 8 Gold.
+COMPUTER = const(8)
+LEVEL = const(9)  # the computer's level less one: 0..5 (apixagon.engine)
+# The hints' assistance (view.HINT): 0 the legal cells; 1 + the cells to
+# block; 2 + the queried card's good cells (green) and poor ones (red)
+ASSIST = const(10)
+HINT_LIMIT = const(11)  # card queries a turn: 0 no limit, 1..6
+_DEFAULTS = (1, 2, 0, 0, 0, 4, 0, 2, 0, 0, 1, 0)  # hint mode on: a family board
+_LIMITS = (3, 4, 7, 2, 2, 7, 2, 7, 64, 6, 3, 7)
 LIMITS = _LIMITS  # smartboard.link: SET checks against them
 
 
@@ -55,7 +66,7 @@ class Settings:
             self.error = "no settings file: defaults"
             return False
         n = len(data) - 3  # the fields the record holds
-        if n < 7 or data[0] != _MAGIC or (data[1], n) not in ((_VERSION, _NFIELDS), (2, 7)):
+        if n < 7 or data[0] != _MAGIC or (data[1], n) not in ((_VERSION, _NFIELDS), (3, 8), (2, 7)):
             self.error = "settings file unreadable: defaults"
             return False
         if crc8(data, n + 2) != data[n + 2]:
@@ -65,7 +76,7 @@ class Settings:
             if data[2 + i] >= _LIMITS[i]:
                 self.error = "settings out of range: defaults"
                 return False
-        self.v[:n] = data[2 : 2 + n]  # a version 2 record: Junior's count stays the default
+        self.v[:n] = data[2 : 2 + n]  # an older record: the later fields stay the defaults
         self.error = None
         return True
 

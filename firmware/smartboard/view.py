@@ -13,6 +13,12 @@
 #   QUERY   ADULT plus the card query: tap a card on the action pad and its
 #           legal cells light, extensions and blocks in their own colours
 #           (the query also works in HINT and replaces the legal cells)
+# The hints' assistance (settings.ASSIST): 0 the legal cells alone; 1 also
+# the cells to block; 2 also, for a card queried, the engine's good cells
+# (GOOD, green) and poor ones (POOR, red) among its legal cells.
+# A seat played from elsewhere (the computer: Referee.expect) shows the
+# cells of the move the board waits for, pulsing in that seat's colour,
+# instead of hints (it is not the players' turn).
 from apixagon.codes import (
     BEEKEEPER,
     BLOCK,
@@ -55,6 +61,8 @@ CLEAR = const(16)  # set-up: a card still on the board
 SETTING = const(17)  # set-up: indicator cells
 SEAT = const(18)  # 18..20 seats A1..A3, 21..23 seats B1..B3
 STORAGE = const(24)  # match-log storage low or full (row I, slow blink)
+GOOD = const(25)  # assistance 2: a good cell for the queried card (the engine's)
+POOR = const(26)  # and a poor one
 
 SLOW = const(0x40)  # blinks at 1 Hz: look here
 FAST = const(0x80)  # blinks at 4 Hz: an error, act now
@@ -88,9 +96,11 @@ PALETTE = bytearray(
         255, 70, 0,
         255, 230, 40,
         255, 255, 0,
+        0, 255, 60,
+        200, 0, 40,
     )
 )  # fmt: skip
-NCOLOURS = const(25)
+NCOLOURS = const(27)
 
 # referee.err value -> palette entry
 _ERR = bytes((OFF, ERR_RED | FAST, ERR_AMBER | FAST, ERR_UNKNOWN | FAST, ERR_TAP | FAST, RESERVED))
@@ -291,22 +301,26 @@ class View:
             L[nxt] = (SIDE0 if count < 35 else SIDE1) | SLOW
         self._changed()
 
-    def play(self, ref, dmode, preview=0):
+    def play(self, ref, dmode, preview=0, assist=1):
         """The match screen for the referee's game and errors. preview: a
         declaration chosen on the buttons and not confirmed yet, as the
-        layer value the free cells show it in (Board._preview), 0 none."""
+        layer value the free cells show it in (Board._preview), 0 none.
+        assist: the hints' assistance (settings.ASSIST)."""
         g = ref.game
         L = self.layer
         b = g.board
         _mark(L, L, OFF)  # every lit cell OFF: the layer cleared
         if g.over():
             self._over(g)
+        elif ref.expect:
+            self._expect(g, ref)
+            self._last(g)
         else:
             t = g.side_to_play()
             if dmode == HINT and not ref.query:
-                self._hints(g, t)
+                self._hints(g, t, assist)
             if ref.query and dmode != ADULT:
-                self._query(g, ref.query - 1)
+                self._query(g, ref.query - 1, assist)
             if preview:
                 for x in range(NCELLS):
                     if not b[x]:
@@ -325,11 +339,33 @@ class View:
         _overlay(L, ref.err, _ERR)
         self._changed()
 
-    def _query(self, g, c):
+    def _expect(self, g, ref):
+        # The move the board waits for (Referee.expect, apixagon.engine's
+        # encoding): its cells pulse in the colour of the seat to play; a
+        # Beekeeper's card lifted from the first, put down on the second;
+        # a reserve's cards to lift.
+        L = self.layer
+        e = ref.expect
+        v = turn_colour(g) | SLOW
+        kind = e >> 16
+        if kind == BEEKEEPER:
+            L[(e >> 8) & 255] = v
+        if kind == PLACE or kind == RAIN_MOVE or kind == SMOKER or kind == BEEKEEPER:
+            L[e & 255] = v
+        for x in ref.expect_cells:
+            L[x] = v
+        for x in CORNERS:
+            if not g.board[x] and not L[x]:
+                L[x] = turn_colour(g)
+
+    def _query(self, g, c, assist=1):
         L = self.layer
         out = self._out
         card = 31 if tag.kind_of(c) == tag.RAIN else tag.index_of(c)
         if not g.card_cells(card, out, tag.side_of(c)):
+            return
+        if assist >= 2 and card != 31:
+            self._graded(g, card, tag.side_of(c))
             return
         for x in range(NCELLS):
             f = out[x]
@@ -342,14 +378,32 @@ class View:
             elif f & PLAIN:
                 L[x] = LEGAL
 
-    def _hints(self, g, t):
+    def _graded(self, g, card, t):
+        # Assistance 2: the engine's worth of each legal cell of the card
+        # (apixagon.engine.grade, loaded only then): good green, poor red,
+        # the rest the plain legal colour.
+        from apixagon import engine
+
+        out = self._out
+        engine.grade(g, card, t, out)
+        L = self.layer
+        for x in range(NCELLS):
+            f = out[x]
+            if f == engine.GOOD:
+                L[x] = GOOD
+            elif f == engine.POOR:
+                L[x] = POOR
+            elif f:
+                L[x] = LEGAL
+
+    def _hints(self, g, t, assist=1):
         L = self.layer
         b = g.board
         out = self._out
         g.legal_cells(t, out)
         _mark(L, out, LEGAL)
         lv = self._lv
-        n = g.threats(out, lv, t)
+        n = g.threats(out, lv, t) if assist else 0
         for i in range(n):
             x = out[i]
             L[x] = THREAT | SLOW if lv[x] >= 3 else BLOCKS

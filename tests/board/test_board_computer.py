@@ -1,0 +1,173 @@
+# Playing against the computer on the board (smartboard.computer): set-up
+# names its seat and level; when it moves its target pulses in its colour
+# and the board takes only that card on that cell; a person's reply is
+# taken as soon as the computer's card is down; the match is logged with
+# tags naming the computer, and the log replays.
+import os
+
+from apixagon import dealer, record
+from apixagon import engine as E
+from apixagon.codes import DECK_EMPTY, OK, PLACE
+from apixagon.game import Game
+from apixagon.geometry import cell_name, neighbours
+from boardkit import TMP, card, layer, rig, settings_path
+from computerkit import carry_out
+from smartboard import buttons, referee, settings, view
+from smartboard import matchlog as L
+from smartboard.board import OVER, PLAY
+from smartboard.report import expect_text, refused_text
+
+
+def vs_computer(name, level=1, seat_mask=8, log=False):
+    """A rig set for a 2-player match, the computer playing Gold (mask 8:
+    side 1 seat 1) at level, started; with log, its match log."""
+    r = rig(name)
+    st = r.board.settings
+    st.set(settings.DISPLAY, view.HINT, 0)
+    st.set(settings.COMPUTER, seat_mask, 0)
+    st.set(settings.LEVEL, level - 1, 0)
+    ml = None
+    if log:
+        settings_path(name)
+        root = "%s/logs-%s" % (TMP, name)
+        try:
+            for f in os.listdir(root):
+                os.remove(root + "/" + f)
+        except OSError:
+            pass
+        ml = L.MatchLog(root, (("Board", "sim"),))
+        r.board.log = ml
+        r.board.listener = ml
+    r.press(buttons.CONFIRM)
+    assert r.board.phase == PLAY, r.board.message
+    return r, ml
+
+
+def test_the_computers_move_pulses_and_only_its_card_is_taken():
+    r, _ = vs_computer("cmp-wrong")
+    g = r.board.ref.game
+    r.put("E3", card(0, 12))
+    r.settle()
+    assert g.nmoves() == 1 and g.side_to_play() == 1
+    ref = r.board.ref
+    m = ref.expect
+    assert E.kind_of(m) == PLACE, m
+    c, x = E.arg_a(m), E.arg_b(m)
+    line = expect_text(r.board)
+    assert line == "G %d %s" % (c, cell_name(x)), line
+    # its target pulses in Gold's colour; no hints meanwhile
+    assert r.board.view.layer[x] == view.SIDE1 | view.SLOW
+    assert not [y for y in range(61) if r.board.view.layer[y] & 0x3F == view.LEGAL]
+    # another Gold card on its cell: refused in words, the target still pulsing
+    other = (c + 1) % 31
+    while g.loc[31 + other]:
+        other = (other + 1) % 31
+    r.put(cell_name(x), card(1, other))
+    r.settle()
+    assert g.nmoves() == 1
+    assert ref.reason == referee.WRONG_MOVE
+    assert refused_text(ref).startswith("wrong-move G %d %s" % (other, cell_name(x)))
+    r.lift(cell_name(x))
+    r.settle()
+    assert ref.expect == m and r.board.view.layer[x] == view.SIDE1 | view.SLOW
+    # its card on another cell: refused too
+    y = 0 if x else 1
+    while g.board[y] or y == x:
+        y += 1
+    r.put(cell_name(y), card(1, c))
+    r.settle()
+    assert g.nmoves() == 1 and ref.reason == referee.WRONG_MOVE
+    r.lift(cell_name(y))
+    r.settle()
+    # the right card, then at once a reply (Black's next card) on a cell
+    # away from every card
+    z = 0
+    while g.board[z] or z == x or [n for n in neighbours(z) if g.board[n] or n == x]:
+        z += 1
+    r.put(cell_name(x), card(1, c))
+    r.put(cell_name(z), card(0, 3))
+    r.settle()
+    assert g.nmoves() == 3, record.write(g)
+    assert g.card_at(x) == c and g.owner(x) == 1 and g.card_at(z) == 3
+    assert g.side_to_play() == 1 and ref.expect and ref.expect != m
+
+
+def test_a_take_back_of_the_computers_card_asks_for_it_again():
+    r, _ = vs_computer("cmp-back")
+    r.put("E3", card(0, 12))
+    r.settle()
+    ref = r.board.ref
+    m = ref.expect
+    x = E.arg_b(m)
+    r.put(cell_name(x), card(1, E.arg_a(m)))
+    r.settle()
+    assert ref.game.nmoves() == 2 and not ref.expect
+    r.lift(cell_name(x))  # the players take the computer's card back
+    r.settle()
+    assert ref.game.nmoves() == 1 and ref.expect == m
+
+
+def _play_out(r, level_black=1, limit=200):
+    # Black's hands: a dealer of its own (a person's hand) and the engine
+    # at level_black; Gold's: what the board says.
+    g = r.board.ref.game
+    mine = dealer.Table(g, [(0, 1)], 77)
+    me = E.Engine(level_black, 5)
+    n = 0
+    while r.board.phase == PLAY and n < limit:
+        n += 1
+        t = g.side_to_play()
+        if t == 1:
+            m = r.board.ref.expect
+            assert m, r.board.message
+            carry_out(r, m, 1, r.board.ref.expect_cells)
+            continue
+        if not mine.piles[0] and not mine.hand(0, 1):
+            r.board.declare(DECK_EMPTY, 0)  # §3.3: Black is out of cards
+            continue
+        m = dealer.choose(g, mine, me, 0, 1)
+        if not m:
+            r.board.declare(DECK_EMPTY, 0)
+            continue
+        before = g.nmoves()
+        carry_out(r, m, 0)
+        assert g.nmoves() == before + 1, (record.write(g), r.board.message)
+        if E.kind_of(m) == PLACE:
+            mine.played(0, 1, E.arg_a(m))
+    return g
+
+
+def test_a_whole_match_against_level_1_is_logged_and_replays():
+    r, ml = vs_computer("cmp-match", 1, log=True)
+    g = _play_out(r)
+    assert r.board.phase == OVER and g.over(), record.write(g)
+    ml.flush_all()
+    with open(ml.path, "rb") as f:
+        data = f.read()
+    text = []
+
+    def visit(kind, payload):
+        if kind == L.UNDO:
+            text.pop()  # the last move taken back
+        elif kind != L.END:
+            text.append(payload.decode())
+
+    L.read_log(data, visit)
+    assert '[Computer "G"]' in text and '[Level "1"]' in text, text[:6]
+    # the record replays to the same end
+    c = record.Checker(Game)
+    record.read(text, c)
+    assert not [x for x in c.verdicts if x[1] != OK], c.verdicts
+    assert record.result(c.game) == record.result(g)
+
+
+def test_the_board_offers_its_levels_on_the_link_settings():
+    r = rig("cmp-set")
+    st = r.board.settings
+    st.set(settings.COMPUTER, 1, 0)
+    st.set(settings.LEVEL, 5, 0)
+    r.press(buttons.CONFIRM)
+    g = r.board.ref.game
+    # the computer plays Black, which starts: its first move awaited at once
+    assert g.side_to_play() == 0 and r.board.ref.expect
+    assert layer(r, cell_name(E.arg_b(r.board.ref.expect))) == view.SIDE0 | view.SLOW
