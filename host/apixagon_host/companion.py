@@ -35,6 +35,12 @@ set-up by name (any board):
   start SIDE       black | gold (A | B in team games)
   option NAME      special_then_place | none
   players N        2 4 6 (teen), 2 to 6 (junior)
+against the computer (any board; kept for the next match):
+  computer SEATS   the seats it plays: G or B (two players), A2+B1 (teams), none
+  level N          1 (a child beats it from the first game) .. 6 (its strongest)
+  assist N         hints: 0 legal cells, 1 + cells to block, 2 + a queried card's
+                   good (green) and poor (red) cells
+  hintlimit N      card queries a turn: 0 no limit, 1 .. 6
 declarations by name (any board: what DECLARE then CONFIRM do):
   pass | out N     the seat to play passes (teams) | junior: player N is out
   declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B
@@ -47,6 +53,9 @@ companion:
 Buttons in set-up: mode = game mode, declare = who starts, confirm = start."""
 
 SETUP = ("mode", "start", "option", "players")
+# SET's keys for the computer and the hints (firmware smartboard.report.set_more):
+# the board reads the words itself
+MORE = ("computer", "level", "assist", "hintlimit")
 SETUP_USAGE = {"start": "start black|gold|A|B", "option": "option NAME", "players": "players N"}
 # DECLARE's declarations (docs/protocol.md) and the words each takes
 DECLARATIONS = {"deck-empty": 1, "forced-removal": 1, "pass": 0, "out": 1, "reserve": 0}
@@ -110,6 +119,8 @@ class Companion:
                 return True, self._set(w, words[1])
             if w in SETUP[1:]:
                 raise CommandError("usage: %s" % SETUP_USAGE[w])
+            if w in MORE:
+                return True, self._set_more(w, words[1:])
             # `declare` alone or `declare long` is the DECLARE button;
             # `declare NAME ...` (and `pass`, `out N`) is the DECLARE command
             if w == "declare" and len(words) > 1 and words[1].lower() != "long":
@@ -244,6 +255,20 @@ class Companion:
             # fixed when it starts (its record's header)
             return ["%s set for the next match: the one on the board keeps its own" % key]
         return []
+
+    def _set_more(self, key, args):
+        if len(args) != 1:
+            raise CommandError(
+                "usage: computer G|B|A2+B1|none, level 1..6, assist 0..2, hintlimit 0..6"
+            )
+        self._connected()
+        s = self.session
+        try:
+            s.request("SET", key, args[0])
+        except Exception as e:  # the board's ERR 6 says why
+            raise CommandError(str(e))
+        s.stale = True
+        return ["%s %s: for the next match" % (key, args[0])]
 
     def _hands(self):
         self._connected()

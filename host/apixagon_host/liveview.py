@@ -100,7 +100,9 @@ def status_line(status):
 def status_notes(status):
     """The lines under the status line: the refusal in force (STATUS
     refused=), the declaration DECLARE previews (declare=), the cards a
-    resume waits for (want=). Older firmware sends none of them."""
+    resume waits for (want=), the computer's move the board waits for
+    (expect=) and who the computer plays (computer=). Older firmware sends
+    none of them."""
     out = []
     if status.get("refused"):
         out.append(words.status_refusal(status["refused"]))
@@ -109,6 +111,10 @@ def status_notes(status):
     want = words.want_cells(status.get("want", ""))
     if want:
         out.append(words.want_line(want))
+    if status.get("expect"):
+        out.append(words.expect_line(status["expect"], status.get("sides", "BG")))
+    if status.get("computer"):
+        out.append(words.computer_text(status["computer"], status.get("sides", "BG")))
     return out
 
 

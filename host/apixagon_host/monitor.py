@@ -24,7 +24,7 @@ import time
 from apixagon.geometry import NCELLS
 from smartboard import proto
 
-from . import keys
+from . import keys, words
 from . import link as L
 from .companion import Companion
 from .errors import CommandError
@@ -210,6 +210,9 @@ class Session:
             self.stale = True
             self.want = want_cells(rest)
             rest = want_line(self.want) if self.want else "put back: nothing left"
+        elif kind == "expect":
+            self.stale = True
+            rest = words.expect_line(rest, self.letters) if rest else "the computer's move: done"
         elif kind == "changed":  # a STATUS field changed: nothing to show
             self.stale = True
             return
@@ -313,7 +316,7 @@ class Session:
 
 
 # events whose text is a whole line in words (`refused: ...`)
-_WORDED = ("refused", "want", "take-back", "declare")
+_WORDED = ("refused", "want", "take-back", "declare", "expect")
 
 
 def event_line(kind, text):

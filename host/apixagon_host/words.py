@@ -35,6 +35,9 @@ REASON_WORDS = {
         "a pass only in a tactical void: after the team's deck-empty and before its keeper's"
         " reserve, never by the keeper (and with two to a team only when nothing can be played)"
     ),
+    # the board's own (firmware smartboard.referee): a seat played from
+    # elsewhere, the computer's, whose move the board waits for
+    "wrong-move": "not the computer's move: put the card it names where it pulses",
 }
 
 # STATUS declare=<what>:<who> -> what CONFIRM would declare (%s: who)
@@ -131,6 +134,51 @@ def refusal(text):
         why = "Junior is played with the Black deck alone (%s)" % code
         return "refused: %s: %s" % (action(apx), why)
     return "refused: %s: %s" % (action(apx), reason(code))
+
+
+def expect_line(apx, sides="BG"):
+    """The move the board waits for from the computer (the `expect` event,
+    STATUS expect=: a record line, `_` for spaces) as the players read it:
+    `Gold plays G12 on F5 — take G12 from Gold's deck`."""
+    words = apx.replace("_", " ").split()
+    if len(words) < 2:
+        return "the computer: %s" % apx
+    who, what, rest = words[0], words[1], words[2:]
+    side, seat = who[:1], who[1:]
+    name = side_name(side, sides) if not seat else who
+    deck = "%s's deck" % (side_name(side, sides) if sides != "AB" else "team %s" % side)
+    if what.isdigit() and rest:
+        card = "%s%s" % (side, what)
+        return "%s plays %s on %s — take %s from %s" % (name, card, rest[0], card, deck)
+    if what == "rain" and rest:
+        return "%s plays a Rain on %s — put a %s Rain there" % (name, rest[0], side)
+    if what == "smoker" and rest:
+        return "%s plays its Smoker on %s — tap %ssmoker on the pad, then lift the card on %s" % (
+            name,
+            rest[0],
+            side,
+            rest[0],
+        )
+    if what == "beekeeper" and len(rest) == 2:
+        return "%s plays its Beekeeper: %s to %s — tap %sbee on the pad, then move that card" % (
+            name,
+            rest[0],
+            rest[1],
+            side,
+        )
+    if what == "reserve":
+        cells = " ".join(rest) or "nothing"
+        return "%s takes back %s for the reserve — lift them, then press CONFIRM" % (name, cells)
+    return "the computer: %s" % " ".join(words)
+
+
+def computer_text(value, sides="BG"):
+    """STATUS computer=<seats>:<level> (`G:3`, `A2+B1:2`) in words."""
+    seats, _, level = value.partition(":")
+    who = ", ".join(
+        side_name(w, sides) if len(w) == 1 and sides != "AB" else w for w in seats.split("+") if w
+    )
+    return "the computer plays %s at level %s" % (who or "?", level or "?")
 
 
 def status_refusal(value):

@@ -34,6 +34,10 @@ from .guard import Guard, Quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DISPLAYS = ("adult", "hint", "card_query")  # SET display: smartboard.view ADULT HINT QUERY
+# The computer's seats the set-up offers (SET computer): two players, then
+# every seat of a team game by its record name
+COMPUTER_SEATS = (("none", "nobody"), ("G", "Gold"), ("B", "Black"))
+COMPUTER_SEATS += tuple((s, s) for s in ("A1", "A2", "A3", "B1", "B2", "B3"))
 SSE_COALESCE_S = 0.03  # the events of one placement (move, cells, leds) make one update
 SSE_PING_S = 15.0
 SSE_WAKE_S = 0.5  # a stream looks this often whether the server is stopping
@@ -75,6 +79,7 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
             options=words.OPTIONS,
             displays=DISPLAYS,
             palettes=live.PALETTES,
+            computer_seats=COMPUTER_SEATS,
         )
 
     async def state(request):
@@ -141,6 +146,8 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
                         "display %r? choose one of: %s" % (value, ", ".join(DISPLAYS))
                     )
                 n = DISPLAYS.index(value)
+            elif key in ("computer", "level", "assist", "hintlimit"):
+                n = value  # the board reads these words itself (ERR 6 says why not)
             elif key == "palette":
                 if value not in live.PALETTES:
                     raise CommandError(
