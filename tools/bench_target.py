@@ -68,6 +68,7 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.join(ROOT, "tools")
 for _p in ("tools", os.path.join("tools", "rp2040"), "firmware", "host"):
     _p = os.path.join(ROOT, _p)
     if _p not in sys.path:
@@ -88,7 +89,18 @@ IMAGES = os.environ.get("BENCH_IMAGES") or os.path.join(ROOT, "build", "firmware
 BENCH_IMAGES = os.path.join(IMAGES, "bench")
 REVS = ("rev_a", "rev_b")
 PROFILE = {"rev_a": "A", "rev_b": "B"}
-PARTS = ("calibration", "core", "firmware", "boot", "resume", "play", "pull", "memory")
+PARTS = ("calibration", "core", "firmware", "boot", "resume", "play", "pull", "memory", "engine")
+# The computer player (apixagon.engine): its levels timed at the worst
+# positions of the scripted 2-player game (found by the unix port's clock,
+# the WORST_K dearest of each level then timed on the board)
+ENGINE_RECORD = os.path.join(ROOT, "tests", "data", "queens_gambit_full.apx")
+ENGINE_LEVELS = (1, 2, 3, 4, 5, 6)
+WORST_K = 3
+# The board's lowest heap free in a 2-player match without the computer,
+# frozen rev A (README, "The board's heap, mode by mode", measured at
+# ef3473b), when this run's memory part did not measure it
+MATCH_LOWEST_FROZEN = 194848
+MATCH_LOWEST_DEPLOYED = 125296
 # The calibration loop on a real Pico: the figure the issue quotes (and
 # ../shared/rp2040/README.md), "reported" without a source.
 REAL_PICO_LOOP_US = 31
@@ -276,6 +288,27 @@ class Unix:
         k = bench_board.K_TIME.get(what, bench_board.K_TIME["frame"])  # litframe: as frame
         out = self.whole.run(256, what, str(k), str(pos))
         return round(parse_time(out, what)[0], 1)
+
+
+def unix_engine_worst():
+    """{level: the WORST_K positions of the scripted 2-player game where
+    the level answers slowest on the unix port (its clock)}."""
+    lib = os.path.join(ROOT, "build", "mpy")
+    build_mpy.build_all(lib)
+    out = subprocess.run(
+        [bench_core.micropython(), "-X", "heapsize=4M", "-c"]
+        + ["import sys; sys.path[:0]=[%r, %r]; import bench_engine_device" % (lib, TOOLS)]
+        + ["scan", ENGINE_RECORD, ",".join(str(x) for x in ENGINE_LEVELS), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    times = {}
+    for line in out.splitlines():
+        if line.startswith("POS "):
+            p, lv, us = (int(v) for v in line.split()[1:4])
+            times.setdefault(lv, []).append((us, p))
+    return {lv: sorted(p for _, p in sorted(v)[-WORST_K:]) for lv, v in times.items()}
 
 
 def parse_time(out, what):
@@ -652,6 +685,69 @@ class Bench:
             "  core: full hint query %.1f ms crowded, %.1f ms at the worst position\n"
             % (fig["hint_us"] / 1000, fig["worst_hint_us"] / 1000)
         )
+
+    # ---- the computer player ----------------------------------------------------------
+    def engine(self):
+        """Each level's answer at its worst positions of the scripted
+        2-player game, on the board's chip (the engine frozen in the
+        product image, rev A), and what its search allocates: the worst
+        positions are found on the unix port first (every position, every
+        level), the WORST_K dearest of each level then timed on the board."""
+        rec = "/bench/queens_gambit_full.apx"
+        files = (
+            ("bench_engine_device.py", read(os.path.join(ROOT, "tools", "bench_engine_device.py"))),
+            (rec[1:], read(ENGINE_RECORD)),
+        )
+        worst = unix_engine_worst()
+        b = Board(self.images["rev_a"], "rev_a", self.workdir("engine"), files)
+        fig = {"levels": {}, "record": os.path.basename(ENGINE_RECORD)}
+        try:
+            b.boot()
+            repl = Repl(b.port)
+            for lv in ENGINE_LEVELS:
+                pos = ",".join(str(p) for p in worst[lv])
+                out = repl.run(
+                    script_call("bench_engine_device", "time", rec, lv, pos), timeout=3600
+                )
+                rows = [line.split() for line in out.splitlines() if line.startswith("TIME ")]
+                if not rows:
+                    raise RuntimeError("the engine's timing failed:\n" + out)
+                for line in out.splitlines():
+                    if line.startswith("ENGINE "):
+                        fig["objects_bytes"] = max(
+                            fig.get("objects_bytes", 0), int(line.split()[1])
+                        )
+                top = max(rows, key=lambda r: int(r[3]))
+                fig["levels"][str(lv)] = {
+                    "worst_ms": round(int(top[3]) / 1000.0, 1),
+                    "position": int(top[1]),
+                    "positions": worst[lv],
+                    "alloc_bytes": max(int(r[4]) for r in rows),
+                }
+                self.say(
+                    "  engine: level %d %.0f ms at position %s\n"
+                    % (lv, int(top[3]) / 1000.0, top[1])
+                )
+            repl.close()
+        finally:
+            b.close()
+        # the heap free during the search: the board's lowest in a 2-player
+        # match, less the engine's objects (made when the match starts) and
+        # what its dearest search allocates (the collector held off)
+        mem = self.fig.get("memory", {})
+        for kind, default in (("frozen", MATCH_LOWEST_FROZEN), ("deployed", MATCH_LOWEST_DEPLOYED)):
+            got = mem.get(kind, {}).get("rev_a", {}).get("queens-gambit", {}).get("heap_lowest")
+            base = got or default
+            fig["match_lowest_%s" % kind] = base
+            fig["match_lowest_%s_from" % kind] = "this run" if got else "README (ef3473b)"
+        offered = list(budgets.BOARD_LEVELS)
+        alloc = max(fig["levels"][str(lv)]["alloc_bytes"] for lv in offered)
+        used = fig.get("objects_bytes", 0) // len(ENGINE_LEVELS) + alloc
+        fig["offered"] = offered
+        fig["search_bytes"] = used
+        fig["heap_during_search_frozen"] = fig["match_lowest_frozen"] - used
+        fig["heap_during_search_deployed"] = fig["match_lowest_deployed"] - used
+        self.put("engine", fig)
 
     # ---- the firmware's costs -------------------------------------------------------
     def firmware(self):
@@ -1432,9 +1528,41 @@ def _us(us):
     return "-" if us is None else ("%.1f us" % us if us < 1000 else "%.2f ms" % (us / 1000.0))
 
 
+def engine_rows(fig):
+    e = fig.get("engine")
+    if not e:
+        return []
+    rows = []
+    for lv in ENGINE_LEVELS:
+        d = e["levels"].get(str(lv))
+        if d:
+            rows.append(
+                (
+                    "computer level %d: answer at its worst position (%s, move %d)%s"
+                    % (lv, e["record"], d["position"], "" if lv in e["offered"] else ": PC only"),
+                    "%.0f ms (search allocates %.1f KB)" % (d["worst_ms"], d["alloc_bytes"] / 1024),
+                    "",
+                )
+            )
+    rows.append(
+        (
+            "heap free during the search: a 2-player match's lowest (%s) less the engine"
+            % e["match_lowest_frozen_from"],
+            "frozen %.1f KB, deployed %.1f KB (engine %.1f KB)"
+            % (
+                e["heap_during_search_frozen"] / 1024,
+                e["heap_during_search_deployed"] / 1024,
+                e["search_bytes"] / 1024,
+            ),
+            "",
+        )
+    )
+    return rows
+
+
 def rows_of(fig):
     """(figure, emulated RP2040, unix port) rows for the terminal."""
-    rows = []
+    rows = engine_rows(fig)
     cal = fig.get("calibration")
     if cal:
         rows.append(

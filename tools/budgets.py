@@ -14,6 +14,20 @@ KB = 1024
 # tests/rp2040/test_rp2040_heap.py asserts them in make test).
 HEAP_FROZEN_KB = 150
 HEAP_DEPLOYED_KB = 96
+# The computer player (issue: play against the board): every level the
+# board offers (smartboard.computer.BOARD_LEVELS) answers within 2 s of
+# the chip's time at its worst position of the scripted 2-player game,
+# with at least 96 KB of heap free during the search (frozen image).
+ENGINE_MS = 2000
+ENGINE_HEAP_KB = 96
+BOARD_LEVELS = (1, 2, 3, 4)  # smartboard.computer.BOARD_LEVELS (tests/test_bench_smoke checks)
+
+
+def _offered_worst(fig):
+    d = _get(fig, ("engine", "levels"))
+    if not d:
+        return None
+    return max(d[str(lv)]["worst_ms"] for lv in BOARD_LEVELS if str(lv) in d)
 
 
 def _get(fig, path):
@@ -160,6 +174,21 @@ BUDGETS = (
         lambda f: _lowest(f, "deployed", "rev_b"),
         ">=",
         HEAP_DEPLOYED_KB,
+        "%.1f KB",
+    ),
+    (
+        "the computer's answer, worst position, every level the board offers (%s)"
+        % ", ".join(str(lv) for lv in BOARD_LEVELS),
+        _offered_worst,
+        "<=",
+        ENGINE_MS,
+        "%.0f ms",
+    ),
+    (
+        "heap free during the computer's search (frozen, rev A)",
+        lambda f: _scale(_get(f, ("engine", "heap_during_search_frozen")), 1.0 / KB),
+        ">=",
+        ENGINE_HEAP_KB,
         "%.1f KB",
     ),
     (

@@ -39,6 +39,18 @@ def _play_args(p):
     p.add_argument("--mode", default="queens-gambit", help="queens-gambit, beehive, junior, ...")
     p.add_argument("--start", default=None, help="black|gold (2 players) or A|B (teams)")
     p.add_argument("--hints", action="store_true", help="start with the kids' hint view on")
+    p.add_argument(
+        "--computer", help="the seats the computer plays: black|gold, or A2,B1 in team games"
+    )
+    p.add_argument("--level", type=int, default=1, help="its level: 1 (a child beats it) .. 6")
+    p.add_argument("--seed", type=int, default=1, help="the deal and the computer's choices")
+    p.add_argument(
+        "--assist",
+        type=int,
+        default=1,
+        choices=(0, 1, 2),
+        help="hints: 0 legal cells, 1 + cells to block, 2 + hint N grades the cells",
+    )
 
 
 def _port(p):

@@ -3,6 +3,13 @@
 Moves are typed in record notation (NOTATION.md), with the side letter
 optional: `12 E4`, `rain F6`, `beekeeper D5 C3`. The board is drawn as the
 hexagon it is, with the kids' hint view (legal cells, cells to block).
+
+Against the computer (`--computer gold --level 1`, or seats of a team
+game, `--computer A2,B1`): every seat is dealt a hand (apixagon.dealer:
+draw 3, hand limit 4), yours is shown and your card must come from it;
+the computer plays its seats with the engine of that level, seeing only
+its own hand (apixagon.engine). `hint N` grades the card's cells with
+`--assist 2`: G good, x poor.
 """
 
 from apixagon import record
@@ -31,6 +38,7 @@ Type a move in record notation; the side letter may be left out:
 Other commands:
   hints              toggle the kids' view: + legal cell, ! cell to block
   hint N             where card N may go: p plain, e extension, b block, R royal
+                     (with --assist 2: G a good cell, x a poor one, the engine's)
   undo               take back the last move    save FILE     write the .apx record
   help               this text                  quit          leave"""
 
@@ -66,9 +74,17 @@ def status_line(game):
     return record.result(game)[3]
 
 
-def _hint_marks(game, card=None):
+def _hint_marks(game, card=None, assist=1):
     buf = bytearray(NCELLS)
     marks = {}
+    if card is not None and assist >= 2:
+        from apixagon import engine
+
+        engine.grade(game, card, game.side_to_play(), buf)
+        for x in range(NCELLS):
+            if buf[x]:
+                marks[x] = {engine.GOOD: "G", engine.POOR: "x"}.get(buf[x], "+")
+        return marks
     if card is None:
         game.legal_cells(None, buf)
         for x in range(NCELLS):
@@ -141,7 +157,15 @@ def run(state, args):
     out = state.out
     out.write("APIXAGON %s — type 'help' for commands.\n" % args.mode)
     marks = None
+    vs = _Computer(game, args) if getattr(args, "computer", None) else None
+    assist = getattr(args, "assist", 1)
     while True:
+        if vs is not None and not game.over():
+            said = vs.turns(game)
+            if said:
+                out.write(said)
+            if vs.human(game):
+                out.write("your hand: %s\n" % vs.hand_text(game))
         out.write(
             "\n"
             + render(game, marks if marks is not None else (_hint_marks(game) if hints else None))
@@ -170,7 +194,7 @@ def run(state, args):
             if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) > 30:
                 out.write("usage: hint N   (a card number 0..30)\n")
             else:
-                marks = _hint_marks(game, int(parts[1]))
+                marks = _hint_marks(game, int(parts[1]), assist)
         elif word == "undo":
             out.write("took back the last move\n" if game.undo() else "nothing to undo\n")
         elif word == "save":
@@ -192,7 +216,93 @@ def run(state, args):
                     "'help' lists them)\n" % REASONS[parsed]
                 )
                 continue
+            if vs is not None:
+                why = vs.refuse(game, parsed)
+                if why:
+                    out.write("illegal: %s — nothing changed\n" % why)
+                    continue
             r = record.apply_move(game, *parsed)
+            if r == OK and vs is not None:
+                vs.placed(game, parsed)
             if r != OK:
                 # the same words as the companion's refusals (words.reason)
                 out.write("illegal: %s — nothing changed\n" % reason_words(REASONS[r]))
+
+
+class _Computer:
+    """The computer's seats of a terminal match and everybody's hands."""
+
+    def __init__(self, game, args):
+        from apixagon import dealer
+        from apixagon import engine as E
+
+        self.E = E
+        self.dealer = dealer
+        letters = record.side_letters(game)
+        held = []
+        for w in args.computer.replace("+", ",").split(","):
+            w = w.strip().lower()
+            if w in ("black", "gold") and not game.teams:
+                held.append((("black", "gold").index(w), 1))
+            elif len(w) == 2 and w[0].upper() in letters and w[1] in "123" and game.teams:
+                t, seat = letters.index(w[0].upper()), int(w[1])
+                if seat > game.seats[t]:
+                    raise CommandError("no seat %s in %s" % (w.upper(), MODES[game.mode]))
+                held.append((t, seat))
+            else:
+                raise CommandError(
+                    "--computer: black|gold (two players) or seats such as A2,B1 (teams), not %r"
+                    % w
+                )
+        if game.mode == 5:
+            raise CommandError("junior is a race of hands: no computer seat")
+        level = args.level
+        if not 1 <= level <= 6:
+            raise CommandError("--level is 1 (a child beats it) to 6 (its strongest)")
+        self.held = held
+        self.table = dealer.new_table(game, args.seed)
+        self.engines = [E.Engine(level, args.seed * 2 + 1), E.Engine(level, args.seed * 2 + 2)]
+
+    def human(self, g):
+        return (g.side_to_play(), g.seat_to_play()) not in self.held
+
+    def hand_text(self, g):
+        t, seat = g.side_to_play(), g.seat_to_play()
+        if not g.placement_pending():
+            self.table.draw(t, seat)  # the turn's draw (§3), to the hand limit
+        letters = record.side_letters(g)
+        h = self.table.hand(t, seat)
+        return " ".join("%s%d" % (letters[t], c) for c in sorted(h)) or "empty (deck-empty)"
+
+    def turns(self, g):
+        """The computer's moves until a person's turn: what it played."""
+        out = []
+        while not g.over() and not self.human(g):
+            before = g.nmoves()
+            if not self.dealer.step(g, self.table, self.engines):
+                out.append("the computer has no move\n")
+                break
+            for kind, payload, ply in list(g.history())[before:]:
+                out.append("the computer: %s\n" % record.move_text(g, kind, payload, ply))
+        return "".join(out)
+
+    def refuse(self, g, parsed):
+        """A placement of a card not in the person's hand, in words."""
+        letter, seat, kind, card, cells = parsed
+        if kind != 1 or card is None:
+            return None
+        t, s = g.side_to_play(), g.seat_to_play()
+        if card not in self.table.hand(t, s):
+            return "card %d is not in your hand" % card
+        return None
+
+    def placed(self, g, parsed):
+        letter, seat, kind, card, cells = parsed
+        if kind == 1 and card is not None:
+            k = g.last_move()[1]
+            self.table.played(k[0], self._seat_before(g), card)
+
+    def _seat_before(self, g):
+        # the seat that just placed: the turn has moved on
+        p = g.ply() - 1
+        return (p >> 1) % g.seats[g.start ^ (p & 1)] + 1

@@ -193,3 +193,31 @@ def test_a_byte_order_mark_is_skipped_in_a_file_and_on_stdin(tmp_path):
     for args, stdin in ((["check", str(f)], None), (["check", "-"], "\ufeffmode junior\nJ 0 E5\n")):
         p = run(args, stdin)
         assert p.returncode == 0 and p.stdout.splitlines()[0] == "line 2: ok", p.stdout + p.stderr
+
+
+def test_play_against_the_computer_on_the_terminal():
+    # `apixagon play --computer gold --level 1`: Black's hand is dealt and
+    # shown, a card not in it is refused, the computer answers each move
+    # with a move of its own (its words), hint N grades cells (--assist 2).
+    import re
+
+    out = io.StringIO()
+    # the first hand of Black for seed 1 (apixagon.dealer): read it back
+    code = cli.main(
+        ["play", "--computer", "gold", "--level", "1", "--assist", "2"],
+        cli.State(out=out, inp=io.StringIO("hint 3\nquit\n")),
+    )
+    assert code == 0
+    hand = re.search(r"your hand: ((?:B\d+ ?)+)", out.getvalue()).group(1).split()
+    assert len(hand) == 4
+    first, second = int(hand[0][1:]), [c for c in range(31) if "B%d" % c not in hand][0]
+    assert re.search(r"G[a-i]\d", out.getvalue())  # hint 3: the good cells marked G
+    out = io.StringIO()
+    inp = io.StringIO("put A1 B%d\n%d I9\nquit\n" % (first, second))
+    code = cli.main(["play", "--computer", "gold", "--level", "1"], cli.State(out=out, inp=inp))
+    text = out.getvalue()
+    assert code == 0
+    assert "the computer: G " in text, text
+    assert "card %d is not in your hand" % second in text
+    p = run(["play", "--computer", "purple"])
+    assert p.returncode == 2 and "--computer" in p.stderr
