@@ -38,6 +38,8 @@ _LEGEND = (
     (view.ERR_UNKNOWN, "unknown card"),
     (view.ERR_TAP, "tap on pad"),
     (view.RESERVED, "reserve"),
+    (view.GOOD, "good cell"),
+    (view.POOR, "poor cell"),
 )
 
 
