@@ -30,6 +30,7 @@
 # line scans, not a board's. The scans are machine code on the board
 # (@micropython.viper, as loops.py), plain Python on the PC.
 from . import loops
+from .base import RAINS, SMS
 from .codes import (
     BEEKEEPER,
     JUNIOR,
@@ -263,14 +264,22 @@ class Engine:
             s1 += (v >> 11) & 2047
             n0 += (v >> 22) & 7
             n1 += (v >> 25) & 7
-        self.s0, self.s1, self.n0, self.n1 = s0, s1, n0, n1
+        # (one by one: MicroPython builds a tuple for four at once, and
+        # these run thousands of times a search: no object per candidate)
+        self.s0 = s0
+        self.s1 = s1
+        self.n0 = n0
+        self.n1 = n1
 
     def _worth(self, b, t, x, y, see):
         """The worth for side t of board b, which differs from the set-up
         position on cells x and y (y NONE: x only): own runs minus the
         opponent's (see: 0 ignores them, 1 at half, 2 whole), WIN for two
         sequences of 4."""
-        s0, s1, n0, n1 = self.s0, self.s1, self.n0, self.n1
+        s0 = self.s0
+        s1 = self.s1
+        n0 = self.n0
+        n1 = self.n1
         lines = self.lines
         av = self.av
         cl = CELL_LINES
@@ -292,8 +301,9 @@ class Engine:
                     s1 += ((nv >> 11) & 2047) - ((ov >> 11) & 2047)
                     n0 += ((nv >> 22) & 7) - ((ov >> 22) & 7)
                     n1 += ((nv >> 25) & 7) - ((ov >> 25) & 7)
-        if t:
-            s0, s1, n0, n1 = s1, s0, n1, n0
+        if t:  # two swaps of two: no tuple made
+            s0, s1 = s1, s0
+            n0, n1 = n1, n0
         if n0 >= 2:
             return WIN
         if see == 0:
@@ -305,9 +315,13 @@ class Engine:
     def worth(self, g, t):
         """The worth of the game's position for side t (tests, tools)."""
         self._setup(g)
-        s0, s1, n0, n1 = self.s0, self.s1, self.n0, self.n1
+        s0 = self.s0
+        s1 = self.s1
+        n0 = self.n0
+        n1 = self.n1
         if t:
-            s0, s1, n0, n1 = s1, s0, n1, n0
+            s0, s1 = s1, s0
+            n0, n1 = n1, n0
         if n0 >= 2:
             return WIN
         if n1 >= 2:
@@ -331,7 +345,10 @@ class Engine:
             return self._reserve(g, t)
         self._setup(g)
         P = LEVELS[self.level]
-        see, noise, hw, rw = P[0], P[1], P[3], P[7]
+        see = P[0]
+        noise = P[1]
+        hw = P[3]
+        rw = P[7]
         self.nc = 0
         self.thought = 0
         b = g.board
@@ -386,7 +403,8 @@ class Engine:
             av[t * _NC + SYMS[k]] += d
 
     def _worth_now(self, t, see):
-        s0, s1 = (self.s1, self.s0) if t else (self.s0, self.s1)
+        s0 = self.s1 if t else self.s0
+        s1 = self.s0 if t else self.s1
         if see == 0:
             return s0
         return s0 - (s1 >> 1 if see == 1 else s1)
@@ -568,7 +586,8 @@ class Engine:
         # The opponent's Rain on an open end of ours, or its Smoker on one
         # of our cards (§3.2), when it has them; each less what keeping it
         # is worth.
-        rains, bks, sms = g.specials_left(o)
+        rains = g.s[RAINS + o]  # specials_left() would make a tuple
+        sms = g.s[SMS + o]
         best = 0
         out = self.out
         if rains:
