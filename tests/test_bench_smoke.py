@@ -168,3 +168,13 @@ def test_budget_verdicts_say_met_missed_or_not_run():
     assert got["logs pull, KB per second of the chip's clock"] == "MISSED"
     assert got["boot to HELLO, rev A"] == "not run"
     assert len(got) == len(budgets.BUDGETS)
+
+
+def test_the_budgets_check_the_levels_the_board_offers():
+    # tools/budgets.py checks the time of every level the board offers
+    # (smartboard.computer.BOARD_LEVELS): the two lists are one
+    import budgets
+    from smartboard import computer, settings
+
+    assert budgets.BOARD_LEVELS == computer.BOARD_LEVELS
+    assert settings.LIMITS[settings.LEVEL] == len(computer.BOARD_LEVELS)

@@ -20,7 +20,7 @@ HEAP_DEPLOYED_KB = 96
 # with at least 96 KB of heap free during the search (frozen image).
 ENGINE_MS = 2000
 ENGINE_HEAP_KB = 96
-BOARD_LEVELS = (1, 2, 3, 4)  # smartboard.computer.BOARD_LEVELS (tests/test_bench_smoke checks)
+BOARD_LEVELS = (1, 2, 3, 4, 5)  # smartboard.computer.BOARD_LEVELS (test_bench_smoke checks)
 
 
 def _offered_worst(fig):

@@ -76,15 +76,16 @@ def arg_b(m):
 # largest random nudge added to a move's worth; specials; counts the
 # cards left in its hand (what it can extend next turn); candidates
 # looked at one reply deep (0: none); sampled deals of the opponent's
-# hand; the opponent's specials in that look).
+# hand; the opponent's specials in that look; room: how many stretches of
+# 4 a cell lies in counts (ROOM); one: it looks at one card of its hand).
 LEVELS = (
     None,
-    (0, 24, 0, 0, 0, 0, 0, 0),
-    (0, 1, 0, 0, 0, 0, 0, 1),
-    (2, 1, 1, 1, 0, 0, 0, 1),
-    (2, 1, 1, 1, 4, 4, 0, 1),
-    (2, 1, 1, 1, 8, 12, 0, 1),
-    (2, 1, 1, 1, 14, 24, 1, 1),
+    (0, 24, 0, 0, 0, 0, 0, 0, 1),
+    (0, 24, 0, 0, 0, 0, 0, 0, 0),
+    (0, 1, 0, 0, 0, 0, 0, 1, 0),
+    (2, 1, 1, 1, 0, 0, 0, 1, 0),
+    (2, 1, 1, 1, 4, 4, 0, 1, 0),
+    (2, 1, 1, 1, 8, 16, 1, 1, 0),
 )
 NLEVELS = const(6)
 
@@ -240,6 +241,10 @@ class Engine:
         self._deal = bytearray(32 * 5)  # sampled opponent hands
         self._uns = bytearray(_NC)
         self._best = [0] * _NC  # the opponent's best answer per card
+        self._bx = bytearray(_NC)  # and its cell
+        self._fu = [0] * (_NC + 1)  # the seat's follow-up after each answer (-1: not yet)
+        self._hand = ()
+        self._mine = NONE
         self.lines = [0] * _NLINES  # each line's worth (line_value) in the position
         self.s0 = self.s1 = self.n0 = self.n1 = 0
         self.thought = 0  # candidates scored in the last choice (benchmarks)
@@ -344,6 +349,7 @@ class Engine:
         if g.reserve_due():
             return self._reserve(g, t)
         self._setup(g)
+        self._hand = hand
         P = LEVELS[self.level]
         see = P[0]
         noise = P[1]
@@ -358,8 +364,14 @@ class Engine:
             self._setup_lines(b)
         base = self._worth_now(t, see)
         out = self.out
-        for i in range(len(hand)):
-            c = hand[i]
+        one = P[8]
+        n = len(hand)
+        for k in range(n):
+            # level 1 looks at one card: the one drawn last that fits
+            # somewhere (a player who plays what they just drew)
+            if one and self.nc:
+                break
+            c = hand[n - 1 - k]
             if g.loc[t * _NC + c]:
                 continue  # played already (a caller's stale hand)
             if not g.card_cells(c, out, t):
@@ -529,6 +541,7 @@ class Engine:
                 continue
             if kd == PLACE and P[3]:
                 self._card_av(t, arg_a(m), -16)  # its hand without the card
+            self._mine = arg_a(m) if kd == PLACE else NONE  # not in hand any more
             reply = self._replies(g, o, nu, h, nd, P[6], b)
             if kd == PLACE and P[3]:
                 self._card_av(t, arg_a(m), 16)
@@ -544,11 +557,13 @@ class Engine:
         self._setup_lines(b)
         base = self._worth_now(o, 2)
         best = self._best
+        bx = self._bx
         out = self.out
         uns = self._uns
         for i in range(nu):
             c = uns[i]
             bv = 0
+            bx[c] = NONE
             if g.card_cells(c, out, o):
                 code = 1 + (o << 5) + c
                 for x in range(NCELLS):
@@ -558,20 +573,61 @@ class Engine:
                         b[x] = 0
                         if v > bv:
                             bv = v
+                            bx[c] = x
             best[c] = bv
         spec = 0
         if full and (g.specials_unlocked() or b[ROYAL]):
             spec = self._special_replies(g, o, b, base)
         total = 0
         deal = self._deal
+        fu = self._fu
+        if full:
+            for c in range(_NC + 1):
+                fu[c] = -1
         for d in range(nd):
             r = spec
+            rc = _NC  # no answer that changes anything (or a special)
             for i in range(h):
-                v = best[deal[d * 5 + i]]
+                c = deal[d * 5 + i]
+                v = best[c]
                 if v > r:
                     r = v
+                    rc = c
             total += r
+            if full:
+                # its own best move after that answer, with the cards left
+                # in its hand (half its worth: the opponent moves again)
+                if fu[rc] < 0:
+                    fu[rc] = self._follow_up(g, o, b, rc, bx[rc] if rc < _NC else NONE)
+                total -= fu[rc] >> 1
         return total
+
+    def _follow_up(self, g, o, b, c, x):
+        """The best gain of the seat's cards left in hand on board b, with
+        the opponent's card c on x (NONE: no answer)."""
+        t = o ^ 1
+        if x != NONE:
+            b[x] = 1 + (o << 5) + c
+        self._setup_lines(b)
+        base = self._worth_now(t, 2)
+        out = self.out
+        hand = self._hand
+        best = 0
+        for i in range(len(hand)):
+            c2 = hand[i]
+            if c2 == self._mine or g.loc[t * _NC + c2] or not g.card_cells(c2, out, t):
+                continue
+            code = 1 + (t << 5) + c2
+            for y in range(NCELLS):
+                if out[y] and self._touches(b, y):
+                    b[y] = code
+                    v = self._worth(b, t, y, NONE, 2) - base
+                    b[y] = 0
+                    if v > best:
+                        best = v
+        if x != NONE:
+            b[x] = 0
+        return best
 
     def _touches(self, b, x):
         # a card with no neighbour forms no run and closes no open end:

@@ -70,7 +70,8 @@ def expect_text(board):
 def set_more(link, args, i):
     """SET computer|level|assist|hintlimit VALUE. computer: the seats by
     their record names in the mode set (`G`, `B`, `A2+B1`), `none`, or the
-    mask; level 1..6; assist 0..2; hintlimit 0 (none) .. 6."""
+    mask; level 1..5 (computer.BOARD_LEVELS); assist 0..2; hintlimit 0
+    (none) .. 6."""
     s = link.board.settings
     key, v = args
     if i == S.COMPUTER:
@@ -90,9 +91,13 @@ def set_more(link, args, i):
                 seat = number_of_seat(w[1:])
                 value |= 1 << (letters.index(w[0]) * 3 + seat - 1)
     else:
-        from .link import number
+        from .link import _SENT, number
 
-        lo, hi = (1, 6) if i == S.LEVEL else (0, 2 if i == S.ASSIST else 6)
+        if i == S.LEVEL and v == "6":
+            # the engine's 6 answers in ~3 s of the board's chip (README)
+            link._err(link._seq, 6, "level 6: the board offers 1 to 5 (6 is the PC's)")
+            return _SENT
+        lo, hi = (1, 5) if i == S.LEVEL else (0, 2 if i == S.ASSIST else 6)
         value = number(v, lo, hi) - (i == S.LEVEL)
     s.set(i, value, link.board.now)
     return "%s=%s" % (key, v)

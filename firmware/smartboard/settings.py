@@ -40,13 +40,13 @@ JPLAYERS = const(7)  # Junior's players, 2..6 (RULES §6, D-13); PLAYERS is Teen
 # The seats the computer plays (smartboard.computer): bit (side*3 + seat-1),
 # side 0 Black / team A; 0 none. 2 players: 1 Black, 8 Gold.
 COMPUTER = const(8)
-LEVEL = const(9)  # the computer's level less one: 0..5 (apixagon.engine)
+LEVEL = const(9)  # the computer's level less one: 0..4 (smartboard.computer.BOARD_LEVELS)
 # The hints' assistance (view.HINT): 0 the legal cells; 1 + the cells to
 # block; 2 + the queried card's good cells (green) and poor ones (red)
 ASSIST = const(10)
 HINT_LIMIT = const(11)  # card queries a turn: 0 no limit, 1..6
 _DEFAULTS = (1, 2, 0, 0, 0, 4, 0, 2, 0, 0, 1, 0)  # hint mode on: a family board
-_LIMITS = (3, 4, 7, 2, 2, 7, 2, 7, 64, 6, 3, 7)
+_LIMITS = (3, 4, 7, 2, 2, 7, 2, 7, 64, 5, 3, 7)
 LIMITS = _LIMITS  # smartboard.link: SET checks against them
 
 

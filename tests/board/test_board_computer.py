@@ -165,7 +165,7 @@ def test_the_board_offers_its_levels_on_the_link_settings():
     r = rig("cmp-set")
     st = r.board.settings
     st.set(settings.COMPUTER, 1, 0)
-    st.set(settings.LEVEL, 5, 0)
+    st.set(settings.LEVEL, 4, 0)  # level 5, the board's strongest (computer.BOARD_LEVELS)
     r.press(buttons.CONFIRM)
     g = r.board.ref.game
     # the computer plays Black, which starts: its first move awaited at once

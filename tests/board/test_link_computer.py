@@ -20,6 +20,8 @@ def test_set_names_the_computer_and_the_board_waits_for_its_move():
     assert bd.ask("SET hintlimit 3") == (True, "hintlimit=3")
     conf = bd.ask("CONF")[1]
     assert "computer=8 level=2 assist=2 hintlimit=3" in conf, conf
+    ok, reply = bd.ask("SET level 6")
+    assert not ok and "the board offers 1 to 5" in reply, reply
     for bad in ("SET computer X", "SET level 7", "SET level 0", "SET assist 3", "SET hintlimit 9"):
         ok, reply = bd.ask(bad)
         assert not ok and reply.startswith("6 "), (bad, reply)
