@@ -82,7 +82,16 @@ def main():
     engines = {lv: E.Engine(lv, 1) for lv in LEVELS}
     gc.collect()
     if hasattr(gc, "mem_free"):
-        print("ENGINE", free0 - gc.mem_free())
+        print("ENGINE", (free0 - gc.mem_free()) // len(LEVELS))
+        from apixagon import dealer
+
+        g0 = Game(0, 0)
+        gc.collect()
+        free0 = gc.mem_free()
+        keep = [dealer.Table(g0, [(1, 1)], 1)]  # the computer's hand and pile
+        gc.collect()
+        print("TABLE", free0 - gc.mem_free())
+        keep.pop()
     positions = WANT if WANT is not None else range(len(v.moves))
     for p in positions:
         g = game_at(v, p)

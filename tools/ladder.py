@@ -15,6 +15,7 @@ rating and for each level's margin over the level below; a level is
 "above" the one below when that margin's interval lies above 0.
 
   python tools/ladder.py [--games N] [--jobs J] [--json] [--pairs a-b,...]
+                        [--save FILE] [--add FILE ...]
 """
 
 import argparse
@@ -146,6 +147,10 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--seed", type=int, default=20261127)
     ap.add_argument("--pairs", help="a-b,... (0 the random player): only these pairs")
+    ap.add_argument("--save", help="write the games' scores to this JSON file")
+    ap.add_argument(
+        "--add", action="append", default=[], help="fit with the scores saved in this file too"
+    )
     args = ap.parse_args(argv)
     pairs = NEIGHBOURS
     if args.pairs:
@@ -169,6 +174,14 @@ def main(argv=None):
     for a, b, scores in done:
         results.setdefault((a, b), []).extend(scores)
     took = time.time() - t0
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump({"%d-%d" % k: v for k, v in results.items()}, f)
+    for path in args.add:
+        with open(path) as f:
+            for k, v in json.load(f).items():
+                a, b = (int(x) for x in k.split("-"))
+                results.setdefault((a, b), []).extend(v)
     ratings = fit(results)
     boots = bootstrap(results)
     rows = []

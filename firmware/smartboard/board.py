@@ -12,8 +12,10 @@
 # OVER. Buttons (issue 3; a long press is held 0.7 s):
 #   SETUP  MODE: game mode   DECLARE: who starts   long DECLARE:
 #          special_then_place   long CONFIRM: players (teen 2/4/6,
-#          junior 2..6)   CONFIRM: start (refused, cards blink red, while
-#          cards lie on the board)
+#          junior 2..6); in the other modes the computer: nobody, Gold at
+#          levels 1..5, Black at 1..5 (row B: a cell a level in its colour)
+#          CONFIRM: start (refused, cards blink red, while cards lie on
+#          the board)
 # The computer's seats and level, the hints' assistance and their limit per
 # turn are set on the link (SET computer|level|assist|hintlimit) or by
 # the companions; a match with a computer seat loads smartboard.computer.
@@ -277,12 +279,15 @@ class Board:
             elif ev == buttons.DECLARE | buttons.LONG:
                 s.cycle(S.STP, now)
             elif ev == buttons.CONFIRM | buttons.LONG:
-                if s.get(S.GAME_MODE) == JUNIOR:
+                m = s.get(S.GAME_MODE)
+                if m == JUNIOR:
                     p = s.get(S.JPLAYERS)  # §6: 2 to 6 players
                     s.set(S.JPLAYERS, 2 if p >= 6 else p + 1, now)
-                else:
+                elif m == _TEEN:
                     p = s.get(S.PLAYERS)  # §7: 2, 4 or 6
                     s.set(S.PLAYERS, 2 if p >= 6 else p + 2, now)
+                else:
+                    self._cycle_computer(now)
             elif ev == buttons.CONFIRM:
                 self.start()
                 return
@@ -339,6 +344,19 @@ class Board:
         self._check_storage(True)
         self._refresh()
         return True
+
+    def _cycle_computer(self, now):
+        # The set-up's computer on the buttons: nobody, Gold (seat 1 of the
+        # second side) at levels 1..5, Black (the first side's) at 1..5;
+        # the host names any seat of a team game (SET computer).
+        s = self.settings
+        mask = s.get(S.COMPUTER)
+        n = S.LIMITS[S.LEVEL]
+        k = 0 if mask not in (1, 8) else 1 + s.get(S.LEVEL) + (n if mask == 1 else 0)
+        k = (k + 1) % (2 * n + 1)
+        s.set(S.COMPUTER, 0 if not k else (8 if k <= n else 1), now)
+        if k:
+            s.set(S.LEVEL, (k - 1) % n, now)
 
     def _make_remote(self, g, mask, level, seed=0):
         # The computer's seats of the set-up, if the mode has them; the
@@ -740,6 +758,8 @@ class Board:
             s.get(S.STP),
             self.players(),
             self.refused,
+            s.get(S.COMPUTER),
+            s.get(S.LEVEL) + 1,
         )
 
     # ---- parts that fail on their own ---------------------------------------

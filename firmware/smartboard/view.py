@@ -238,12 +238,14 @@ class View:
         self.alarm_until = -1  # ms: the corners blink ERR_UNKNOWN until then
 
     # ---- layers (on a change) ---------------------------------------------
-    def setup(self, states, gmode, start, stp, players, refused=False):
+    def setup(self, states, gmode, start, stp, players, refused=False, computer=0, level=1):
         """The set-up screen: cards still on the board blink (clear it:
         issue 3), row C shows the game mode (1..7 cells), the Royal Cell
-        the side that starts, corner A1 the special_then_place option and
+        the side that starts, corner A1 the special_then_place option,
         row G the number of players (teen; junior a cell per player in
-        that player's colour)."""
+        that player's colour) and row B the computer: a cell a level in
+        the colour of the side it plays (computer: settings.COMPUTER's
+        mask; its first side's seats are A's, the second's B's)."""
         L = self.layer
         for x in range(NCELLS):
             L[x] = OFF
@@ -258,6 +260,10 @@ class View:
         L[ROYAL] = SIDE0 + start
         if stp:
             L[0] = LEGAL
+        if computer and not junior:
+            side = SIDE0 if computer & 7 else SIDE1
+            for x in range(level):
+                L[ROW_START[1] + x] = side
         if self.warn:
             for x in range(SIGN_FIRST, NCELLS):
                 L[x] = STORAGE | SLOW

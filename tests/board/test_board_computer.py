@@ -171,3 +171,26 @@ def test_the_board_offers_its_levels_on_the_link_settings():
     # the computer plays Black, which starts: its first move awaited at once
     assert g.side_to_play() == 0 and r.board.ref.expect
     assert layer(r, cell_name(E.arg_b(r.board.ref.expect))) == view.SIDE0 | view.SLOW
+
+
+def test_the_set_up_buttons_name_the_computer_and_its_level():
+    # In set-up a long CONFIRM (the player count of teen and junior) cycles
+    # the computer in the other modes: nobody, Gold at 1..5, Black at 1..5;
+    # row B shows its level in its side's colour.
+    r = rig("cmp-buttons")
+    st = r.board.settings
+    assert st.get(settings.COMPUTER) == 0
+    r.press(buttons.CONFIRM, True)
+    assert (st.get(settings.COMPUTER), st.get(settings.LEVEL)) == (8, 0)
+    assert layer(r, "B1") == view.SIDE1 and layer(r, "B2") == view.OFF
+    for _ in range(2):
+        r.press(buttons.CONFIRM, True)
+    assert (st.get(settings.COMPUTER), st.get(settings.LEVEL)) == (8, 2)  # Gold, level 3
+    assert [layer(r, c) for c in ("B1", "B2", "B3", "B4")] == [view.SIDE1] * 3 + [view.OFF]
+    for _ in range(3):
+        r.press(buttons.CONFIRM, True)
+    assert (st.get(settings.COMPUTER), st.get(settings.LEVEL)) == (1, 0)  # Black, level 1
+    assert layer(r, "B1") == view.SIDE0
+    for _ in range(5):
+        r.press(buttons.CONFIRM, True)
+    assert st.get(settings.COMPUTER) == 0 and layer(r, "B1") == view.OFF
