@@ -11,17 +11,21 @@
 # Whitehouse, IEEE TCIAIG 2012), sampled from its own seeded generator.
 #
 # The search (levels, LEVELS below):
-#   1  builds its own runs and looks at nothing else: it never blocks on
-#      purpose (a beginner who plays their own game);
-#   2  sees the opponent's runs at half their weight;
-#   3  weighs both sides and uses the specials (§3.2);
-#   4..6  look one reply ahead: for each of their best candidates, the
-#      opponent's best answer with each sampled hand (its cards unseen by
-#      this seat), averaged; 6 also counts the opponent's specials and
-#      its own follow-up.
-# A weaker level is a player who sees less or thinks less, never one who
-# blunders at random: the noise of levels 1-3 only orders moves of about
-# the same worth.
+#   1  looks at the card it drew last and its own runs only (a beginner
+#      who plays what they just drew);
+#   2  looks at its whole hand, its own runs only;
+#   3  also counts the room each cell has to grow into a sequence of 4;
+#   4  weighs both sides, the cards left in its hand and the specials
+#      (§3.2), and looks one reply deep: for each of its 2 best moves,
+#      the opponent's best answer with each of 4 sampled hands (its cards
+#      unseen by this seat), averaged;
+#   5  3 moves, 6 deals, the opponent's specials, and its own best move
+#      after each answer (half its worth: the opponent moves again);
+#   6  the same over 8 moves and 16 deals.
+# Weighing the opponent without the reply measured no stronger than level
+# 3 (README): watching comes with looking ahead. A weaker level is a
+# player who sees less or thinks less, never one who blunders at random:
+# the noise of levels 1-2 only orders moves of about the same worth.
 #
 # The worth of a position is a sum over the 27 lines (§2): each maximal run
 # by its length and its open ends, an open end counting only while the
@@ -83,8 +87,8 @@ LEVELS = (
     (0, 24, 0, 0, 0, 0, 0, 0, 1),
     (0, 24, 0, 0, 0, 0, 0, 0, 0),
     (0, 1, 0, 0, 0, 0, 0, 1, 0),
-    (2, 1, 1, 1, 0, 0, 0, 1, 0),
-    (2, 1, 1, 1, 4, 4, 0, 1, 0),
+    (2, 1, 1, 1, 2, 4, 0, 1, 0),
+    (2, 1, 1, 1, 3, 6, 1, 1, 0),
     (2, 1, 1, 1, 8, 16, 1, 1, 0),
 )
 NLEVELS = const(6)

@@ -115,4 +115,4 @@ def test_engine_same_match_on_both_interpreters():
     assert (len(moves), h) == EXPECTED_MATCH, (len(moves), h)
 
 
-EXPECTED_MATCH = (14, 442989127)
+EXPECTED_MATCH = (26, 984367086)
