@@ -96,6 +96,16 @@ class Table:
         if card in h:
             h.remove(card)
 
+    def sync(self, side):
+        """Drop from the side's pile and hands the cards now on the board
+        (in a team game a person of that side may have placed one of them:
+        the board's pile is the cards it has not seen, §8)."""
+        g = self.g
+        for h in [self.piles[side]] + [v for k, v in self.hands.items() if k[0] == side]:
+            for c in list(h):
+                if g.loc[side * _NC + c]:
+                    h.remove(c)
+
     def returned(self, side, cards):
         """§4: the reserve deck, shuffled by the opponents, is the side's
         pile again."""

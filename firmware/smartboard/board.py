@@ -387,7 +387,7 @@ class Board:
         g = ref.game
         if ref.fulfilled:
             t, seat = self._expect_seat
-            rem.done(ref.fulfilled, t, seat)
+            rem.done(ref.fulfilled, t, seat, g)
             self._undone = (self._expect_at, ref.fulfilled, t, seat)
             self._expect_at = -1
             ref.fulfilled = 0

@@ -16,7 +16,7 @@
 # that hand, never another seat's (apixagon.engine).
 from apixagon import dealer, record
 from apixagon import engine as E
-from apixagon.codes import DECK_EMPTY, JUNIOR, OK, PASS, PLACE
+from apixagon.codes import DECK_EMPTY, JUNIOR, OK, PASS, PLACE, RESERVE
 
 # The levels the board offers (apixagon.engine has 1 to 6): each answers
 # within 2 s of the chip's time at its worst position of the scripted
@@ -83,7 +83,7 @@ class Remote:
     def move(self, g):
         return 0
 
-    def done(self, m, t, seat):
+    def done(self, m, t, seat, g=None):
         pass
 
     def taken_back(self, m, t, seat):
@@ -107,6 +107,7 @@ class Computer(Remote):
         to do (the players declare for it)."""
         t, seat = g.side_to_play(), g.seat_to_play()
         tab = self.table
+        tab.sync(t)  # a teammate's card from its pile placed (team games)
         h = tab.hand(t, seat)
         if g.reserve_due():
             return dealer.choose(g, tab, self.eng, t, seat)
@@ -120,12 +121,18 @@ class Computer(Remote):
             return E.move(DECK_EMPTY)
         return m
 
-    def done(self, m, t, seat):
+    def done(self, m, t, seat, g=None):
         """The move was carried out: its card left the hand; a reserve's
-        cards are its pile again (§4)."""
+        cards are its pile again (§4: the opponents shuffle it)."""
         k = E.kind_of(m)
         if k == PLACE:
             self.table.played(t, seat, E.arg_a(m))
+        elif k == RESERVE and g is not None:
+            kind, p = g.last_move()  # side, then (cell, occupant) pairs
+            cards = []
+            for i in range(2, len(p), 2):
+                cards.append((p[i] - 1) & 31)
+            self.table.returned(t, cards)
 
     def taken_back(self, m, t, seat):
         """A take-back of its placement: the card is in its hand again."""

@@ -7,7 +7,7 @@ import os
 
 from apixagon import dealer, record
 from apixagon import engine as E
-from apixagon.codes import DECK_EMPTY, OK, PLACE
+from apixagon.codes import DECK_EMPTY, OK, PASS, PLACE, RESERVE, SILENT_SWARM, THREE_VS_TWO
 from apixagon.game import Game
 from apixagon.geometry import cell_name, neighbours
 from boardkit import TMP, card, layer, rig, settings_path
@@ -194,3 +194,77 @@ def test_the_set_up_buttons_name_the_computer_and_its_level():
     for _ in range(5):
         r.press(buttons.CONFIRM, True)
     assert st.get(settings.COMPUTER) == 0 and layer(r, "B1") == view.OFF
+
+
+def _team_match(name, mode, mask, limit=400, declare_at=-1):
+    # The computer on the seats of mask, people (the engine at level 3 with
+    # hands of their own, a dealer of theirs) on the others: every move
+    # carried out by hand on the simulated board, the people's declarations
+    # on the board (deck-empty when their pile is out, a pass when allowed).
+    r = rig(name)
+    st = r.board.settings
+    st.set(settings.GAME_MODE, mode, 0)
+    st.set(settings.COMPUTER, mask, 0)
+    st.set(settings.LEVEL, 2, 0)
+    r.press(buttons.CONFIRM)
+    g = r.board.ref.game
+    people = [
+        (t, s) for t in (0, 1) for s in range(1, g.seats[t] + 1) if not mask >> (t * 3 + s - 1) & 1
+    ]
+    mine = dealer.Table(g, people, 11)
+    me = E.Engine(3, 5)
+    n = 0
+    while r.board.phase == PLAY and n < limit:
+        n += 1
+        if g.nmoves() == declare_at and not g.deck_declared_empty(0):
+            # the players say team A's deck ran out (§4): its keeper's next
+            # turn is the reserve, its other seat in a tactical void
+            assert r.board.declare(DECK_EMPTY, 0) == OK
+            mine.piles[0][:] = []
+        t, seat = g.side_to_play(), g.seat_to_play()
+        before = g.nmoves()
+        if (t, seat) not in people:
+            m = r.board.ref.expect
+            assert m, (r.board.message, record.write(g)[-4:])
+            carry_out(r, m, t, r.board.ref.expect_cells)
+            assert g.nmoves() > before, (E.kind_of(m), r.board.message, r.board.ref.refusal)
+            continue
+        mine.sync(t)
+        h = mine.hand(t, seat)
+        if g.silent and not mine.piles[t] and not g.deck_declared_empty(t):
+            if not g.reserve_used(t) or not len(h):
+                r.board.declare(DECK_EMPTY, t)
+                if g.nmoves() > before:
+                    continue
+        if not mine.piles[t] and not len(h) and not g.silent:
+            r.board.declare(DECK_EMPTY, t)
+            continue
+        m = dealer.choose(g, mine, me, t, seat)
+        if not m:
+            if r.board.declare(PASS) != OK:
+                r.board.declare(DECK_EMPTY, t)
+            continue
+        if E.kind_of(m) == PASS:
+            assert r.board.declare(PASS) == OK
+            continue
+        cells = bytes(me.reserve_cells[: me.nres]) if E.kind_of(m) == RESERVE else b""
+        carry_out(r, m, t, cells)
+        assert g.nmoves() == before + 1, (E.kind_of(m), r.board.message, r.board.ref.refusal)
+        if E.kind_of(m) == PLACE:
+            mine.played(t, seat, E.arg_a(m))
+        elif E.kind_of(m) == RESERVE:
+            kind, p = g.last_move()
+            mine.returned(t, [(p[i] - 1) & 31 for i in range(2, len(p), 2)])
+    return r, g
+
+
+def test_team_matches_with_computer_seats_beside_people():
+    # silent-swarm with the computer on A1 (the keeper) and B2, 3v2 on A3
+    # (its keeper) and B1; team A's deck declared empty after 8 moves: the
+    # computer builds the reserve (the cells it names lifted, CONFIRM), to
+    # the end
+    for mode, mask in ((SILENT_SWARM, 1 | 16), (THREE_VS_TWO, 4 | 8)):
+        r, g = _team_match("cmp-team-%d" % mode, mode, mask, declare_at=8)
+        lines = record.write(g)
+        assert g.over() and r.board.phase == OVER, lines[-6:]
+        assert [x for x in lines if "reserve" in x], lines
