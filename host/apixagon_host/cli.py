@@ -51,6 +51,9 @@ def _play_args(p):
         choices=(0, 1, 2),
         help="hints: 0 legal cells, 1 + cells to block, 2 + hint N grades the cells",
     )
+    p.add_argument(
+        "--hint-limit", type=int, default=0, choices=range(7), help="hint N a turn: 0 no limit"
+    )
 
 
 def _port(p):

@@ -159,6 +159,8 @@ def run(state, args):
     marks = None
     vs = _Computer(game, args) if getattr(args, "computer", None) else None
     assist = getattr(args, "assist", 1)
+    limit = getattr(args, "hint_limit", 0) or 0  # hint N's a turn (the board's hintlimit)
+    asked = [-1, 0]  # the ply, and the hints asked in it
     while True:
         if vs is not None and not game.over():
             said = vs.turns(game)
@@ -191,9 +193,14 @@ def run(state, args):
             out.write("hint view %s\n" % ("on" if hints else "off"))
         elif word == "hint":
             parts = line.split()
+            if asked[0] != game.ply():
+                asked[0], asked[1] = game.ply(), 0
             if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) > 30:
                 out.write("usage: hint N   (a card number 0..30)\n")
+            elif limit and asked[1] >= limit:
+                out.write("no more hints this turn (%d a turn)\n" % limit)
             else:
+                asked[1] += 1
                 marks = _hint_marks(game, int(parts[1]), assist)
         elif word == "undo":
             out.write("took back the last move\n" if game.undo() else "nothing to undo\n")

@@ -219,5 +219,10 @@ def test_play_against_the_computer_on_the_terminal():
     assert code == 0
     assert "the computer: G " in text, text
     assert "card %d is not in your hand" % second in text
+    out = io.StringIO()
+    code = cli.main(
+        ["play", "--hint-limit", "1"], cli.State(out=out, inp=io.StringIO("hint 3\nhint 4\nquit\n"))
+    )
+    assert "no more hints this turn (1 a turn)" in out.getvalue()
     p = run(["play", "--computer", "purple"])
     assert p.returncode == 2 and "--computer" in p.stderr
