@@ -35,13 +35,8 @@ set-up by name (any board):
   start SIDE       black | gold (A | B in team games)
   option NAME      special_then_place | none
   players N        2 4 6 (teen), 2 to 6 (junior)
-against the computer (any board; kept for the next match):
-  computer SEATS   the seats it plays: G or B (two players), A2+B1 (teams), none
-  level N          1 (a child beats it from the first game) .. 5 (the board's
-                   strongest; 6 on the PC: apixagon play --computer gold --level 6)
-  assist N         hints: 0 legal cells, 1 + cells to block, 2 + a queried card's
-                   good (green) and poor (red) cells
-  hintlimit N      card queries a turn: 0 no limit, 1 .. 6
+the computer and the hints (any board, for the next match; README):
+  computer G|B|A2+B1|none   level 1..5   assist 0..2   hintlimit 0..6
 declarations by name (any board: what DECLARE then CONFIRM do):
   pass | out N     the seat to play passes (teams) | junior: player N is out
   declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B
