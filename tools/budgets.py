@@ -14,7 +14,7 @@ KB = 1024
 # tests/rp2040/test_rp2040_heap.py asserts them in make test).
 HEAP_FROZEN_KB = 150
 HEAP_DEPLOYED_KB = 96
-# The computer player (issue: play against the board): every level the
+# The computer player (play against the board, README): every level the
 # board offers (smartboard.computer.BOARD_LEVELS) answers within 2 s of
 # the chip's time at its worst position of the scripted 2-player game,
 # with at least 96 KB of heap free during the search (frozen image).
