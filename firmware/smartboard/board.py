@@ -411,6 +411,7 @@ class Board:
             if m and computer.carried_by_board(m):
                 if computer.declare(g, m) == OK:
                     self._nlog = g.nlog
+                    ref.changed += 1  # the next pass sees its end, if it ended the match
                     self._event("move")
                     if g.over() or not rem.plays(g):
                         ref.expect = 0

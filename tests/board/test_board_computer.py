@@ -268,3 +268,18 @@ def test_team_matches_with_computer_seats_beside_people():
         lines = record.write(g)
         assert g.over() and r.board.phase == OVER, lines[-6:]
         assert [x for x in lines if "reserve" in x], lines
+
+
+def test_the_computer_out_of_cards_declares_and_the_match_ends():
+    # §3.3: the computer with no card left in its pile nor its hand
+    # declares its deck empty itself; with two players that ends the match
+    # by the count, and the board says it is over
+    r, _ = vs_computer("cmp-out")
+    g = r.board.ref.game
+    rem = r.board.remote
+    rem.table.piles[1][:] = []
+    rem.table.hands[(1, 1)][:] = []
+    r.put("E3", card(0, 12))
+    r.settle()
+    assert g.over() and r.board.phase == OVER, record.write(g)
+    assert record.write(g)[-1] == "G deck-empty"
