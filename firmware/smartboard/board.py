@@ -218,6 +218,21 @@ class Board:
         self.ref.pad(state)  # a refusal: the referee keeps it (_refresh says it)
         self._query_at = self.now
 
+    def setting_changed(self, i):
+        """A setting changed from the host (SET): the LEDs show it at once,
+        as when the buttons change it (a parent switching a child to the
+        hint mode from the web page saw nothing until the next card)."""
+        if i == S.BRIGHT:
+            self.hw.painter.brightness = S.BRIGHTNESS[self.settings.get(S.BRIGHT)]
+            self.view.dirty = True
+        elif self.phase == SETUP:
+            self._show_setup()
+        elif self.phase == PLAY and i == S.DISPLAY:
+            self._refresh()
+        else:
+            return
+        self._event("changed")
+
     def button(self, ev):
         s = self.settings
         now = self.now

@@ -684,6 +684,7 @@ class Link:
                 self._err(self._seq, proto.E_ARGS, "players %d: %s %s" % (value, MODES[m], why))
                 return _SENT
         s.set(i, value, self.board.now)
+        self.board.setting_changed(i)
         return "%s=%d" % (key, value)
 
     def cmd_clock(self, args):

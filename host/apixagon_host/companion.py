@@ -10,6 +10,7 @@ never imports it. A bad command prints why and sends nothing."""
 import contextlib
 import io
 import os
+import shlex
 import time
 
 from apixagon.geometry import NCELLS, NONE, cell_name, parse_cell
@@ -119,7 +120,15 @@ class Companion:
             if w in ("put", "lift", "tap") or w in BUTTONS:
                 return True, self._hand(w, words)
             if w == "tag":
-                return True, self._tag(words[1:])
+                # quoted as in a shell: tag Black="Anna Maria" Gold=Ben
+                try:
+                    pairs = shlex.split(line)[1:]
+                except ValueError as e:
+                    raise CommandError(
+                        'tag: %s (a value with spaces in quotes: Black="Anna Maria"); '
+                        "nothing kept" % str(e).lower()
+                    ) from None
+                return True, self._tag(pairs)
             if w in ("hands", "hand"):
                 self._no_args(words)
                 return True, self._hands()

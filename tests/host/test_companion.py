@@ -421,6 +421,17 @@ def test_tag_in_set_up_waits_for_the_match_then_is_kept_for_its_log(tmp_path):
     assert _stored_tags(db, "x", "0007.alog") == [("Black", "Anna"), ("Gold", "Ben")]
 
 
+def test_a_tag_value_with_spaces_is_quoted_as_in_a_shell(tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    s = FakeSession()
+    s.status.update(phase="play", log="0004.alog")
+    _, out = Companion(s, db=db).command("tag Black=\"Anna Maria\" Event='Club night'")
+    assert out == [
+        'match 0004.alog: Black="Anna Maria"  Event="Club night" (stored with it when pulled)'
+    ]
+    assert _stored_tags(db, "x", "0004.alog") == [("Black", "Anna Maria"), ("Event", "Club night")]
+
+
 def test_tag_in_play_is_kept_at_once(tmp_path):
     db = str(tmp_path / "m.sqlite")
     s = FakeSession()

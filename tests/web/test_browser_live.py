@@ -140,11 +140,19 @@ def step_setup_and_display_by_name_reach_the_board(server, page):
 def step_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_path):
     server.command("put D4 B7")  # a third move: something to step through
     server.wait(lambda st: st["moves"] == "3")
+    # the players named on the live page (the terminal's `tag`), a space in a name
+    page.goto(server.url + "/")
+    page.wait_for_selector("#link.ok")
+    page.fill('#players-form input[name="Black"]', "Ada Lovelace")
+    page.fill('#players-form input[name="Gold"]', "Ben")
+    page.locator("#players-form button").click()
+    page.wait_for_function("document.getElementById('players-note').textContent.includes('Ada')")
     page.goto(server.url + "/library")
     assert page.locator("#empty").is_visible()
     page.locator("#pull-button").click()
     page.wait_for_selector("table.matches tbody tr", timeout=20000)
     assert "queens-gambit" in page.locator("table.matches").text_content()
+    assert "Ada Lovelace" in page.locator("table.matches").text_content()
     # the pull's result stays to be read (a reload took it away at once)
     page.wait_for_function("document.getElementById('pull-text').textContent.includes('pulled')")
     page.wait_for_timeout(1000)

@@ -48,6 +48,7 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
     names the Host header may carry besides the loopback ones; token: the
     secret remote clients need (--allow-remote)."""
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
+    bridge.db = db  # where the page's companion keeps the players' names
 
     def page(request, name, code=200, **ctx):
         ctx.setdefault("active", name)
@@ -169,9 +170,8 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
 
     async def command(request):
         """A companion command line (the simulated board's hands: put,
-        lift, tap, the buttons), as `apixagon monitor` takes it."""
-        from ..companion import Companion
-
+        lift, tap, the buttons; tag, the players' names), as `apixagon
+        monitor` takes it."""
         try:
             data = await form(request)
         except CommandError as e:
@@ -179,7 +179,7 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         line = str(data.get("line", ""))[:200]
         if line.split()[:1] and line.split()[0].lower() in ("pull", "quit", "exit", "q"):
             return JSONResponse({"ok": False, "lines": ["error: use the library's pull button"]})
-        _, lines = await call(lambda s: Companion(s).command(line))
+        _, lines = await call(lambda s: bridge.companion().command(line))
         return JSONResponse({"ok": not any(x.startswith("error:") for x in lines), "lines": lines})
 
     async def hands(request):

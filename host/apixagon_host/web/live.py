@@ -14,6 +14,7 @@ from smartboard.sim.console import _LEGEND
 
 from .. import words
 from ..liveview import status_notes
+from ..logs import PLAYER_TAGS
 from ..render import render_svg
 
 PALETTES = ("standard", "colour-blind")
@@ -199,6 +200,9 @@ def snapshot(session, log, job=None, palette="standard"):
         "last_refusal": last_refusal,
         "notes": [n for n in status_notes(st) if n != refusal],  # the refusal has its own place
         "declarations": declarations(st),
+        # the tags the players form gives (logs.PLAYER_TAGS: the sides of a
+        # 2-player match, the teams of a team game)
+        "player_tags": PLAYER_TAGS[1] if st.get("sides") == "AB" else PLAYER_TAGS[0],
         "fields": {
             k: st.get(k, "")
             for k in ("mode", "start", "option", "players", "display", "sides", "low", "free")

@@ -107,6 +107,19 @@
       const r = await apiPost("/api/command", { line: b.dataset.line });
       text("declare-out", r.lines.join("\n")); // a refusal shows as the board says it, above
     });
+    $("players-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      // the companion's `tag Black=Anna Gold=Ben`: kept for the match on
+      // the board (or the next), stored with it at the pull
+      const pairs = [];
+      for (const input of e.target.querySelectorAll("input")) {
+        // (a quote would end the value: the record's tags hold none)
+        if (input.value.trim()) pairs.push(input.name + '="' + input.value.trim().replace(/"/g, "") + '"');
+      }
+      if (!pairs.length) { text("players-note", "type a name first"); return; }
+      const r = await apiPost("/api/command", { line: "tag " + pairs.join(" ") });
+      text("players-note", r.lines.join("\n"));
+    });
     $("command-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       const input = $("command");
