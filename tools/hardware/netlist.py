@@ -42,10 +42,10 @@ def _all(node, key):
     return [x for x in node[1:] if isinstance(x, list) and x and x[0] == key]
 
 
-SPECS = {}  # libsource part name -> Spec
+SPECS = {}  # libsource part name -> Spec (the passives: by value, bom.py)
 for _v in vars(P).values():
     if isinstance(_v, P.Spec):
-        SPECS.setdefault(_v.name, _v)
+        assert SPECS.setdefault(_v.name, _v) is _v, "two parts named " + _v.name
 for _d in (P.RESISTORS, P.CAPS, P.INDUCTORS):
     for _v in _d.values():
         SPECS.setdefault(_v.name, _v)

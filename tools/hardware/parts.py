@@ -167,7 +167,7 @@ XTAL12 = Spec(
 )
 
 XTAL27 = Spec(
-    "Crystal_GND24",
+    "Crystal_GND24_27M",
     "Y",
     XTAL12.pins,
     "Crystal:Crystal_SMD_3225-4Pin_3.2x2.5mm",
@@ -269,7 +269,7 @@ LOADSW = Spec(
 )
 
 INDUCTOR_2U2 = Spec(
-    "L",
+    "L_Power",
     "L",
     _two(),
     "Inductor_SMD:L_Taiyo-Yuden_NR-40xx",
