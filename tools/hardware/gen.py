@@ -296,15 +296,204 @@ def outputs(rev, module=None):
     return files, msgs, {"bom_totals": totals, "rest_ma": rest, "wiring": w, "netlist": text}
 
 
+# ---- hardware/README.md's generated parts --------------------------------------
+SIGNALS = (
+    ("LED data (via 74AHCT1G125)", "LED_PIN"),
+    ("strip sense", "STRIP_SENSE"),
+    ("buttons MODE, CONFIRM, DECLARE", "BUTTONS"),
+    ("cell readers' I2C (bus, SDA, SCL)", "CELL_I2C"),
+    ("antenna switches S0..S3, lanes 0..3", "MUX_SELECT"),
+    ("reed chain SPI (bus, SCK, MOSI, MISO)", "SHIFT_SPI"),
+    ("reed chain latch (SH/LD)", "SHIFT_LATCH"),
+    ("pad reader's I2C (bus, SDA, SCL)", "PAD_I2C"),
+    ("USB-C CC sense (ADC)", "CC_SENSE"),
+)
+
+
+def _fmt(v):
+    if isinstance(v, list):
+        return "(" + ", ".join(_fmt(x) for x in v) + ")"
+    return str(v)
+
+
+def readme_pins(wirings):
+    lines = ["| signal | rev A | rev B |", "| --- | --- | --- |"]
+    for what, key in SIGNALS:
+        cells = [_fmt(w[key]) if key in w else "-" for w in wirings]
+        lines.append("| %s | %s |" % (what, " | ".join(cells)))
+    return "\n".join(lines)
+
+
+def readme_bom(infos):
+    lines = [
+        "| revision | parts bought | 1 board | 100 boards | 1000 boards |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for rev, info in infos:
+        n = sum(row[5] for row in bom_rows(info["netlist"]))
+        t = info["bom_totals"]
+        lines.append("| %s | %d | $%.2f | $%.2f | $%.2f |" % (rev, n, t[0], t[1], t[2]))
+    return "\n".join(lines)
+
+
+def readme_rest(rev, text):
+    lines = [
+        "| %s part | MPN | count | rail | mA each | kind | source |" % rev,
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, mpn, n, rail, ma, kind, src in power.rows(text):
+        lines.append("| %s | %s | %d | %s | %g | %s | %s |" % (name, mpn, n, rail, ma, kind, src))
+    return "\n".join(lines)
+
+
+def readme_power(rev, profile, wiring):
+    """Each LED mode's worst frame (before the limit, at the top and the
+    default brightness) and what it draws at the firmware's limit on each
+    supply, the rest of the board added."""
+    from hardware import modes
+
+    top = modes.worst(modes.frames(profile, wiring, "3A", brightness=255))
+    dflt = modes.worst(modes.frames(profile, wiring, "3A", brightness=160))
+    rest = wiring["POWER_REST_MA"]
+    head = "| %s mode | LEDs at 255, unlimited | at 160 (default) | needs (255, + rest) |" % rev
+    sep = "| --- | --- | --- | --- |"
+    for name, ma in power.SUPPLIES:
+        head += " %s: LEDs / total |" % name
+        sep += " --- |"
+    lines = [head, sep]
+    for mode in modes.MODES:
+        w = top[mode][0]
+        row = "| %s | %d mA | %d mA | %d mA |" % (mode, w, dflt[mode][0], w + rest)
+        for name, ma in power.SUPPLIES:
+            lim = power.led_budget(ma, rest)
+            drawn = min(w, lim)
+            ok = "ok" if drawn + rest <= ma else "OVER"
+            row += " %d / %d mA %s |" % (drawn, drawn + rest, ok)
+        lines.append(row)
+    return "\n".join(lines)
+
+
+def blocks_svg():
+    """The block diagram, drawn as boxes and wires (no graphviz needed)."""
+    boxes = {
+        "usb": (20, 40, "USB-C receptacle", "Rd 5.1 k on CC1, CC2"),
+        "fuse": (20, 140, "fuse 3 A", "MF-MSMF300-2"),
+        "buck": (20, 240, "buck 3.3 V", "TLV62569"),
+        "sw": (20, 340, "load switch", "TPS22965, slow ramp"),
+        "mcu": (300, 190, "RP2040", "W25Q16 flash, 12 MHz"),
+        "cc": (300, 40, "CC sense divider", "to GPIO29 / ADC3"),
+        "btn": (300, 340, "buttons", "MODE CONFIRM DECLARE"),
+        "buf": (580, 340, "74AHCT1G125", "3.3 -> 5 V, 330 R"),
+        "strip": (580, 440, "61 x WS2812B", "strip: 470 uF, 100 nF each"),
+        "pad": (580, 40, "pad PN532", "I2C1, its antenna"),
+        "a": (860, 140, "rev A: TCA9548A", "I2C0 -> 4 x PN532"),
+        "a2": (860, 240, "4 x CD74HC4067", "16 antennas each"),
+        "b": (860, 340, "rev B: 8 x 74HC165", "SPI0, 61 reeds"),
+    }
+    wires = [
+        ("usb", "fuse", "VBUS"),
+        ("fuse", "buck", "+5V"),
+        ("buck", "mcu", "+3V3"),
+        ("sw", "strip", "+5V_LED"),
+        ("usb", "cc", "CC1, CC2"),
+        ("cc", "mcu", "ADC"),
+        ("usb", "mcu", "D+ D-"),
+        ("btn", "mcu", ""),
+        ("mcu", "buf", "GPIO16"),
+        ("buf", "strip", "DIN"),
+        ("mcu", "pad", "I2C1"),
+        ("mcu", "a", "I2C0"),
+        ("a", "a2", "RF"),
+        ("mcu", "a2", "S0..S3"),
+        ("mcu", "b", "SPI0 + latch"),
+    ]
+    w, h = 220, 64
+    out = [
+        '<svg xmlns="http://www.w3.org/2000/svg" width="1100" height="530" '
+        'font-family="sans-serif" font-size="13">',
+        '<rect width="1100" height="530" fill="white"/>',
+        '<defs><marker id="a" markerWidth="8" markerHeight="8" refX="7" refY="4" '
+        'orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#444"/></marker></defs>',
+    ]
+    for a, b, label in wires:
+        xa, ya = boxes[a][0] + w / 2, boxes[a][1] + h / 2
+        xb, yb = boxes[b][0] + w / 2, boxes[b][1] + h / 2
+        # from box edge to box edge along the line between centres
+        dx, dy = xb - xa, yb - ya
+        ta = min(abs((w / 2) / dx) if dx else 9, abs((h / 2) / dy) if dy else 9)
+        x1, y1 = xa + dx * ta, ya + dy * ta
+        x2, y2 = xb - dx * ta, yb - dy * ta
+        out.append(
+            '<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#444" '
+            'marker-end="url(#a)"/>' % (x1, y1, x2, y2)
+        )
+        if label:
+            out.append(
+                '<text x="%.0f" y="%.0f" fill="#036" text-anchor="middle">%s</text>'
+                % ((x1 + x2) / 2, (y1 + y2) / 2 - 4, label)
+            )
+    # +5V from the fuse to the load switch, round the buck on the left
+    out.append(
+        '<polyline points="20,180 8,180 8,380 18,380" fill="none" stroke="#444" '
+        'marker-end="url(#a)"/>'
+    )
+    for key, (x, y, title, sub) in boxes.items():
+        fill = "#fff4d6" if key in ("a", "a2", "b") else "#e8f0ff"
+        out.append(
+            '<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="%s" stroke="#345"/>'
+            % (x, y, w, h, fill)
+        )
+        out.append(
+            '<text x="%d" y="%d" text-anchor="middle" font-weight="bold">%s</text>'
+            % (x + w / 2, y + 27, title)
+        )
+        out.append('<text x="%d" y="%d" text-anchor="middle">%s</text>' % (x + w / 2, y + 47, sub))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def write_readme(infos):
+    """Fill hardware/README.md's generated parts (between <!-- gen:NAME -->
+    and <!-- /gen:NAME -->) and write hardware/blocks.svg."""
+    path = os.path.join(ROOT, "hardware", "README.md")
+    with open(path) as f:
+        text = f.read()
+    by = dict(infos)
+    parts = {
+        "pins": readme_pins([by["rev_a"]["wiring"], by["rev_b"]["wiring"]]),
+        "bom": readme_bom(infos),
+        "rest": "\n\n".join(readme_rest(rev, i["netlist"]) for rev, i in infos),
+        "power": "\n\n".join(
+            readme_power(rev, i["wiring"]["PROFILE"], i["wiring"]) for rev, i in infos
+        ),
+    }
+    for name, body in parts.items():
+        a, b = "<!-- gen:%s -->" % name, "<!-- /gen:%s -->" % name
+        if a not in text:
+            continue
+        i, j = text.index(a) + len(a), text.index(b)
+        text = text[:i] + "\n" + body + "\n" + text[j:]
+    with open(path, "w") as f:
+        f.write(text)
+    with open(os.path.join(ROOT, "hardware", "blocks.svg"), "w") as f:
+        f.write(blocks_svg())
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("revs", nargs="*", default=sorted(circuit.REVISIONS))
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args(argv)
+    import contextlib
+
+    quiet = contextlib.redirect_stderr(io.StringIO())  # SKiDL's library notes
+    quiet.__enter__()
     stale = []
     bad = False
+    infos = []
     for rev in args.revs:
         files, msgs, info = outputs(rev)
+        infos.append((rev, info))
         if msgs:
             bad = True
             for lvl, m in msgs:
@@ -326,6 +515,8 @@ def main(argv=None):
         )
     if stale:
         print(("stale: " if args.check else "written: ") + " ".join(stale))
+    if not args.check and len(infos) == len(circuit.REVISIONS):
+        write_readme(infos)
     return 1 if bad or (args.check and stale) else 0
 
 

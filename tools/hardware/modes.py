@@ -71,7 +71,7 @@ class Recorder:
         return ("adult", "hint", "card query")[d]
 
 
-def _rig(profile, supply, name):
+def _rig(profile, supply, name, brightness=255):
     import sys
 
     sys.path.insert(0, os.path.join(check.ROOT, "tests", "board"))
@@ -79,11 +79,11 @@ def _rig(profile, supply, name):
 
     r = rig(name, profile)
     r.board.hw.painter.supply = supply
-    r.board.hw.painter.brightness = 255
+    r.board.hw.painter.brightness = brightness
     return r
 
 
-def frames(profile, pins, advert, records=RECORDS):
+def frames(profile, pins, advert, records=RECORDS, brightness=255):
     """[(mode, before, written, budget)] of every frame of the scenarios."""
     from apixagon.geometry import NCELLS, cell_name
     from smartboard import buttons, tag
@@ -98,7 +98,7 @@ def frames(profile, pins, advert, records=RECORDS):
 
     # set-up: the settings' cells, then every cell covered (blinks white),
     # then CONFIRM refused with cards on (red, fast)
-    r = _rig(profile, supply, "power-setup")
+    r = _rig(profile, supply, "power-setup", brightness)
     rec = Recorder(r)
     r.settle(300)
     for _ in range(3):
@@ -114,7 +114,7 @@ def frames(profile, pins, advert, records=RECORDS):
     # the recorded matches from hands, in each display mode, to their end
     for d in (V.ADULT, V.HINT, V.QUERY):
         for name in records:
-            r = _rig(profile, supply, "power-play")
+            r = _rig(profile, supply, "power-play", brightness)
             r.board.settings.set(S.DISPLAY, d, 0)
             rec = Recorder(r)
             with open(os.path.join(check.ROOT, "tests", "data", name)) as f:
@@ -124,7 +124,7 @@ def frames(profile, pins, advert, records=RECORDS):
 
     # a card query (and the corner alarm over it), a reader down
     for d in (V.HINT, V.QUERY):
-        r = _rig(profile, supply, "power-query")
+        r = _rig(profile, supply, "power-query", brightness)
         r.board.settings.set(S.DISPLAY, d, 0)
         rec = Recorder(r)
         r.press(buttons.CONFIRM)
@@ -142,7 +142,7 @@ def frames(profile, pins, advert, records=RECORDS):
 
     # resume and deck teaching, through the View: every cell's card missing
     # (each blinks in its side's colour), then every count of a deck taught
-    r = _rig(profile, supply, "power-view")
+    r = _rig(profile, supply, "power-view", brightness)
     rec = Recorder(r)
     v = r.board.view
     want = bytearray(1 + codes[x % len(codes)] for x in range(NCELLS))
