@@ -14,7 +14,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools", "rp2040"))
-from emuboard import EmuBoard, card  # noqa: E402, F401
+from emuboard import EmuBoard, card, wiring_of  # noqa: E402, F401
 
 IMAGES = os.environ.get("APIXAGON_FIRMWARE_DIR", os.path.join(ROOT, "build", "firmware"))
 REVS = ("rev_a", "rev_b")
