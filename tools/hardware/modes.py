@@ -77,7 +77,8 @@ def _rig(profile, supply, name, brightness=255):
     sys.path.insert(0, os.path.join(check.ROOT, "tests", "board"))
     from boardkit import rig
 
-    r = rig(name, profile)
+    # its own settings file: runs in parallel (pytest -n) never share one
+    r = rig("%s-%s-%d-%d" % (name, profile, brightness, os.getpid()), profile)
     r.board.hw.painter.supply = supply
     r.board.hw.painter.brightness = brightness
     return r
