@@ -482,7 +482,12 @@ def match_frames(profile, lines, tmp):
     for f in (settings, settings + ".deck"):
         if os.path.exists(f):
             os.remove(f)
-    rig = Rig(profile, settings, os.path.join(ROOT, "hardware", "layout.json"))
+    from smartboard.sim.supply import sim_supply
+
+    # the emulated board's USB source, as its CC reading's twin: the same LED limit
+    rev = "rev_a" if profile == "A" else "rev_b"
+    supply = sim_supply(emuboard.wiring_of(rev), emuboard.CC_DEFAULT)
+    rig = Rig(profile, settings, os.path.join(ROOT, "hardware", "layout.json"), supply=supply)
     b = rig.board
     if not b.resume(list(lines)):
         raise RuntimeError("the log does not resume on the simulator")
@@ -493,7 +498,8 @@ def match_frames(profile, lines, tmp):
     if b.phase not in (B.PLAY, B.OVER):
         raise RuntimeError("the simulator did not leave the resume")
     lay = rig.layout
-    return set(phase_frames(b.view.layer, lay.led, lay.nleds, b.hw.painter.brightness))
+    p = b.hw.painter
+    return set(phase_frames(b.view.layer, lay.led, lay.nleds, p.brightness, supply.led_budget_ma()))
 
 
 # ---- the parts -------------------------------------------------------------------------

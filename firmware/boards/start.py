@@ -220,6 +220,16 @@ def build(pins):
         if hasattr(pins, "STRIP_SENSE"):
             parts.append(part(PART_STRIP, strip_sense(pins)))
     paint = Painter(strip, lay.led)
+    if hasattr(pins, "CC_SENSE"):
+        from smartboard import power
+
+        # the LEDs' budget from the USB supply's advertisement (Default USB
+        # 500 mA unless the CC pins say 1.5 A or 3 A): smartboard.power
+        try:
+            read = power.adc_mv(pins.CC_SENSE)
+        except Exception:  # noqa: BLE001 - no reading: Default USB power
+            read = power.no_reading
+        paint.supply = power.Supply(read, pins.CC_LEVELS, pins.POWER_REST_MA)
     hw = board.Hardware(cells, pad, keys, paint, lay, pins.PROFILE == "B", deck, parts=tuple(parts))
     st = settings.Settings("settings.bin")
     st.load()
