@@ -22,15 +22,16 @@ shades of one):
   glance" 10 keeps two meanings apart that way, with a margin for the
   LEDs' own error. It is also about the most that 25 entries can keep
   inside sRGB with their usual hues (red for an error, green for a legal
-  cell, blue and gold for the sides, a neutral last move): a search over
-  the gamut found no such set much past 20.4.
+  cell, blue and gold for the sides, a neutral last move): a search of
+  the gamut (coordinate ascent from random starts, 18 levels a channel)
+  found no such set past 21.
 - MIN_DE00_CB = 15 and MIN_DE00_CVD = 10: the colour-blind palette keeps
   every pair 15 apart for normal vision and 10 apart for protanopia and
   deuteranopia, simulated after Machado, Oliveira and Fernandes (2009) at
   severity 1.0 (the full dichromacies, the hardest case of each). A
   dichromat's colours lie on a surface, lightness and one blue-yellow
-  axis, not in a volume: no set of 25 was found past 10.4 under both
-  simulations while keeping 15 for normal eyes. Where two entries are
+  axis, not in a volume: the same search found no set of 25 past 10.4
+  under both simulations while keeping 15 for normal eyes. Where two entries are
   nearest, their blinking (steady, slow, fast) is a second cue, never the
   only one.
 - MIN_CONTRAST = 4.5: a text label on a fill (a cell's name and the Royal
