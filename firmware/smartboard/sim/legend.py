@@ -43,11 +43,11 @@ LEGEND = (
     (view.STORAGE | view.SLOW, "storage low"),
     # a side's or a seat's colour in another role: after a power cut, a
     # declaration waiting for CONFIRM on the free cells, the end
-    (view.SIDE0 | view.SLOW, "its side, slow: put back"),
-    (view.SIDE1 | view.SLOW, "side, slow: deck empty? winner"),
-    (view.SIDE0 | view.FAST, "side, fast: forced removal?"),
-    (view.SEAT + 4, "seat, free cells: pass?"),
-    (view.SEAT + 1 | view.SLOW, "player, slow: out? winner"),
+    (view.SIDE0 | view.SLOW, "resume: put card back (its side)"),
+    (view.SIDE1 | view.SLOW, "deck empty? / winner (side)"),
+    (view.SIDE0 | view.FAST, "forced removal? (side)"),
+    (view.SEAT + 4, "pass? (seat, free cells)"),
+    (view.SEAT + 1 | view.SLOW, "player out? / winner (Junior)"),
 )
 
 # A legend row's blink, marked after its name where the colour cannot
