@@ -115,7 +115,8 @@ def test_quit_help_and_blank():
     assert run("  ")[1:] == (True, [])
     _, go_on, out = run("help")
     assert go_on and any("put CELL CARD" in x for x in out)
-    assert any(x.startswith("LEDs: ") for x in out) and out[-1].endswith("(* blinks)")
+    assert any(x.startswith("LEDs: ") for x in out)
+    assert out[-1].endswith("(* blinks, ** blinks fast)")
 
 
 def test_list_runs_the_cli_on_the_database(tmp_path):

@@ -288,7 +288,7 @@ def step_colour_blind_palette_recolours_the_page_and_the_board(server, page, boa
         "document.querySelector(%r).getAttribute('fill') == %r" % (cell, want), timeout=3000
     )
     assert page.evaluate("document.body.className") == "palette-colour-blind"
-    assert page.locator("#legend").text_content().startswith("legal")
+    legend_shows_every_entry(page, "colour-blind")
     # the board's LEDs took the same palette (SET palette 1)
     conf = server.bridge.call(lambda s: s.request("CONF")).result(5)
     assert "palette=1" in conf.split()
@@ -297,6 +297,44 @@ def step_colour_blind_palette_recolours_the_page_and_the_board(server, page, boa
     page.wait_for_function(
         "document.querySelector(%r).getAttribute('fill') != %r" % (cell, want), timeout=3000
     )
+    legend_shows_every_entry(page, "standard")
+
+
+def legend_shows_every_entry(page, palette):
+    """A screenshot of the legend: every row of the one table
+    (smartboard.sim.legend) is there, named, its swatch in the palette's
+    colour on screen (sampled in the picture), nothing hidden or cut."""
+    import io
+
+    from apixagon_host.web import live
+    from PIL import Image
+    from smartboard.sim.legend import LEGEND
+
+    page.emulate_media(reduced_motion="reduce")  # swatches steady, as the picture is taken
+    want = live.legend(palette)
+    items = page.locator("#legend li")
+    page.wait_for_function(
+        "document.querySelector('#legend li .swatch').style.background != ''", timeout=3000
+    )
+    assert items.count() == len(LEGEND) == len(want)
+    page.locator("#legend").scroll_into_view_if_needed()  # (boxes are as the view stands)
+    shot = Image.open(io.BytesIO(page.locator("#legend").screenshot())).convert("RGB")
+    box = page.locator("#legend").bounding_box()
+    screenshot(page, "live-legend-%s.png" % palette)
+    scale = shot.width / box["width"]
+    for k, (colour, name, blink) in enumerate(want):
+        li = items.nth(k)
+        text = li.inner_text().strip()
+        assert text.startswith(name), (k, text, name)
+        if blink:
+            assert text.endswith("(blinks fast)" if blink == "fast" else "(blinks)")
+        sw = li.locator(".swatch").bounding_box()
+        assert sw and sw["width"] > 5 and sw["height"] > 5, name  # shown, not squeezed
+        x = (sw["x"] + sw["width"] / 2 - box["x"]) * scale
+        y = (sw["y"] + sw["height"] / 2 - box["y"]) * scale
+        got = shot.getpixel((int(x), int(y)))
+        rgb = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        assert max(abs(a - b) for a, b in zip(got, rgb)) <= 3, (palette, name, got, colour)
 
 
 def test_a_short_game_live_then_in_the_library(server, browser, board, tmp_path):

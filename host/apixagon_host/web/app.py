@@ -28,7 +28,7 @@ from starlette.templating import Jinja2Templates
 
 from .. import logs, words
 from ..errors import CommandError
-from ..render import PngUnavailable, svg_to_png
+from ..render import PngUnavailable, led_legend_svg, svg_to_png
 from . import library, live
 from .guard import Guard, Quiet
 
@@ -194,6 +194,12 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         return JSONResponse(await call(ask))
 
     # ---- library -------------------------------------------------------------
+    async def legend_svg(request):
+        # the LED legend as a picture, in the page's palette
+        palette = palette_of(request)
+        title = "What the LEDs show (%s palette)" % palette
+        return Response(led_legend_svg(live.legend(palette), title), media_type="image/svg+xml")
+
     async def library_page(request):
         try:
             rows = await run_in_threadpool(library.matches, db)
@@ -333,6 +339,7 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         Route("/api/pull", pull, methods=["POST"]),
         Route("/api/update", update, methods=["POST"]),
         Route("/api/job", job),
+        Route("/legend.svg", legend_svg),
         Route("/library", library_page),
         Route("/match/{id:int}", match_page),
         Route("/match/{id:int}/position.svg", position),

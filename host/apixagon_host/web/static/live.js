@@ -47,12 +47,19 @@
       li.append(t, " " + e.text);
       return li;
     }));
-    $("legend").replaceChildren(...s.legend.map(([colour, name]) => {
+    $("legend").replaceChildren(...s.legend.map(([colour, name, blink]) => {
       const li = document.createElement("li");
       const sw = document.createElement("span");
       sw.className = "swatch";
       sw.style.background = colour;
       li.append(sw, name);
+      if (blink) {
+        sw.dataset.blink = blink;
+        const b = document.createElement("span");
+        b.className = "blinks";
+        b.textContent = blink === "fast" ? " (blinks fast)" : " (blinks)";
+        li.append(b);
+      }
       return li;
     }));
     const f = $("setup-form");
