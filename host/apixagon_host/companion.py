@@ -25,27 +25,43 @@ from .liveview import legend
 SIMULATOR = logs.SIMULATOR  # HELLO board= of the simulated board
 BUTTONS = ("mode", "confirm", "declare")
 
+# `help`: every command on a few rows, for the events area of an 80x24
+# terminal (eight rows: a longer text scrolled its beginning away);
+# `help TOPIC` says one group in full, `help legend` the LEDs' colours.
 HELP = """\
+hands:    put CELL CARD | lift CELL | tap CARD | mode | confirm | declare [long]
+set-up:   mode NAME | start SIDE | option NAME | players N
+declare:  pass | out N | declare deck-empty SIDE | forced-removal SIDE | reserve
+companion: hands | tag Name=value | pull | list | status | render N | quit
+help TOPIC says more: help hands | setup | declare | companion | legend"""
+
+HELP_TOPICS = {
+    "hands": """\
 hands (the simulated board):
   put CELL CARD    put a card on a cell     CARD: B12 G3 (A3 B7 in team games),
   lift CELL        lift the card off it           Grain, Gbee, Bsmoker, J5 (junior)
   tap CARD         tap a card on the action pad (specials, card query)
   mode | confirm | declare [long]   press a button (long: held)
+Buttons in set-up: mode = game mode, declare = who starts, confirm = start.""",
+    "setup": """\
 set-up by name (any board):
   mode NAME        queens-gambit silent-swarm beehive 2v1 3v2 junior teen
   start SIDE       black | gold (A | B in team games)
   option NAME      special_then_place | none
-  players N        2 4 6 (teen), 2 to 6 (junior)
+  players N        2 4 6 (teen), 2 to 6 (junior)""",
+    "declare": """\
 declarations by name (any board: what DECLARE then CONFIRM do):
-  pass | out N     the seat to play passes (teams) | junior: player N is out
-  declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B
+  pass             the seat to play passes (teams, between deck-empty and reserve)
+  out N            junior: player N is out of cards and wins
+  declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B""",
+    "companion": """\
 companion:
   hands            each side's cards and specials not yet played
   tag Name=value   the players (Black=Anna Gold=Ben; A=.. B=..) or Event
   pull | list      download the board's matches | the stored matches
   status           the board's identity and storage    render N  match N as SVG
-  help | quit      this text | leave (also Ctrl-C, Ctrl-D)
-Buttons in set-up: mode = game mode, declare = who starts, confirm = start."""
+  help | quit      this text | leave (also Ctrl-C, Ctrl-D)""",
+}
 
 SETUP = ("mode", "start", "option", "players")
 SETUP_USAGE = {"start": "start black|gold|A|B", "option": "option NAME", "players": "players N"}
@@ -104,7 +120,7 @@ class Companion:
             if w in ("quit", "exit", "q"):
                 return False, []
             if w == "help":
-                return True, HELP.splitlines() + legend()
+                return True, self._help(words[1:])
             # `mode` alone or `mode long` is the MODE button (set-up: the
             # next mode); `mode NAME` sets it by name
             if w in SETUP and len(words) == 2 and (w != "mode" or words[1].lower() != "long"):
@@ -266,6 +282,18 @@ class Companion:
             return words.hands_lines(reply)
         except ValueError:
             raise CommandError("the board's HANDS reply makes no sense: %r" % reply[:60])
+
+    def _help(self, words):
+        if not words:
+            return HELP.splitlines()
+        topic = words[0].lower().replace("-", "")
+        if topic in ("legend", "leds", "colours", "colors"):
+            return legend()
+        if len(words) == 1 and topic in HELP_TOPICS:
+            return HELP_TOPICS[topic].splitlines()
+        raise CommandError(
+            "no help on %r: help hands | setup | declare | companion | legend" % words[0]
+        )
 
     def _tag(self, pairs):
         # NOTATION tag pairs for the match on the board (or, in set-up, the

@@ -114,9 +114,18 @@ def test_quit_help_and_blank():
     assert run("quit")[1] is False
     assert run("  ")[1:] == (True, [])
     _, go_on, out = run("help")
-    assert go_on and any("put CELL CARD" in x for x in out)
+    # every command, on the eight rows of events an 80x24 terminal shows
+    assert go_on and any("put CELL CARD" in x for x in out) and len(out) <= 8
+    assert all(len(x) <= 80 for x in out)
+    for word in ("pass", "out N", "tag", "pull", "render", "players", "legend"):
+        assert word in "\n".join(out), word
+    _, _, out = run("help hands")
+    assert any("Grain, Gbee, Bsmoker" in x for x in out)
+    _, _, out = run("help legend")
     assert any(x.startswith("LEDs: ") for x in out)
     assert out[-1].endswith("(* blinks, ** blinks fast)")
+    _, _, out = run("help me")
+    assert out[0].startswith("error: no help on 'me'")
 
 
 def test_list_runs_the_cli_on_the_database(tmp_path):
