@@ -163,7 +163,7 @@ def step_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_p
     )
     screenshot(page, "library.png")
     page.locator("table.matches tbody tr a").first.click()
-    page.wait_for_selector("#ply")
+    page.wait_for_selector("#match[data-ready]")  # its keys wired (a key before did nothing)
     assert page.locator("#ply").get_attribute("max") == "3"
     cards = "#position g.card"
     assert page.locator(cards).count() == 3
@@ -268,6 +268,7 @@ def step_keyboard_alone_reaches_every_control(server, page):
         assert want in seen, (want, seen)
     # the replay by keys alone: the slider takes the arrows itself
     page.goto(server.url + "/match/1")
+    page.wait_for_selector("#match[data-ready]")
     page.locator("#ply").focus()
     page.keyboard.press("Home")
     page.wait_for_selector('#position[data-ply="0"]')
