@@ -328,13 +328,13 @@ def record_script(path=RECORD):
 
 def write_log(rev, play, tmp):
     """(name, bytes, game) of a match log written by the firmware's own
-    smartboard.matchlog (CPython, files in tmp) while play(game, log)
+    smartboard.logstore.writer (CPython, files in tmp) while play(game, log)
     plays it; the board's tags in its header."""
-    from smartboard import matchlog
+    from smartboard.logstore import writer
 
     root = os.path.join(tmp, "logs")
     shutil.rmtree(root, ignore_errors=True)
-    log = matchlog.MatchLog(root, (("Board", emuboard.pins_of(rev)["NAME"]),))
+    log = writer.MatchLog(root, (("Board", emuboard.pins_of(rev)["NAME"]),))
     g = play(log)
     name = log.current()
     return name, read(os.path.join(root, name)), g
@@ -440,23 +440,23 @@ def pull_archive(rev, tmp):
 
 
 def log_lines(data):
-    from smartboard import matchlog
+    from smartboard.logstore import records
 
-    lines = matchlog.Lines()
-    matchlog.read_log(data, lines)
+    lines = records.Lines()
+    records.read_log(data, lines)
     return lines
 
 
 def log_records(data):
     """{record type letter: how many} in a log ("M" moves, "U" take-backs)."""
-    from smartboard import matchlog
+    from smartboard.logstore import records
 
     out = {}
 
     def count(kind, payload):
         out[chr(kind)] = out.get(chr(kind), 0) + 1
 
-    matchlog.read_log(data, count)
+    records.read_log(data, count)
     return out
 
 

@@ -27,7 +27,7 @@
 #   OVER   CONFIRM: back to SETUP
 #   any    long MODE: brightness
 #
-# Match-log storage (issue 4, smartboard.matchlog): below 64 KB free the
+# Match-log storage (issue 4, smartboard.logstore): below 64 KB free the
 # board says so (a message, and row I blinking yellow in set-up and at the
 # start of a match until the first card); on a full flash (writes failing)
 # the match goes on, its moves wait in the game, the sign stays on through
@@ -61,7 +61,7 @@ RESUME = const(3)  # after a power cut: the cards must match the log first
 
 # self.storage
 STORE_OK = const(0)
-STORE_LOW = const(1)  # below matchlog.LOW_BYTES free
+STORE_LOW = const(1)  # below logstore.folder.LOW_BYTES free
 STORE_FULL = const(2)  # the last log write failed: moves wait in memory
 
 _TEEN = const(6)
@@ -115,7 +115,7 @@ class Board:
         self.hw = hw
         self.settings = settings
         self.listener = listener  # on_event(board, text)
-        self.log = None  # smartboard.matchlog.MatchLog: flushed on quiet ticks
+        self.log = None  # smartboard.logstore.writer.MatchLog: flushed on quiet ticks
         self.view = View(hw.painter)
         self.sensed = bytearray(NCELLS)  # stable state per cell, any phase
         self.phase = SETUP
@@ -319,7 +319,7 @@ class Board:
 
     def resume(self, lines, log=None):
         """Issue 4: a match cut off by a power cut goes on. lines: its .apx
-        record from the log (smartboard.matchlog). The LEDs show the
+        record from the log (smartboard.logstore). The LEDs show the
         missing and the extra cards until the board matches the log; then
         play continues where it stopped."""
         from apixagon import record

@@ -11,15 +11,16 @@ from apixagon.codes import JUNIOR, MODES, TEEN
 from apixagon.compat import const
 from apixagon.geometry import NCELLS
 
-from . import matchlog, proto, referee, scan
+from . import proto, referee, scan
 from . import settings as S
 from .board import DISPLAY_NAMES, OVER, PHASES, PLAY, RESUME
+from .logstore import folder, names
 
 FW_VERSION = "0.7.0"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
 # LOGS: entries a reply (~20 bytes each), the most a listing keeps sizes
-# of (matchlog.HEAD): an archive of that many logs is listed in one request
+# of (logstore.folder.HEAD): an archive of that many logs is listed in one request
 LOGS_PER_REPLY = const(64)
 _MARKS_AFTER_MS = const(300)  # PULLED markers are written once the host is this quiet
 _SETTINGS = ("display", "bright", "mode", "start", "option", "players", "palette")
@@ -32,7 +33,7 @@ _DIGITS = const(10)
 MAX_OFFSET = const(1 << 24)  # GET: beyond any log a 2 MB flash can hold
 # FETCH: bytes a request at most, ~50 ms of the RP2040's loop spent on it
 MAX_FETCH = const(16384)
-MAX_START = const(1 << 16)  # LOGS: past any log number (matchlog.MAX_NUMBER)
+MAX_START = const(1 << 16)  # LOGS: past any log number (logstore.names.MAX_NUMBER)
 CLOCK_MIN = 946684800  # CLOCK: 2000-01-01 ..
 CLOCK_MAX = 4102444800  # .. 2100-01-01 (unix seconds)
 
@@ -453,7 +454,7 @@ class Link:
         # sends back what it was given, so it reads these pages as it read
         # pages by position, and a log deleted between two pages moves no
         # other one. A listing from the start lists the folder afresh
-        # (matchlog.MatchLog.rescan); the pages after it walk the index.
+        # (logstore.folder.Folder.rescan); the pages after it walk the index.
         log = self._log()
         log.flush_all()  # the host asks now: what is queued goes to flash first
         if len(args) > 1:
@@ -462,7 +463,7 @@ class Link:
         if start == 0:
             # its first page's sizes kept in the head of the link's buffer
             # (not the log's window, which starts at B64_AT)
-            log.rescan(memoryview(self._buf)[: 6 * matchlog.HEAD])
+            log.rescan(memoryview(self._buf)[: 6 * folder.HEAD])
         nums, more = log.page(start, LOGS_PER_REPLY)
         sizes = log.sizes(nums, start == 0)  # the listing's own sizes (no 2nd pass)
         play = log.playing()
@@ -547,7 +548,7 @@ class Link:
         for i in range(0, len(items), 3):
             a, b, c = items[i], items[i + 1], items[i + 2]
             for n in range(a, a + b) if c == 0 else (a,):
-                path = log.file(matchlog.log_name(n) if c == 0 else n)
+                path = log.file(names.log_name(n) if c == 0 else n)
                 total = self._send_range(path, b if c else 0, c, total)
                 if total < 0:
                     return -total
@@ -625,7 +626,7 @@ class Link:
             raise ValueError("")
         spans = []
         for w in args:
-            spans += _range(w) if "+" in w else (matchlog.number_of(_one_name((w,))), 1)
+            spans += _range(w) if "+" in w else (names.number_of(_one_name((w,))), 1)
         log = self._log()
         play = log.playing()
         for i in range(0, len(spans), 2):
@@ -688,7 +689,7 @@ class Link:
 
     def cmd_clock(self, args):
         # CLOCK [seconds [minutes]]: the host's time, and how far east of
-        # UTC its clock is (the match's [Date] is the host's day: matchlog)
+        # UTC its clock is (the match's [Date] is the host's day: logstore.writer)
         if len(args) > 2:
             return proto.E_ARGS
         if args:
@@ -749,8 +750,8 @@ def _range(word):
     n, plus, k = word.partition("+")
     if not plus:
         raise ValueError(word[:16])
-    lo = number(n, 1, matchlog.MAX_NUMBER)
-    return lo, number(k, 1, matchlog.MAX_NUMBER + 1 - lo)
+    lo = number(n, 1, names.MAX_NUMBER)
+    return lo, number(k, 1, names.MAX_NUMBER + 1 - lo)
 
 
 def _one_name(args):
@@ -764,5 +765,5 @@ def _one_name(args):
 def _safe(name):
     # A log name as the board makes them ("0001.alog"): no path tricks.
     return (
-        name.endswith(matchlog.SUFFIX) and len(name) < 32 and "/" not in name and ".." not in name
+        name.endswith(names.SUFFIX) and len(name) < 32 and "/" not in name and ".." not in name
     )

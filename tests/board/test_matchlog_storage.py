@@ -11,7 +11,7 @@ from apixagon.geometry import parse_cell
 from logkit import ROOT, collect, digest
 from smartboard import board as B
 from smartboard import buttons, view
-from smartboard import matchlog as L
+from smartboard.logstore import folder, records
 from smartboard.sim.flash import SimFlash
 from storekit import ROW_I, Board, record_moves, verified
 
@@ -33,7 +33,7 @@ def finished_log(name):
 def test_plenty_of_space_no_warning():
     bd = Board("store-ok", SimFlash())
     st = bd.status()
-    assert st["low"] == "0" and int(st["free"]) > L.LOW_BYTES
+    assert st["low"] == "0" and int(st["free"]) > folder.LOW_BYTES
     assert bd.r.board.storage == B.STORE_OK and bd.sign() == 0
     assert not bd.says.said("storage")
 
@@ -85,8 +85,8 @@ def test_full_flash_keeps_the_match_playable_and_deletes_nothing():
     # first moves and at most a torn part of the next record.
     assert sorted(bd.log.names()) == ["0001.alog", "0002.alog"]
     assert flash.size(path) == size and digest(flash, path, size) == older
-    v = L.read_log(flash.contents(ROOT + "/0002.alog"))[0]
-    assert v == L.OK_LOG or v == L.TORN
+    v = records.read_log(flash.contents(ROOT + "/0002.alog"))[0]
+    assert v == records.OK_LOG or v == records.TORN
     # The host pulls the older match and deletes it: PULLED cannot write
     # its marker on a full flash and is kept in memory, so DEL may go on.
     assert bd.ask("PULLED 0001.alog") == (True, "0001.alog")

@@ -13,7 +13,7 @@ import sys
 import time
 
 from e2ekit import RECORD, connect
-from smartboard import matchlog
+from smartboard.logstore import records
 
 APIXAGON = os.path.join(os.path.dirname(sys.executable), "apixagon")
 N = 1000
@@ -23,7 +23,7 @@ def log_bytes(moves, end="abandoned"):
     """A log of the scripted game's header and first `moves` moves, then its
     end (None: unfinished), as the board writes it."""
     out = bytearray()
-    link = matchlog.SEED
+    link = records.SEED
     n = 0
     with open(RECORD) as f:
         for line in f:
@@ -33,11 +33,11 @@ def log_bytes(moves, end="abandoned"):
                 if n == moves:
                     break
                 n += 1
-            kind = matchlog.MOVE if move else matchlog.HEADER
-            rec, link = matchlog.encode(link, kind, line.encode())
+            kind = records.MOVE if move else records.HEADER
+            rec, link = records.encode(link, kind, line.encode())
             out += rec
     if end is not None:
-        rec, link = matchlog.encode(link, matchlog.END, end.encode())
+        rec, link = records.encode(link, records.END, end.encode())
         out += rec
     return bytes(out)
 

@@ -1,5 +1,5 @@
 # The simulated twin of the board's flash filesystem, as the match logs
-# use it (smartboard.matchlog.Flash: the same methods). Files live in
+# use it (smartboard.logstore.flash.Flash: the same methods). Files live in
 # memory, so a test can look at every byte, and two faults can be injected:
 #
 #   cut_at   the power goes after this many units of the write stream: a
@@ -121,7 +121,7 @@ class SimFlash:
         if full:
             raise OSError(ENOSPC)
 
-    # ---- the interface (smartboard.matchlog.Flash) ----------------------------
+    # ---- the interface (smartboard.logstore.flash.Flash) ----------------------------
     def listdir(self, d):
         self._alive()
         if d not in self.dirs:

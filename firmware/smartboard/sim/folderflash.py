@@ -6,7 +6,7 @@
 # and has no room for what it does not use.
 from apixagon.compat import const
 
-from ..matchlog import Flash
+from ..logstore.flash import Flash
 
 # MicroPython 1.28's rp2 port, RPI_PICO: MICROPY_HW_FLASH_STORAGE_BYTES
 PICO_FS_BYTES = const(1408 * 1024)

@@ -1,0 +1,470 @@
+# The logs folder's index (issue 4, at scale): which logs there are and
+# which the host has stored, for LOGS pages, STATUS counts, PULLED and DEL,
+# the newest log and the next number. A board that is never pulled holds a
+# thousand matches and more, and nothing here holds the whole folder or a
+# whole log in memory:
+#   - The folder is listed one entry at a time (os.ilistdir where the
+#     filesystem has it, names as bytes; a wrapper without it, such as the
+#     flash's twin, falls back on listdir) into an index: a bit per log
+#     number for NNNN.alog on flash and one for NNNN.pulled (1000 logs:
+#     256 bytes, not 1000 strings). LOGS pages, STATUS counts, the newest
+#     log and the next number come from it, and PULLED and DEL look up no
+#     file. The board is the flash's only writer while it runs, so the
+#     index follows its own writes; the folder is listed afresh at boot and
+#     at each LOGS from the start (one pass: 0.4 s for 1500 entries on the
+#     RP2040, where a lookup by name in such a folder costs up to 0.2 s).
+#   - What the board did not make is moved aside, never deleted: an entry
+#     of logs/ that is no log, marker or LAST (a folder, a stray file) goes
+#     to logs.junk/, and so does a file named logs (the folder is then
+#     made); the board says so (repair.py). Only its own .tmp files go.
+from apixagon.compat import const
+
+from .flash import Flash
+from .names import (
+    HIGH,
+    K_HIGH,
+    K_JUNK,
+    K_LOG,
+    K_MARK,
+    K_TMP,
+    MAX_NUMBER,
+    PULLED,
+    TMP,
+    join,
+    kind,
+    log_name,
+    number_of,
+)
+from .records import WINDOW
+
+LOW_BYTES = const(65536)  # below this much free flash the board warns
+HEAD = const(64)  # logs whose sizes a listing keeps (LOGS' first page: sizes(fresh))
+_GROW = const(32)  # the index grows by this many bytes (128 numbers)
+_FIX = const(8)  # entries dropped or moved aside after one pass of a listing
+_MARKS = const(64)  # PULLED marks kept in memory at most (Folder.marks)
+
+
+def _keep_head(head, k, n, size):
+    # n's size among the HEAD lowest numbers seen, kept in order in
+    # head[:k], 6 bytes each (n: 2, size: 4, big-endian); the new k.
+    # littlefs lists names in order, so this is an append but for the odd
+    # one.
+    if k >= 6 * HEAD:
+        if n > _head_n(head, k - 6):
+            return k
+        k -= 6
+    j = k
+    while j and _head_n(head, j - 6) > n:
+        j -= 6
+    if j < k:
+        head[j + 6 : k + 6] = bytes(head[j:k])  # a copy: the two overlap
+    head[j] = n >> 8
+    head[j + 1] = n & 255
+    for i in range(4):
+        head[j + 2 + i] = (size >> (24 - 8 * i)) & 255
+    return k + 6
+
+
+def _head_n(head, j):
+    return (head[j] << 8) | head[j + 1]
+
+
+def _bit(bits, n, m):
+    # bit n of the index (Folder._bits): m 0 the logs', 1 the markers'
+    j = 2 * (n >> 3) + m
+    return j < len(bits) and (bits[j] >> (n & 7)) & 1
+
+
+class Folder:
+    """The logs folder of the board (root, on fs: Flash() or a twin) and
+    its index. The writer of the match in play (writer.MatchLog) is one."""
+
+    def __init__(self, root="logs", fs=None):
+        self.root = root
+        self.fs = fs if fs is not None else Flash()
+        try:
+            self.fs.mkdir(root)
+        except OSError:
+            pass  # already there
+        self.space = 0  # bumped when the free space may have changed
+        self.note = None  # what a listing put right, for the players (said once)
+        # The buffer logs are read through (records.walk, at least WINDOW):
+        # the link lends its GET chunk, never in use at the same time (one
+        # loop); without a link, one is made for each read (_window).
+        self.window = None
+        # The index (see the top of this file), made by the first listing:
+        # two bitmaps interleaved a byte each, numbers 8j..8j+7 in bytes 2j
+        # (NNNN.alog on flash) and 2j+1 (pulled: its marker on flash, or
+        # in marks). Made here, with the board's other lasting buffers.
+        self._bits = bytearray(_GROW)
+        self._listed = False  # the index was made (rescan)
+        self._hi = 0  # LAST: the highest number deleted
+        # numbers PULLED whose marker is not on flash: n, its write waiting
+        # for a quiet link (at the end: write_mark), or -n, kept in memory
+        # as the flash is full (at the front); at most _MARKS
+        self.marks = []
+        self._sized = False  # the last listing gave each entry's size (littlefs)
+        self._dir = None  # LOGS pages' pass over the folder, going on (_sizes_pass)
+        # The sizes a listing asked for them (rescan(head=buffer)) saw of
+        # its HEAD lowest log numbers, by n, in a buffer the caller lends
+        # (the link's own): LOGS from the start lists the folder and then
+        # needs the sizes of its first page, a second pass (~0.7 ms an
+        # entry on the RP2040) saved. For that request alone, let go by
+        # sizes(fresh=True): a log in play grows; and no heap for it (at
+        # 96 wK a 512-byte array made per LOGS split the heap enough to
+        # fail the next match's 1 KB).
+        self._head = None
+        self._nhead = 0  # head[:_nhead] holds the pairs
+
+    def names(self):
+        """The log files, oldest first: a list, for tests and tools (the
+        firmware walks the index instead: page(), counts())."""
+        return [log_name(n) for n in self.page(0, MAX_NUMBER)[0]]
+
+    def file(self, name):
+        return "%s/%s" % (self.root, name)
+
+    def size_of(self, name):
+        """A log's size in bytes, -1 if it is gone."""
+        try:
+            return self.fs.size(self.file(name))
+        except OSError:
+            return -1
+
+    def has(self, name):
+        """Whether the log exists (the index: no lookup on flash; the host
+        marks a whole archive pulled, a request per log)."""
+        self._index()
+        return _bit(self._bits, number_of(name), 0) == 1
+
+    def has_all(self, lo, k):
+        """Whether the logs numbered lo .. lo+k-1 all exist (the index; one
+        loop, not a call a log: a range of PULLED or FETCH)."""
+        self._index()
+        for n in range(lo, lo + k):
+            if not _bit(self._bits, n, 0):
+                return False
+        return True
+
+    def _marker(self, n):
+        return "%s/%04d%s" % (self.root, n, PULLED)
+
+    def is_pulled(self, name):
+        return self.pulled(number_of(name))
+
+    def pulled(self, n):
+        """is_pulled() of log number n."""
+        self._index()
+        return _bit(self._bits, n, 1) == 1
+
+    def mark_number(self, n, later=False):
+        """The host stored log number n: marked pulled in the index at once
+        (LOGS, STATUS and DEL see it), its marker file on flash now or,
+        later, once the link is quiet (write_mark). A marker costs littlefs
+        a file made in the folder (~30 ms on the RP2040): a pull of many
+        short logs spent more on them than on fetching the logs. A power
+        cut before it is written only forgets the mark: the host, which
+        has the log whole, marks it again at its next pull. At most _MARKS
+        wait; a log marked already is not written again."""
+        self._index()
+        if _bit(self._bits, n, 1):
+            return  # its marker is on flash or in marks
+        self._set(1, n, 1)
+        if later and len(self.marks) < _MARKS:
+            self.marks.append(n)
+        elif not self._mark(n):
+            raise OSError(28)
+
+    def write_mark(self):
+        """A marker PULLED left for later (marks[-1] > 0) written on flash."""
+        self._mark(self.marks.pop())
+
+    def _mark(self, n):
+        # n's marker on flash; on a full flash kept in memory, so that DEL
+        # can free space (after a reboot the host pulls it again). False,
+        # and not marked, if not even there.
+        try:
+            self.fs.write(self._marker(n), b"1")
+        except OSError:
+            if len(self.marks) >= _MARKS:
+                self._set(1, n, 0)
+                return False
+            self.marks.insert(0, -n)
+        return True
+
+    def delete(self, name):
+        """Delete a log the host has stored (link.py checks that it has).
+        Deleting the newest log keeps its number first (HIGH, written
+        whole): a cut between the two leaves the log and a number never
+        used again, never a number free for another match. Older logs need
+        no write (on a full flash they are what frees space)."""
+        n = number_of(name)
+        if n >= self._newest() and n > self._hi:
+            tmp = self.file(HIGH + TMP)
+            self.fs.write(tmp, ("%d" % n).encode())
+            self.fs.rename(tmp, self.file(HIGH))
+            self._hi = n
+        self.fs.remove(self.file(name))
+        self._set(0, n, 0)
+        self._set(1, n, 0)
+        self._dir = None
+        try:
+            self.fs.remove(self._marker(n))
+        except OSError:
+            pass  # pulled in memory only
+        for m in (n, -n):
+            if m in self.marks:
+                self.marks.remove(m)
+        self.space += 1
+
+    def free_bytes(self):
+        try:
+            return self.fs.free(self.root)
+        except (OSError, AttributeError):
+            return -1
+
+    def low(self, free=None):
+        """Warn the players: little space left. free: free_bytes() if the
+        caller has it (littlefs counts every block in use to tell: 0.2 s
+        with a thousand logs on the RP2040)."""
+        f = self.free_bytes() if free is None else free
+        return 0 <= f < LOW_BYTES
+
+    def counts(self):
+        """(logs, of which not pulled): the index's bits counted, no listing."""
+        self._index()
+        bits = self._bits
+        n = k = 0
+        for j in range(0, len(bits), 2):
+            b = bits[j]
+            p = b & ~bits[j + 1]
+            while b:
+                b &= b - 1
+                n += 1
+            while p:
+                p &= p - 1
+                k += 1
+        return n, k
+
+    def page(self, start, k):
+        """The numbers of up to k logs from number `start` up, oldest first,
+        and the number to go on from (0: no more). A page is asked for by
+        number, not position: a log deleted between two pages moves no
+        other log to another page."""
+        self._index()
+        bits = self._bits
+        out = []
+        n = start if start > 0 else 1
+        while n < 4 * len(bits):
+            b = bits[2 * (n >> 3)]
+            if not b:
+                n = (n | 7) + 1  # eight numbers at once where none is a log
+                continue
+            if (b >> (n & 7)) & 1:
+                if len(out) == k:
+                    return out, n
+                out.append(n)
+            n += 1
+        return out, 0
+
+    def sizes(self, nums, fresh=False):
+        """The sizes of the logs numbered nums (ascending), -1 for one that
+        is gone: a lookup each, or one pass over a folder that lists sizes
+        (_sizes_pass: littlefs). fresh: right after rescan(), whose pass
+        kept the sizes of the first HEAD logs (no second pass for them)."""
+        h = self._head
+        k = self._nhead
+        self._head = None
+        if fresh and h is not None and self._sized and nums and k >= 6 * len(nums):
+            out = []
+            j = 0
+            for n in nums:
+                while j < k and _head_n(h, j) < n:
+                    j += 6
+                if j >= k or _head_n(h, j) != n:
+                    out = None
+                    break
+                out.append((h[j + 2] << 24) | (h[j + 3] << 16) | (h[j + 4] << 8) | h[j + 5])
+            if out is not None:
+                return out
+        if self._sized and nums:
+            return self._sizes_pass(nums)
+        return [self.size_of(log_name(n)) for n in nums]
+
+    # ---- the index ------------------------------------------------------------
+    def _index(self):
+        if not self._listed:
+            self.rescan()
+
+    def _newest(self):
+        # the highest log number (0: none), from the end of the bitmap
+        self._index()
+        bits = self._bits
+        j = len(bits) - 2
+        while j > 0 and not bits[j]:
+            j -= 2
+        b = bits[j]
+        n = 0
+        while b > 1:
+            b >>= 1
+            n += 1
+        return 4 * j + n if bits[j] else 0
+
+    def _set(self, m, n, on):
+        # bit n of the index on or off (m: 0 the logs', 1 the markers'),
+        # grown _GROW bytes at a time (rare: 128 numbers a step)
+        bits = self._bits
+        j = 2 * (n >> 3) + m
+        if j >= len(bits):
+            if not on:
+                return
+            bits.extend(bytes((j // _GROW + 1) * _GROW - len(bits)))
+        if on:
+            bits[j] |= 1 << (n & 7)
+        else:
+            bits[j] &= ~(1 << (n & 7)) & 255
+
+    def rescan(self, head=None):
+        """List the folder afresh into the index (at boot, and at each LOGS
+        from the start: the host then sees what is on flash, whoever put
+        it there). The board's own .tmp files are dropped and what is not
+        the board's is moved to <root>.junk/, after the pass (a folder is
+        never changed while it is listed); the board says what it moved
+        (note). A root that is a file, not a folder, is moved there too and
+        the folder made (repair.py). OSError if the folder cannot be
+        listed. head: a buffer of 6 * HEAD bytes, lent, to keep the first
+        HEAD logs' sizes in for sizes(fresh=True)."""
+        self._dir = None
+        self._head = head
+        try:
+            extra = self._pass()
+        except OSError:
+            from . import repair
+
+            if not repair.fix_root(self):
+                raise
+            extra = self._pass()
+        seen = moved = 0  # entries not the board's, of which moved aside
+        while extra:
+            gone = 0
+            for e in extra:
+                if e[1] == K_TMP:
+                    self._drop(join(self.root, e[0]))  # a cut mid-rewrite: not a log
+                    gone += 1
+                else:
+                    from . import repair  # only then: nothing is wrong as a rule
+
+                    seen += 1
+                    if repair.aside(self, e[0]):
+                        moved += 1
+                        gone += 1
+            # more than _FIX: listed again while that moves some out of the
+            # way (what cannot be moved stays, ignored: never a loop)
+            extra = self._pass() if len(extra) >= _FIX and gone else None
+        if seen:
+            from . import repair
+
+            repair.tell(self, seen, moved)
+        for n in self.marks:  # pulled, the marker not on flash (yet)
+            self._set(1, abs(n), 1)
+        # LAST, its first bytes read into the window (whatever its size):
+        # the highest number deleted, 0 if none or unreadable (the names
+        # still count)
+        w = memoryview(self._window())[:12]
+        try:
+            v = int(bytes(w[: self.fs.read_into(self.file(HIGH), 0, w)]))
+        except (OSError, ValueError):
+            v = 0
+        self._hi = v if 0 < v <= MAX_NUMBER else 0
+        self._listed = True
+
+    def _pass(self):
+        # one pass over the folder: the index made anew; the first _FIX
+        # entries to drop or move aside returned as (name, kind)
+        self._bits[:] = bytes(len(self._bits))  # anew, in place
+        fs = self.fs
+        self._sized = hasattr(fs, "ilistdir")
+        extra = []
+        head = self._head
+        self._nhead = 0
+        # one entry at a time where the filesystem can (see the top)
+        for e in fs.ilistdir(self.root) if hasattr(fs, "ilistdir") else fs.listdir(self.root):
+            if isinstance(e, str):  # listdir: a name (no folders: SimFlash)
+                e = (e, False, -1)
+            if e[2] < 0:
+                self._sized = False
+            k, n = kind(e[0].encode() if isinstance(e[0], str) else e[0])
+            if e[1]:
+                k = K_JUNK  # a folder, whatever its name
+            if k == K_LOG or k == K_MARK:
+                self._set(k - K_LOG, n, 1)
+                if head is not None and k == K_LOG and e[2] >= 0:
+                    self._nhead = _keep_head(head, self._nhead, n, e[2])
+            elif k != K_HIGH and len(extra) < _FIX:
+                extra.append((e[0], k))
+        return extra
+
+    def _window(self):
+        # the buffer a log is read through: the link's GET chunk when it is
+        # lent (window), else one made for this read and gone after it
+        return self.window if self.window is not None else bytearray(WINDOW)
+
+    def _next_number(self):
+        n = max(self._hi, self._newest()) + 1
+        if n > MAX_NUMBER:
+            raise OSError(28)  # numbers used up: as a full flash (see top)
+        return n
+
+    def _drop(self, path):
+        try:
+            self.fs.remove(path)
+        except OSError:
+            pass
+
+    def _sizes_pass(self, nums):
+        # sizes() on a filesystem whose listing gives sizes (littlefs),
+        # where a lookup by name walks the folder's metadata blocks from the
+        # first (0.1-0.2 s a name with a thousand logs on the RP2040). The
+        # pages of a listing come in order and littlefs lists names in
+        # order, so one pass over the folder goes on from page to page
+        # (self._dir: the pass, the last log number it read, the log it read
+        # past the page's end): a listing of a thousand logs reads each
+        # entry once, not once a page. A page the pass has gone past, or
+        # names out of order, start a pass from the first entry for what is
+        # missing.
+        out = [-1] * len(nums)
+        left = len(nums)
+        hi = nums[-1]
+        st = self._dir
+        if st is None or st[1] >= nums[0]:
+            st = self._dir = [self.fs.ilistdir(self.root), 0, None]
+        if st[2] is not None:  # the log read past the last page's end
+            n, size = st[2]
+            st[2] = None
+            if n in nums:
+                out[nums.index(n)] = size
+                left -= 1
+        while left:
+            e = next(st[0], None)
+            if e is None:
+                self._dir = None  # all read
+                break
+            k, n = kind(e[0])
+            if k != K_LOG or e[1]:
+                continue
+            st[1] = n
+            if n > hi:
+                st[2] = (n, e[2])  # the next page's
+                break
+            if n in nums:
+                out[nums.index(n)] = e[2]
+                left -= 1
+        if left:
+            for name, isdir, size in self.fs.ilistdir(self.root):
+                k, n = kind(name)
+                if k == K_LOG and n in nums and not isdir and out[nums.index(n)] < 0:
+                    out[nums.index(n)] = size
+                    left -= 1
+                    if not left:
+                        break
+        return out
