@@ -38,6 +38,8 @@ _GEOMETRY = dict(
     cache_size=min(BLOCK, 4 * 256),
     block_cycles=100,
 )
+_MTIME = 1  # MicroPython's LFS_ATTR_MTIME
+MTIME_NS = 1790000000 * 10**9  # what the board's clock read when it wrote (any)
 
 
 def flash_of(image):
@@ -96,6 +98,10 @@ class FlashFs:
             return False
 
     def write(self, path, data):
+        """A file written as the board writes one: with MicroPython's mtime
+        attribute (vfs_lfsx_file.c: type 1, 8 bytes, ns since 1970), which
+        the board's own files carry and which takes its bytes in the
+        folder's metadata (smartboard.logstore.lfs)."""
         parts = path.strip("/").split("/")
         for i in range(1, len(parts)):
             d = "/".join(parts[:i])
@@ -103,6 +109,13 @@ class FlashFs:
                 self.fs.mkdir(d)
         with self.fs.open(path, "wb") as f:
             f.write(data)
+        self.fs.setattr(path, _MTIME, MTIME_NS.to_bytes(8, "little"))
+
+    def remove(self, path):
+        self.fs.remove(path)
+
+    def size(self, path):
+        return self.fs.stat(path).size
 
     def free(self):
         """Bytes free, as the board's statvfs counts them (whole blocks)."""
