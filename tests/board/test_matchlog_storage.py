@@ -114,8 +114,18 @@ def test_a_failed_write_is_tried_again_later_not_every_tick():
     assert verified(flash, "0001.alog")[0] == record_moves(2)
 
 
+class Refusing(SimFlash):
+    """A flash that says it has room and refuses writes all the same (a
+    failing part, files a PC put there): the board's room rule lets a match
+    start, and its moves wait as on a full flash."""
+
+    def free(self, d):
+        SimFlash.free(self, d)
+        return 1 << 20
+
+
 def test_matches_played_on_a_full_flash_are_written_when_space_comes_back():
-    flash = SimFlash()
+    flash = Refusing()
     bd = Board("store-next", flash)
     flash.set_free(0)
     bd.play(3)
@@ -132,7 +142,7 @@ def test_matches_played_on_a_full_flash_are_written_when_space_comes_back():
 
 def test_a_third_match_on_a_full_flash_takes_the_waiting_ones_place():
     # Bounded memory: the log holds one match besides the one written to.
-    flash = SimFlash()
+    flash = Refusing()
     bd = Board("store-third", flash)
     flash.set_free(0)
     for _ in range(3):

@@ -13,12 +13,23 @@
 #     index follows its own writes; the folder is listed afresh at boot and
 #     at each LOGS from the start (one pass: 0.4 s for 1500 entries on the
 #     RP2040, where a lookup by name in such a folder costs up to 0.2 s).
+#   - A finished match may live in an archive (archive.py, pack.py)
+#     rather than its own file: the index has a third bit per number, set
+#     when it is packed, and the first number of each archive (2 bytes an
+#     archive); LOGS, GET, FETCH, PULLED and DEL find a packed match by its
+#     name as they find a file (read_into, size_of, delete). The archives'
+#     entry heads are walked at each listing (a head a match: ~0.3 ms on
+#     the RP2040), and a packed match is found by walking its archive's
+#     heads (a cursor goes on from the last one found: a pull's and a LOGS
+#     page's numbers come in order).
 #   - What the board did not make is moved aside, never deleted: an entry
-#     of logs/ that is no log, marker or LAST (a folder, a stray file) goes
-#     to logs.junk/, and so does a file named logs (the folder is then
-#     made); the board says so (repair.py). Only its own .tmp files go.
+#     of logs/ that is no log, marker, archive, LAST or UNSAVED (a folder, a
+#     stray file) goes to logs.junk/, and so does a file named logs (the
+#     folder is then made); the board says so (repair.py). Only its own
+#     .tmp files go.
 from apixagon.compat import const
 
+from . import archive
 from .flash import Flash
 from .names import (
     HIGH,
@@ -26,7 +37,9 @@ from .names import (
     K_JUNK,
     K_LOG,
     K_MARK,
+    K_PACK,
     K_TMP,
+    K_UNSAVED,
     MAX_NUMBER,
     PULLED,
     TMP,
@@ -34,12 +47,18 @@ from .names import (
     kind,
     log_name,
     number_of,
+    pack_name,
 )
 from .records import WINDOW
 
 LOW_BYTES = const(65536)  # below this much free flash the board warns
 HEAD = const(64)  # logs whose sizes a listing keeps (LOGS' first page: sizes(fresh))
-_GROW = const(32)  # the index grows by this many bytes (128 numbers)
+_GROW = const(48)  # the index grows by this many bytes (128 numbers)
+# the index's bitmaps (_bit, _set): a byte of each for numbers 8j..8j+7,
+# interleaved at 3j, 3j+1, 3j+2
+_LOG = const(0)  # the log is on flash: its own file or packed
+_MARK = const(1)  # pulled: its marker on flash, or in marks
+_PACKED = const(2)  # it lives in an archive
 _FIX = const(8)  # entries dropped or moved aside after one pass of a listing
 _MARKS = const(64)  # PULLED marks kept in memory at most (Folder.marks)
 
@@ -70,8 +89,8 @@ def _head_n(head, j):
 
 
 def _bit(bits, n, m):
-    # bit n of the index (Folder._bits): m 0 the logs', 1 the markers'
-    j = 2 * (n >> 3) + m
+    # bit n of the index (Folder._bits): m _LOG, _MARK or _PACKED
+    j = 3 * (n >> 3) + m
     return j < len(bits) and (bits[j] >> (n & 7)) & 1
 
 
@@ -93,10 +112,22 @@ class Folder:
         # loop); without a link, one is made for each read (_window).
         self.window = None
         # The index (see the top of this file), made by the first listing:
-        # two bitmaps interleaved a byte each, numbers 8j..8j+7 in bytes 2j
-        # (NNNN.alog on flash) and 2j+1 (pulled: its marker on flash, or
-        # in marks). Made here, with the board's other lasting buffers.
+        # three bitmaps interleaved a byte each, numbers 8j..8j+7 in bytes
+        # 3j (the log on flash), 3j+1 (pulled: its marker on flash, or in
+        # marks) and 3j+2 (packed). Made here, with the board's other
+        # lasting buffers.
         self._bits = bytearray(_GROW)
+        # the archives' first numbers, 2 bytes each, ascending
+        self._arcs = bytearray()
+        # the newest archive while it takes entries: [first, size], else
+        # None (pack.py appends there)
+        self.tail = None
+        self.top = 0  # the highest number packed: none below it is packed later
+        self.dup = 0  # a log found both on its own and packed (a cut mid-pack)
+        self._eh = bytearray(archive.ENTRY)  # an entry's head, read
+        # where the last packed log was found: [first, the next entry's
+        # offset, the archive's size, its number] (_locate goes on from there)
+        self._cur = None
         self._listed = False  # the index was made (rescan)
         self._hi = 0  # LAST: the highest number deleted
         # numbers PULLED whose marker is not on flash: n, its write waiting
@@ -115,6 +146,9 @@ class Folder:
         # fail the next match's 1 KB).
         self._head = None
         self._nhead = 0  # head[:_nhead] holds the pairs
+        self._seen_arcs = None  # the archives a listing saw (_pass)
+        self._sealed = []
+        self.unsaved = False
 
     def names(self):
         """The log files, oldest first: a list, for tests and tools (the
@@ -126,10 +160,67 @@ class Folder:
 
     def size_of(self, name):
         """A log's size in bytes, -1 if it is gone."""
+        n = number_of(name)
         try:
+            if n and self.packed(n):
+                return self._locate(n)[2]
             return self.fs.size(self.file(name))
-        except OSError:
+        except (OSError, TypeError):
             return -1
+
+    def packed(self, n):
+        """Whether log number n lives in an archive."""
+        self._index()
+        return _bit(self._bits, n, _PACKED) == 1
+
+    def read_into(self, n, off, buf):
+        """Bytes of log number n from off into buf, where it lives (its own
+        file or its archive): how many (0 past its end). OSError if it is
+        gone."""
+        if not self.packed(n):
+            return self.fs.read_into(self.file(log_name(n)), off, buf)
+        path, at, ln = self._locate(n)
+        if off >= ln:
+            return 0
+        if off + len(buf) > ln:
+            buf = memoryview(buf)[: ln - off]
+        return self.fs.read_into(path, at + off, buf)
+
+    def arc_path(self, first):
+        return self.file(pack_name(first))
+
+    def arc_of(self, n):
+        """The first number of the archive log n would be in (0: none)."""
+        a = self._arcs
+        j = len(a) - 2
+        while j >= 0:
+            f = (a[j] << 8) | a[j + 1]
+            if f <= n:
+                return f
+            j -= 2
+        return 0
+
+    def _locate(self, n):
+        # (archive path, offset of log n's bytes there, its length): its
+        # archive's entry heads walked, from where the last search stopped
+        # if that was before n in the same archive; OSError if not there
+        first = self.arc_of(n)
+        path = self.arc_path(first)
+        c = self._cur
+        if c is None or c[0] != first or c[3] >= n:
+            c = self._cur = [first, 0, self.fs.size(path), 0]
+        h = self._eh
+        while True:
+            k, m, ln = archive.entry(self.fs, path, c[1], c[2], h)
+            if k <= 0:
+                self._cur = None
+                raise OSError(2)  # ENOENT: not packed after all
+            at = c[1] + archive.ENTRY
+            c[1] = at + ln
+            if k == archive.LOG:
+                c[3] = m
+                if m == n:
+                    return path, at, ln
 
     def has(self, name):
         """Whether the log exists (the index: no lookup on flash; the host
@@ -142,7 +233,7 @@ class Folder:
         loop, not a call a log: a range of PULLED or FETCH)."""
         self._index()
         for n in range(lo, lo + k):
-            if not _bit(self._bits, n, 0):
+            if not _bit(self._bits, n, _LOG):
                 return False
         return True
 
@@ -155,7 +246,7 @@ class Folder:
     def pulled(self, n):
         """is_pulled() of log number n."""
         self._index()
-        return _bit(self._bits, n, 1) == 1
+        return _bit(self._bits, n, _MARK) == 1
 
     def mark_number(self, n, later=False):
         """The host stored log number n: marked pulled in the index at once
@@ -167,9 +258,9 @@ class Folder:
         has the log whole, marks it again at its next pull. At most _MARKS
         wait; a log marked already is not written again."""
         self._index()
-        if _bit(self._bits, n, 1):
+        if _bit(self._bits, n, _MARK):
             return  # its marker is on flash or in marks
-        self._set(1, n, 1)
+        self._set(_MARK, n, 1)
         if later and len(self.marks) < _MARKS:
             self.marks.append(n)
         elif not self._mark(n):
@@ -187,7 +278,7 @@ class Folder:
             self.fs.write(self._marker(n), b"1")
         except OSError:
             if len(self.marks) >= _MARKS:
-                self._set(1, n, 0)
+                self._set(_MARK, n, 0)
                 return False
             self.marks.insert(0, -n)
         return True
@@ -197,16 +288,28 @@ class Folder:
         Deleting the newest log keeps its number first (HIGH, written
         whole): a cut between the two leaves the log and a number never
         used again, never a number free for another match. Older logs need
-        no write (on a full flash they are what frees space)."""
+        no write (on a full flash they are what frees space). A packed log
+        gets its D entry in its archive (archive.py), and an archive whose
+        every log is deleted is removed (a cut between the two: the next
+        listing removes it)."""
         n = number_of(name)
         if n >= self._newest() and n > self._hi:
             tmp = self.file(HIGH + TMP)
             self.fs.write(tmp, ("%d" % n).encode())
             self.fs.rename(tmp, self.file(HIGH))
             self._hi = n
-        self.fs.remove(self.file(name))
-        self._set(0, n, 0)
-        self._set(1, n, 0)
+        if self.packed(n):
+            first = self.arc_of(n)
+            if first in self._sealed:
+                raise OSError(28)  # its torn tail still there: the flash is full
+            self.append_gone(self.arc_path(first), n)
+            self._set(_PACKED, n, 0)
+            if not self._live(first):
+                self._drop_arc(first)
+        else:
+            self.fs.remove(self.file(name))
+        self._set(_LOG, n, 0)
+        self._set(_MARK, n, 0)
         self._dir = None
         try:
             self.fs.remove(self._marker(n))
@@ -235,7 +338,7 @@ class Folder:
         self._index()
         bits = self._bits
         n = k = 0
-        for j in range(0, len(bits), 2):
+        for j in range(0, len(bits), 3):
             b = bits[j]
             p = b & ~bits[j + 1]
             while b:
@@ -255,8 +358,8 @@ class Folder:
         bits = self._bits
         out = []
         n = start if start > 0 else 1
-        while n < 4 * len(bits):
-            b = bits[2 * (n >> 3)]
+        while n < 8 * (len(bits) // 3):
+            b = bits[3 * (n >> 3)]
             if not b:
                 n = (n | 7) + 1  # eight numbers at once where none is a log
                 continue
@@ -271,25 +374,40 @@ class Folder:
         """The sizes of the logs numbered nums (ascending), -1 for one that
         is gone: a lookup each, or one pass over a folder that lists sizes
         (_sizes_pass: littlefs). fresh: right after rescan(), whose pass
-        kept the sizes of the first HEAD logs (no second pass for them)."""
+        kept the sizes of the first HEAD logs (no second pass for them).
+        A packed log's size is its archive entry's (its heads walked: the
+        numbers come in order)."""
         h = self._head
         k = self._nhead
         self._head = None
-        if fresh and h is not None and self._sized and nums and k >= 6 * len(nums):
+        loose = [n for n in nums if not self.packed(n)]
+        out = None
+        if fresh and h is not None and self._sized and loose and k >= 6 * len(loose):
             out = []
             j = 0
-            for n in nums:
+            for n in loose:
                 while j < k and _head_n(h, j) < n:
                     j += 6
                 if j >= k or _head_n(h, j) != n:
                     out = None
                     break
                 out.append((h[j + 2] << 24) | (h[j + 3] << 16) | (h[j + 4] << 8) | h[j + 5])
-            if out is not None:
-                return out
-        if self._sized and nums:
-            return self._sizes_pass(nums)
-        return [self.size_of(log_name(n)) for n in nums]
+        if out is None:
+            if self._sized and loose:
+                out = self._sizes_pass(loose)
+            else:
+                out = [self.size_of(log_name(n)) for n in loose]
+        if len(loose) == len(nums):
+            return out
+        sizes = []
+        i = 0
+        for n in nums:
+            if i < len(loose) and loose[i] == n:
+                sizes.append(out[i])
+                i += 1
+            else:
+                sizes.append(self.size_of(log_name(n)))
+        return sizes
 
     # ---- the index ------------------------------------------------------------
     def _index(self):
@@ -300,21 +418,21 @@ class Folder:
         # the highest log number (0: none), from the end of the bitmap
         self._index()
         bits = self._bits
-        j = len(bits) - 2
+        j = len(bits) - 3
         while j > 0 and not bits[j]:
-            j -= 2
+            j -= 3
         b = bits[j]
         n = 0
         while b > 1:
             b >>= 1
             n += 1
-        return 4 * j + n if bits[j] else 0
+        return 8 * (j // 3) + n if bits[j] else 0
 
     def _set(self, m, n, on):
-        # bit n of the index on or off (m: 0 the logs', 1 the markers'),
-        # grown _GROW bytes at a time (rare: 128 numbers a step)
+        # bit n of the index on or off (m: _LOG, _MARK or _PACKED), grown
+        # _GROW bytes at a time (rare: 128 numbers a step)
         bits = self._bits
-        j = 2 * (n >> 3) + m
+        j = 3 * (n >> 3) + m
         if j >= len(bits):
             if not on:
                 return
@@ -366,7 +484,7 @@ class Folder:
 
             repair.tell(self, seen, moved)
         for n in self.marks:  # pulled, the marker not on flash (yet)
-            self._set(1, abs(n), 1)
+            self._set(_MARK, abs(n), 1)
         # LAST, its first bytes read into the window (whatever its size):
         # the highest number deleted, 0 if none or unreadable (the names
         # still count)
@@ -376,7 +494,160 @@ class Folder:
         except (OSError, ValueError):
             v = 0
         self._hi = v if 0 < v <= MAX_NUMBER else 0
+        self._scan_arcs(self._seen_arcs)
+        self._seen_arcs = None
         self._listed = True
+
+    def _scan_arcs(self, arcs):
+        # The archives listed, their entry heads walked into the index: a
+        # log packed (unless its own file is there too: a cut before the
+        # pack removed it, dup), a D entry's log gone. A tail cut short
+        # (a flash twin that tears writes; littlefs never leaves one) is
+        # cut off as a log's is; an archive whose logs are all deleted is
+        # removed.
+        arcs.sort()
+        a = self._arcs = bytearray(2 * len(arcs))
+        for i in range(len(arcs)):
+            a[2 * i] = arcs[i][0] >> 8
+            a[2 * i + 1] = arcs[i][0] & 255
+        self.tail = None
+        self.top = self.dup = 0
+        self._cur = None
+        self._sealed = []  # archives with a torn tail that could not be cut
+        fs = self.fs
+        h = self._eh
+        bits = self._bits
+        empty = []
+        for first, size in arcs:
+            path = self.arc_path(first)
+            if size < 0:
+                size = fs.size(path)
+            off = live = 0
+            while True:
+                k, n, ln = archive.entry(fs, path, off, size, h)
+                if k == archive.LOG:
+                    if _bit(bits, n, _LOG) and not _bit(bits, n, _PACKED):
+                        self.dup = n
+                    else:
+                        self._set(_LOG, n, 1)
+                        self._set(_PACKED, n, 1)
+                    live += 1
+                    if n > self.top:
+                        self.top = n
+                elif k == archive.GONE:
+                    if _bit(bits, n, _PACKED):
+                        self._set(_LOG, n, 0)
+                        self._set(_PACKED, n, 0)
+                        live -= 1
+                else:
+                    break
+                bits = self._bits  # (grown by _set)
+                off += archive.ENTRY + ln
+            if k == archive.TORN:
+                try:
+                    self._cut(path, off)
+                except OSError:
+                    # a full flash: left as it is, read up to its tail,
+                    # and nothing appended to it any more (DEL refused)
+                    self._sealed.append(first)
+                    continue
+            if live <= 0:
+                empty.append(first)
+            else:
+                self.tail = [first, off]
+        for first in empty:
+            self._drop_arc(first)
+
+    def _cut(self, path, good):
+        # an archive's torn tail cut off, as a log's (writer._repair): the
+        # good part copied and renamed over (a cut before the rename leaves
+        # it as it was; the next listing tries again)
+        from .repair import copy
+
+        tmp = path + TMP
+        try:
+            copy(self.fs, path, tmp, good, self._window())
+            self.fs.rename(tmp, path)
+        except OSError:
+            self._drop(tmp)
+            raise
+
+    def _live(self, first):
+        # whether the archive numbered first still holds a log not deleted
+        a = self._arcs
+        end = MAX_NUMBER + 1
+        for j in range(0, len(a), 2):
+            f = (a[j] << 8) | a[j + 1]
+            if f > first:
+                end = f
+                break
+        bits = self._bits
+        for n in range(first, end):
+            j = 3 * (n >> 3) + _PACKED
+            if j >= len(bits):
+                break
+            if not bits[j]:
+                continue
+            if (bits[j] >> (n & 7)) & 1:
+                return True
+        return False
+
+    def _drop_arc(self, first):
+        # an archive none of whose logs is left: removed, and from the index
+        self._drop(self.arc_path(first))
+        a = self._arcs
+        for j in range(0, len(a), 2):
+            if (a[j] << 8) | a[j + 1] == first:
+                self._arcs = a[:j] + a[j + 2 :]
+                break
+        if self.tail is not None and self.tail[0] == first:
+            self.tail = None
+        self._cur = None
+        self.space += 1
+
+    # ---- for the packer (pack.py) ---------------------------------------------
+    def has_number(self, n):
+        return _bit(self._bits, n, _LOG) == 1
+
+    def eh(self):
+        """The buffer an entry's head is read into (lent)."""
+        return self._eh
+
+    def set_packed(self, n):
+        """Log n's own file removed: from now on it is found packed."""
+        self._set(_PACKED, n, 1)
+        if n > self.top:
+            self.top = n
+        self._dir = None
+
+    def next_loose(self, n):
+        """The lowest log number from n up that is its own file and not the
+        newest (0: none)."""
+        bits = self._bits
+        end = self._newest()
+        while n < end:
+            j = 3 * (n >> 3)
+            b = bits[j] & ~bits[j + 2]
+            if not b:
+                n = (n | 7) + 1
+                continue
+            if (b >> (n & 7)) & 1:
+                return n
+            n += 1
+        return 0
+
+    def append_gone(self, path, n):
+        """The D entry of log n appended to the archive path."""
+        self.fs.append(path, archive.gone(n))
+        self._cur = None
+        t = self.tail
+        if t is not None and self.arc_path(t[0]) == path:
+            t[1] += archive.ENTRY
+
+    def add_arc(self, first):
+        """A new archive, numbered first (after every other: pack.py)."""
+        self._arcs.append(first >> 8)
+        self._arcs.append(first & 255)
 
     def _pass(self):
         # one pass over the folder: the index made anew; the first _FIX
@@ -385,6 +656,8 @@ class Folder:
         fs = self.fs
         self._sized = hasattr(fs, "ilistdir")
         extra = []
+        arcs = self._seen_arcs = []  # (first, size) of each archive
+        self.unsaved = False  # UNSAVED listed (writer.py)
         head = self._head
         self._nhead = 0
         # one entry at a time where the filesystem can (see the top)
@@ -397,9 +670,13 @@ class Folder:
             if e[1]:
                 k = K_JUNK  # a folder, whatever its name
             if k == K_LOG or k == K_MARK:
-                self._set(k - K_LOG, n, 1)
+                self._set(_LOG if k == K_LOG else _MARK, n, 1)
                 if head is not None and k == K_LOG and e[2] >= 0:
                     self._nhead = _keep_head(head, self._nhead, n, e[2])
+            elif k == K_PACK:
+                arcs.append((n, e[2]))
+            elif k == K_UNSAVED:
+                self.unsaved = True
             elif k != K_HIGH and len(extra) < _FIX:
                 extra.append((e[0], k))
         return extra

@@ -1,8 +1,10 @@
 # The names in the logs folder (docs/protocol.md, "Names" and "What else is
 # in logs/"): a log NNNN.alog per match, its marker NNNN.pulled once the
-# host stored it, LAST (the highest number deleted: a number is never given
-# twice, or the host, which knows a match by board and name, would take a
-# new match for the one it stored under that name), and the board's own
+# host stored it, the archives NNNN.pack of finished matches (archive.py:
+# NNNN the first match it holds), LAST (the highest number deleted: a
+# number is never given twice, or the host, which knows a match by board
+# and name, would take a new match for the one it stored under that name),
+# UNSAVED (what a power cut would lose: writer.py), and the board's own
 # .tmp files (a file being written whole, renamed over its name when
 # done). Anything else is junk, moved to <root>.junk/ (repair.py).
 #
@@ -14,8 +16,10 @@ from apixagon.compat import const
 
 SUFFIX = ".alog"
 PULLED = ".pulled"  # marker: the host stored this match (PULLED command)
+PACK = ".pack"
 TMP = ".tmp"
 HIGH = "LAST"
+UNSAVED = "UNSAVED"
 MAX_NUMBER = const(9999)
 JUNK = ".junk"  # what logs/ should not hold goes to <root>.junk/
 # kinds of names (kind()); public: a module's private const() names are
@@ -25,20 +29,27 @@ K_LOG = const(1)
 K_MARK = const(2)
 K_TMP = const(3)
 K_HIGH = const(4)
+K_PACK = const(5)
+K_UNSAVED = const(6)
 
 
 def kind(name):
-    """(kind, number) of a name in logs/ (bytes): a log NNNN.alog or its
-    marker NNNN.pulled as the board writes them (four digits, 1..MAX_NUMBER:
-    "7.alog" or "00007.alog" is not one), LAST, a .tmp, or junk. The usual
-    names first, in few steps: a listing runs this for each of thousands."""
+    """(kind, number) of a name in logs/ (bytes): a log NNNN.alog, its
+    marker NNNN.pulled or an archive NNNN.pack as the board writes them
+    (four digits, 1..MAX_NUMBER: "7.alog" or "00007.alog" is not one),
+    LAST, UNSAVED, a .tmp, or junk. The usual names first, in few steps: a
+    listing runs this for each of thousands."""
     n = len(name)
     if n == 9 and name[4:] == b".alog":
         k = K_LOG
     elif n == 11 and name[4:] == b".pulled":
         k = K_MARK
+    elif n == 9 and name[4:] == b".pack":
+        k = K_PACK
     elif name == b"LAST":
         return K_HIGH, 0
+    elif name == b"UNSAVED":
+        return K_UNSAVED, 0
     elif name.endswith(b".tmp"):
         return K_TMP, 0
     else:
@@ -59,6 +70,11 @@ def number_of(name):
 def log_name(n):
     """The name of log number n (7 -> "0007.alog")."""
     return "%04d%s" % (n, SUFFIX)
+
+
+def pack_name(n):
+    """The name of the archive whose first match is number n."""
+    return "%04d%s" % (n, PACK)
 
 
 def join(d, name):

@@ -40,6 +40,7 @@ OK_LOG = const(0)
 TORN = const(1)  # an incomplete last record (a power cut): the rest is good
 CORRUPT = const(2)  # a bad record with data after it
 BROKEN = const(3)  # a record whose link does not follow: the log was edited
+MORE = const(4)  # walk(most=k) stopped after k records, with more to read
 _VERDICTS = ("ok", "torn tail", "corrupt record", "hash chain broken")
 
 
@@ -77,14 +78,14 @@ def read_log(data, visit=None):
     return walk(None, None, data, visit)
 
 
-def walk(fs, path, buf, visit):
+def walk(fs, path, buf, visit, off=0, prev=SEED, most=-1):
     # read_log over a log on flash (path on fs: anything whose
     # read_into(path, offset, buf) reads it) read through the buffer buf
     # (fs.read_into, refilled at the record that does not fit: one record
     # in view at a time, a log of any length in the same memory), or over
-    # the log's bytes (fs None, buf the bytes, all in view)
-    off = 0
-    prev = SEED
+    # the log's bytes (fs None, buf the bytes, all in view). From off,
+    # whose record follows the link prev; at most `most` records (then
+    # MORE: the packer's walk goes on a few records a loop tick, pack.py).
     count = 0
     base = 0  # the file offset of buf[0]
     n = 0 if fs else len(buf)  # bytes of the file in buf
@@ -98,6 +99,8 @@ def walk(fs, path, buf, visit):
             i = 0
         if i >= n:
             return OK_LOG, off, count, prev
+        if count == most:
+            return MORE, off, count, prev
         if n - i < 9:
             return TORN, off, count, prev
         if buf[i] != MAGIC:

@@ -14,12 +14,28 @@
 # (rewritten, then renamed over: littlefs commits a rename whole) before
 # it appends again, and at boot the newest unfinished log is resumed
 # (unfinished).
+#
+# The match in play always has its room (issue 25): a match starts logged
+# only when the longest match fits in what is free, with what packing the
+# finished ones (pack.py) would free (room(): ROOM_BYTES); if it does not,
+# the board asks the players first and plays it unsaved only when they say
+# so (Board.start). Packing starts once the storage runs below PACK_BELOW,
+# a step a quiet tick when no record is due (pack_step). And a power cut
+# never loses a match silently: while moves wait only in memory (a write
+# failed: the flash is full) or a match is played unsaved, UNSAVED says
+# what (the log and its moves on flash, "unlogged", or "match": a log that
+# could not be made); the boot after a cut finds it (lost: the board says
+# it, STATUS lost=), until the next match starts. UNSAVED is a few bytes:
+# littlefs keeps it in the folder's metadata, which a full flash still
+# writes (the room rule keeps blocks for it).
 from apixagon import record
 from apixagon.compat import const
 
 from ..proto import crc16
+from . import lfs
+from .archive import ENTRY, MAX_LOG
 from .folder import Folder
-from .names import TMP, log_name, number_of
+from .names import TMP, UNSAVED, log_name, number_of
 from .records import (
     BROKEN,
     CORRUPT,
@@ -36,6 +52,17 @@ from .records import (
 
 _NCRC = const(256)  # moves whose identity the writer keeps (a match has ~100)
 _RETRY_MS = const(2000)  # a failing flash is tried again this often
+# Packing starts below this much free flash (a board whose host pulls its
+# matches now and then never packs: no flash worn for nothing)
+PACK_BELOW = const(262144)
+# The room a match starts logged in (room()): the longest match's log, 8 KB
+# (~440 move records: every card of the longest mode's match played and
+# taken back five times over; the scripted matches' are 0.6-1.5 KB), 3
+# blocks on littlefs, and 2 blocks more for what the flash needs while it
+# is written: a packing step's copy of an archive's last block, DEL's D
+# entry, the metadata of markers and UNSAVED
+LONGEST = const(8192)
+ROOM_BYTES = const(20480)  # (lfs.data_blocks(LONGEST) + 2) * lfs.BLOCK
 
 
 def _move_crc(kind, payload, ply):
@@ -69,6 +96,18 @@ def date_tags(t):
         ("Date", "%04d.%02d.%02d" % (y, m, day)),
         ("Time", "%02d:%02d" % (s // 3600, s // 60 % 60)),
     )
+
+
+def _gain(fs, path):
+    # what packing the log at path frees: its blocks less its bytes in an
+    # archive (0 for one littlefs keeps inline, or that is too long to pack)
+    try:
+        size = fs.size(path)
+    except OSError:
+        return 0
+    if size <= lfs.INLINE or size > MAX_LOG:
+        return 0
+    return lfs.data_blocks(size) * lfs.BLOCK - size - ENTRY
 
 
 class MatchLog(Folder):
@@ -106,10 +145,124 @@ class MatchLog(Folder):
         self.dropped = 0  # matches that never got a log (flash full, see begin)
         self.errors = 0  # failed writes
         self.damaged = None  # name of a newest log that does not verify
+        # The players' choice to play the next match unsaved (Board.start),
+        # and that match while it is played (never written)
+        self.unlog = False
+        self.unlogged = None
+        # What a power cut lost, as UNSAVED said at boot (None: nothing),
+        # until the next match starts; what UNSAVED holds now (b"": none)
+        self.lost = None
+        self._flag = b""
+        self._flag_due = False
+        self._unlog_ended = False
+        self.packer = None  # pack.Packer, made once packing is wanted
+        self.pack_wanted = False
+
+    # ---- room and packing ---------------------------------------------------
+    def judge(self, free=None):
+        """The free bytes (statvfs: free_bytes(), or given), and packing
+        wanted if they are below PACK_BELOW."""
+        f = self.free_bytes() if free is None else free
+        if 0 <= f < PACK_BELOW:
+            self.pack_wanted = True
+        return f
+
+    def room(self, free=None):
+        """Whether the longest match fits: ROOM_BYTES free, counting what
+        packing the finished logs would free. Unknown free space (a flash
+        that cannot tell): room."""
+        f = self.judge(free)
+        if f < 0 or f >= ROOM_BYTES:
+            return True
+        return f + self.gain() >= ROOM_BYTES
+
+    def gain(self):
+        """The bytes packing the logs still on their own would free (what
+        their blocks hold beyond their bytes): a lookup a log, the folder
+        being small by then (the packing began at PACK_BELOW)."""
+        g = 0
+        n = self.next_loose(self.top + 1)
+        newest = self._newest()
+        while n:
+            g += _gain(self.fs, self.file(log_name(n)))
+            n = self.next_loose(n + 1)
+        if newest and self.over and not self.packed(newest):  # the last match
+            g += _gain(self.fs, self.file(log_name(newest)))
+        return g
+
+    def pack_due(self):
+        """Is a packing step wanted now (no record waiting)?"""
+        return self.pack_wanted and not self.due
+
+    def pack_step(self):
+        """One packing step (a quiet loop tick). Done, or the flash failing:
+        packing stops until the storage is judged again (space moved)."""
+        if self.packer is None:
+            from .pack import Packer
+
+            self.packer = Packer(self)
+        try:
+            if self.packer.step():
+                return True
+        except OSError:
+            self.errors += 1
+        self.pack_wanted = False
+        self.space += 1
+        return False
+
+    # ---- what a power cut would lose -------------------------------------------
+    def _flag_text(self):
+        # what UNSAVED must say now: b"" nothing would be lost
+        out = b""
+        if self.failing and self.game is not None:
+            cur = self.current()
+            out = ("%s:%d" % (cur, self.wn)).encode() if cur and self.made else b"match"
+        u = self.unlogged
+        if u is not None and not u.over() and not self._unlog_ended:
+            out = out + b"," + b"unlogged" if out else b"unlogged"
+        return out
+
+    def _write_flag(self):
+        # UNSAVED made to say _flag_text(): written whole (tmp, rename), or
+        # removed; a flash that refuses it leaves it as it was. Whether the
+        # flash was written.
+        want = self._flag_text()
+        self._flag_due = False
+        if want == self._flag:
+            return False
+        path = self.file(UNSAVED)
+        try:
+            if want:
+                self.fs.write(path + TMP, want)
+                self.fs.rename(path + TMP, path)
+            else:
+                self.fs.remove(path)
+            self._flag = want
+        except OSError:
+            self._drop(path + TMP)
+            self.errors += 1
+        return True
+
+    def _read_flag(self):
+        # at boot: UNSAVED, if the listing saw it, is what the cut lost
+        if not self.unsaved or self._flag:
+            return
+        w = memoryview(self._window())[:64]
+        try:
+            k = self.fs.read_into(self.file(UNSAVED), 0, w)
+        except OSError:
+            return
+        self._flag = bytes(w[:k])
+        text = ""
+        for c in self._flag:
+            text += chr(c) if 33 <= c < 127 else "_"
+        self.lost = text or "match"
 
     def delete(self, name):
         Folder.delete(self, name)
         self.hold = None  # space came back: try the waiting records at once
+        if self.packer is not None and self.packer.n == number_of(name):
+            self.packer.state = 0  # (pack._PICK) that log is gone
 
     def low(self, free=None):
         """Warn the players: little space left, or writes failing (free:
@@ -146,6 +299,16 @@ class MatchLog(Folder):
         one waits for it: at most one waits, a newer one takes its place
         (that one is never logged: bounded memory, and the board warns)."""
         when = self.clock() if self.clock is not None else 0
+        self.lost = None  # what the last power cut lost: said, and over now
+        self._unlog_ended = False
+        self._flag_due = True
+        if self.unlog:
+            # the players chose to play it unsaved (Board.start): never
+            # written; UNSAVED says so while it is played
+            self.unlog = False
+            self.unlogged = game
+            return
+        self.unlogged = None
         if self.game is not None and self.game is not game and (self.due or self.failing):
             if self.next is not None:
                 self.dropped += 1
@@ -175,6 +338,8 @@ class MatchLog(Folder):
 
     def pending(self, now=None):
         """Is a record due (and, after a failed write, is it time to try)?"""
+        if self._flag_due:
+            return True
         if not self.due:
             return False
         return self.hold is None or now is None or now - self.hold >= 0
@@ -183,6 +348,8 @@ class MatchLog(Folder):
         """Write one record (called on a quiet tick). True when one was
         written; False when nothing was due or the flash refused it (the
         records then wait in the game: see failing)."""
+        if self._flag_due and self._write_flag():
+            return True
         if not self.due:
             return False
         if self.game is None:
@@ -196,12 +363,14 @@ class MatchLog(Folder):
             if not self.failing:
                 self.failing = True
                 self.space += 1
+                self._write_flag()  # now: a cut from here on loses moves
             self.hold = None if now is None else now + _RETRY_MS
             return False
         self.hold = None
         if self.failing:
             self.failing = False
             self.space += 1
+            self._flag_due = True
         if wrote:
             return True
         if self.next is not None:  # this match is all on flash: the next one
@@ -354,6 +523,13 @@ class MatchLog(Folder):
             return
         if what == "start":
             self.begin(g)
+        elif g is self.unlogged:
+            # the match played unsaved: once over (or abandoned), a cut
+            # loses nothing more than the players chose
+            ended = what == "abandoned" or g.over()
+            if ended != self._unlog_ended:
+                self._unlog_ended = ended
+                self._flag_due = True
         elif what == "abandoned":
             if g is self.game:
                 self.end_text = "abandoned"
@@ -378,7 +554,8 @@ class MatchLog(Folder):
         name = None
         try:
             n = self._newest()
-            if not n:
+            self._read_flag()
+            if not n or self.packed(n):  # a packed log is a finished one
                 return None
             name = log_name(n)
             path = self.file(name)

@@ -1,0 +1,199 @@
+# Packing finished matches into archives (archive.py), one bounded step a
+# quiet loop tick (writer.py: once the storage runs below PACK_BELOW; the
+# loop never spends more on it than on a sensor event, ~10 ms: README,
+# "How many matches fit").
+#
+# A log is packed in four kinds of steps:
+#   walk    its records checked, RECORDS a step: CRCs and hash chain whole,
+#           no torn tail (a log that does not verify stays its own file,
+#           exactly as it is)
+#   copy    its bytes appended to the newest archive (a new one past
+#           archive.MAX_BYTES) as one entry: its head, with the bytes'
+#           crc32, and the bytes, in one write
+#   verify  the entry read back from flash: its head and the crc32 of its
+#           bytes as written
+#   remove  the log's own file removed: from then on it is found packed
+# A power cut at any point loses nothing and leaves no match twice:
+#   - before the copy, nothing was written;
+#   - inside the copy, littlefs has not committed the write (an entry is
+#     all there or not at all); a flash twin that tears writes leaves a
+#     torn tail, cut off at the next listing (folder.py);
+#   - after the copy and before the removal, the log is both on its own and
+#     packed: the listing takes its own file (folder.dup) and the packer's
+#     first step verifies the copy, then removes the file;
+#   - the removal is one metadata commit.
+# Only logs that fit the window whole are packed (the link's 2 KB GET
+# buffer, lent; a match of 120 moves and more, or with many take-backs,
+# stays its own file: at least half its block is used) and only logs
+# longer than littlefs keeps inline (a shorter one takes no block of its
+# own). The newest log is never packed (the match in play, or the last
+# one, whose winning card may yet be taken back), and numbers are packed in
+# order: a log passed over (too long, damaged) stays its own file.
+from apixagon.compat import const
+
+from . import archive, lfs
+from .names import log_name
+from .records import MORE, OK_LOG, SEED, walk
+
+RECORDS = const(12)  # records a walk step checks (~4 ms on the RP2040)
+WINDOW = const(2048)  # the packer's own buffer where no link lends one (tests)
+# states
+_PICK = const(0)
+_WALK = const(1)
+_COPY = const(2)
+_VERIFY = const(3)
+_REMOVE = const(4)
+
+
+class Packer:
+    """The packing of a folder (folder.Folder) a step at a time."""
+
+    def __init__(self, folder):
+        self.f = folder
+        self.state = _PICK
+        self.n = 0  # the log being packed
+        self.size = 0
+        self.off = 0  # its records checked up to here
+        self.prev = SEED
+        self.at = None  # (archive path, offset of its entry)
+        self.crc = 0
+        self.skip = 0  # the last number passed over
+        self.packed = 0  # logs packed (for tests and figures)
+        self._buf = None
+
+    def _window(self):
+        w = self.f.window
+        if w is None:
+            if self._buf is None:
+                self._buf = bytearray(WINDOW)
+            w = self._buf
+        return w
+
+    def step(self):
+        """One step. False when there was nothing to do (no log to pack);
+        OSError (the flash) goes to the caller, the packing where it was:
+        a step is tried again, and a cut half-way is put right at boot."""
+        f = self.f
+        s = self.state
+        if s == _PICK:
+            return self._pick()
+        n = self.n
+        if not f.has_number(n):  # deleted by the host meanwhile (DEL)
+            self.state = _PICK
+            return True
+        w = self._window()
+        size = self.size
+        if s == _WALK:
+            data = memoryview(w)[:size]
+            if f.fs.read_into(f.file(log_name(n)), 0, data) != size:
+                return self._pass_over()
+            v, self.off, _, self.prev = walk(None, None, data, None, self.off, self.prev, RECORDS)
+            if v == MORE:
+                return True
+            if v != OK_LOG or self.off != size:
+                return self._pass_over()  # it does not verify: left as it is
+            self.state = _COPY
+        elif s == _COPY:
+            self._copy(w)
+        elif s == _VERIFY:
+            path, e = self.at
+            v = memoryview(w)[: archive.ENTRY + size]
+            h = archive.head(f.eh(), archive.LOG, n, size, self.crc)
+            ok = f.fs.read_into(path, e, v) == len(v)
+            for i in range(archive.ENTRY):
+                ok = ok and v[i] == h[i]
+            if ok and archive.crc32(v[archive.ENTRY :]) == self.crc:
+                self.state = _REMOVE
+            else:
+                # not what was written: marked gone there, the log stays
+                f.append_gone(path, n)
+                return self._pass_over()
+        else:  # _REMOVE
+            try:
+                f.fs.remove(f.file(log_name(n)))
+            except OSError:
+                if f.fs.exists(f.file(log_name(n))):
+                    raise
+            f.set_packed(n)
+            self.packed += 1
+            self.state = _PICK
+        return True
+
+    def _pick(self):
+        f = self.f
+        n = f.dup
+        if n:
+            # a log packed before a cut that came before its file went:
+            # its copy verified, then the file removed
+            f.dup = 0
+            try:
+                path, at, ln = f._locate(n)
+                size = f.fs.size(f.file(log_name(n)))
+            except OSError:
+                return True
+            if ln != size:
+                f.append_gone(path, n)
+                return True
+            self.n = n
+            self.size = size
+            self.at = (path, at - archive.ENTRY)
+            self.crc = archive.body_crc(f.eh())
+            self.state = _VERIFY
+            return True
+        n = f.next_loose(max(f.top, self.skip) + 1)
+        if not n:
+            return False
+        self.n = n
+        try:
+            size = self.size = f.fs.size(f.file(log_name(n)))
+        except OSError:
+            return self._pass_over()
+        if size <= lfs.INLINE or size > archive.MAX_LOG:
+            return self._pass_over()
+        self.off = 0
+        self.prev = SEED
+        self.state = _WALK
+        return True
+
+    def _pass_over(self):
+        # the log stays its own file, for good (numbers are packed in order)
+        self.skip = self.n
+        self.state = _PICK
+        return True
+
+    def _copy(self, w):
+        f = self.f
+        n = self.n
+        size = self.size
+        e = archive.ENTRY
+        body = memoryview(w)[e : e + size]
+        if f.fs.read_into(f.file(log_name(n)), 0, body) != size:
+            self._pass_over()
+            return
+        self.crc = archive.crc32(body)
+        archive.head(w, archive.LOG, n, size, self.crc)
+        t = f.tail
+        if t is not None and t[1] + e + size <= archive.MAX_BYTES:
+            first, at = t
+        else:
+            first, at = n, 0
+        path = f.arc_path(first)
+        try:
+            f.fs.append(path, memoryview(w)[: e + size])
+        except OSError:
+            # nothing written on littlefs; a twin may have torn a part on:
+            # cut back before anything else goes there
+            if at:
+                f.tail = None
+                f._cut(path, at)
+                f.tail = [first, at]
+            else:
+                f._drop(path)
+            raise
+        if not at:
+            f.add_arc(first)
+            t = f.tail = [first, 0]
+        t[1] = at + e + size
+        f._cur = None
+        self.at = (path, at)
+        self.state = _VERIFY
