@@ -29,7 +29,7 @@
 #     .tmp files go.
 from apixagon.compat import const
 
-from . import archive
+from . import archive, lfs
 from .flash import Flash
 from .names import (
     HIGH,
@@ -53,12 +53,17 @@ from .records import WINDOW
 
 LOW_BYTES = const(65536)  # below this much free flash the board warns
 HEAD = const(64)  # logs whose sizes a listing keeps (LOGS' first page: sizes(fresh))
-_GROW = const(48)  # the index grows by this many bytes (128 numbers)
+_GROW = const(64)  # the index grows by this many bytes (128 numbers)
 # the index's bitmaps (_bit, _set): a byte of each for numbers 8j..8j+7,
-# interleaved at 3j, 3j+1, 3j+2
+# interleaved at 4j .. 4j+3
 _LOG = const(0)  # the log is on flash: its own file or packed
 _MARK = const(1)  # pulled: its marker on flash, or in marks
 _PACKED = const(2)  # it lives in an archive
+# its own file, of a size packing takes (pack.py: over littlefs's inline
+# size, at most archive.MAX_LOG), or of a size not known (a listing that
+# gives none, a log being written): the packer looks no other file up,
+# each lookup in a folder of hundreds costing the RP2040 tens of ms
+_FIT = const(3)
 _FIX = const(8)  # entries dropped or moved aside after one pass of a listing
 _MARKS = const(64)  # PULLED marks kept in memory at most (Folder.marks)
 
@@ -89,8 +94,8 @@ def _head_n(head, j):
 
 
 def _bit(bits, n, m):
-    # bit n of the index (Folder._bits): m _LOG, _MARK or _PACKED
-    j = 3 * (n >> 3) + m
+    # bit n of the index (Folder._bits): m _LOG, _MARK, _PACKED or _FIT
+    j = 4 * (n >> 3) + m
     return j < len(bits) and (bits[j] >> (n & 7)) & 1
 
 
@@ -338,7 +343,7 @@ class Folder:
         self._index()
         bits = self._bits
         n = k = 0
-        for j in range(0, len(bits), 3):
+        for j in range(0, len(bits), 4):
             b = bits[j]
             p = b & ~bits[j + 1]
             while b:
@@ -358,8 +363,8 @@ class Folder:
         bits = self._bits
         out = []
         n = start if start > 0 else 1
-        while n < 8 * (len(bits) // 3):
-            b = bits[3 * (n >> 3)]
+        while n < 2 * len(bits):
+            b = bits[4 * (n >> 3)]
             if not b:
                 n = (n | 7) + 1  # eight numbers at once where none is a log
                 continue
@@ -418,21 +423,21 @@ class Folder:
         # the highest log number (0: none), from the end of the bitmap
         self._index()
         bits = self._bits
-        j = len(bits) - 3
+        j = len(bits) - 4
         while j > 0 and not bits[j]:
-            j -= 3
+            j -= 4
         b = bits[j]
         n = 0
         while b > 1:
             b >>= 1
             n += 1
-        return 8 * (j // 3) + n if bits[j] else 0
+        return 2 * j + n if bits[j] else 0
 
     def _set(self, m, n, on):
-        # bit n of the index on or off (m: _LOG, _MARK or _PACKED), grown
-        # _GROW bytes at a time (rare: 128 numbers a step)
+        # bit n of the index on or off (m: _LOG, _MARK, _PACKED or _FIT),
+        # grown _GROW bytes at a time (rare: 128 numbers a step)
         bits = self._bits
-        j = 3 * (n >> 3) + m
+        j = 4 * (n >> 3) + m
         if j >= len(bits):
             if not on:
                 return
@@ -583,7 +588,7 @@ class Folder:
                 break
         bits = self._bits
         for n in range(first, end):
-            j = 3 * (n >> 3) + _PACKED
+            j = 4 * (n >> 3) + _PACKED
             if j >= len(bits):
                 break
             if not bits[j]:
@@ -609,6 +614,25 @@ class Folder:
     def has_number(self, n):
         return _bit(self._bits, n, _LOG) == 1
 
+    def loose(self, most):
+        """How many logs the packer may take (next_loose), counting to most
+        at most."""
+        k = 0
+        n = self.next_loose(self.top + 1)
+        while n and k < most:
+            k += 1
+            n = self.next_loose(n + 1)
+        return k
+
+    def unfit(self, n):
+        """Log n found of a size packing does not take."""
+        self._set(_FIT, n, 0)
+
+    def new_log(self, n):
+        """A log the writer made (its size to come)."""
+        self._set(_LOG, n, 1)
+        self._set(_FIT, n, 1)
+
     def eh(self):
         """The buffer an entry's head is read into (lent)."""
         return self._eh
@@ -621,13 +645,13 @@ class Folder:
         self._dir = None
 
     def next_loose(self, n):
-        """The lowest log number from n up that is its own file and not the
-        newest (0: none)."""
+        """The lowest log number from n up that is its own file of a size
+        packing may take (_FIT) and not the newest (0: none)."""
         bits = self._bits
         end = self._newest()
         while n < end:
-            j = 3 * (n >> 3)
-            b = bits[j] & ~bits[j + 2]
+            j = 4 * (n >> 3)
+            b = bits[j] & ~bits[j + 2] & bits[j + 3]
             if not b:
                 n = (n | 7) + 1
                 continue
@@ -671,6 +695,8 @@ class Folder:
                 k = K_JUNK  # a folder, whatever its name
             if k == K_LOG or k == K_MARK:
                 self._set(_LOG if k == K_LOG else _MARK, n, 1)
+                if k == K_LOG and (e[2] < 0 or lfs.INLINE < e[2] <= archive.MAX_LOG):
+                    self._set(_FIT, n, 1)
                 if head is not None and k == K_LOG and e[2] >= 0:
                     self._nhead = _keep_head(head, self._nhead, n, e[2])
             elif k == K_PACK:

@@ -57,7 +57,6 @@ class Packer:
         self.prev = SEED
         self.at = None  # (archive path, offset of its entry)
         self.crc = 0
-        self.skip = 0  # the last number passed over
         self.packed = 0  # logs packed (for tests and figures)
         self._buf = None
 
@@ -140,7 +139,7 @@ class Packer:
             self.crc = archive.body_crc(f.eh())
             self.state = _VERIFY
             return True
-        n = f.next_loose(max(f.top, self.skip) + 1)
+        n = f.next_loose(f.top + 1)
         if not n:
             return False
         self.n = n
@@ -157,7 +156,7 @@ class Packer:
 
     def _pass_over(self):
         # the log stays its own file, for good (numbers are packed in order)
-        self.skip = self.n
+        self.f.unfit(self.n)
         self.state = _PICK
         return True
 

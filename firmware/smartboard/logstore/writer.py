@@ -52,8 +52,12 @@ from .records import (
 
 _NCRC = const(256)  # moves whose identity the writer keeps (a match has ~100)
 _RETRY_MS = const(2000)  # a failing flash is tried again this often
-# Packing starts below this much free flash (a board whose host pulls its
-# matches now and then never packs: no flash worn for nothing)
+# Packing starts once PACK_AFTER finished logs are their own files, or
+# below PACK_BELOW free: a board whose host pulls its matches now and then
+# never packs (no flash worn for nothing), and the folder never holds many
+# logs of their own (a lookup by name walks its metadata: tens of ms a
+# name on the RP2040 with hundreds, more than a packing step may take)
+PACK_AFTER = const(8)
 PACK_BELOW = const(262144)
 # The room a match starts logged in (room()): the longest match's log, 8 KB
 # (~440 move records: every card of the longest mode's match played and
@@ -161,11 +165,15 @@ class MatchLog(Folder):
     # ---- room and packing ---------------------------------------------------
     def judge(self, free=None):
         """The free bytes (statvfs: free_bytes(), or given), and packing
-        wanted if they are below PACK_BELOW."""
+        wanted if there is a log to pack and they are below PACK_BELOW, or
+        PACK_AFTER logs to pack."""
         f = self.free_bytes() if free is None else free
-        if 0 <= f < PACK_BELOW:
-            self.pack_wanted = True
+        self._want_pack(0 <= f < PACK_BELOW)
         return f
+
+    def _want_pack(self, low):
+        if not self.pack_wanted:
+            self.pack_wanted = self.loose(PACK_AFTER) >= (1 if low else PACK_AFTER)
 
     def room(self, free=None):
         """Whether the longest match fits: ROOM_BYTES free, counting what
@@ -484,7 +492,8 @@ class MatchLog(Folder):
         except OSError:
             self._drop(tmp)
             raise
-        self._set(0, n, 1)
+        self.new_log(n)
+        self._want_pack(False)  # the match before is one more to pack
         self.path = path
         self.made = True
         self.link = link
