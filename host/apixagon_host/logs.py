@@ -457,6 +457,9 @@ def warnings(st):
         )
     if st.get("low") == "1":
         out.append("the board's storage is low: pull the matches")
+    from . import words
+
+    out += words.storage_notes(st)
     hw = st.get("hw", "ok")
     if hw != "ok":
         parts = [PARTS.get(p, p) for p in hw.split(",") if p]

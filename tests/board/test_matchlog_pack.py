@@ -129,3 +129,27 @@ def test_the_archives_take_a_thousand_real_matches_where_the_files_took_330():
             collect()
     assert n >= 1000, n
     assert log.counts()[0] == n
+
+
+def test_the_board_packs_on_quiet_ticks_between_matches_only():
+    from smartboard import board as B
+    from smartboard import buttons
+    from storekit import Board
+
+    flash = SimFlash(lfs=True)
+    fill(flash, 9)  # 8 finished logs of their own: packing is wanted
+    collect()
+    bd = Board("pack-ticks", flash)  # it boots in set-up: packing begins
+    assert bd.log.pack_wanted
+    bd.r.press(buttons.CONFIRM)  # a match starts: no packing in play
+    assert bd.r.board.phase == B.PLAY
+    loose = len(_alogs(flash))
+    assert loose > 2
+    bd.r.run(3000)
+    assert len(_alogs(flash)) == loose and bd.log.pack_wanted
+    bd.r.press(buttons.CONFIRM, True)  # abandoned: set-up
+    bd.r.run(3000)
+    assert bd.r.board.phase == B.SETUP
+    assert _packs(flash) and _alogs(flash) == [ROOT + "/0010.alog"]
+    assert not bd.log.pack_wanted
+    assert bd.status()["logs"] == "10"

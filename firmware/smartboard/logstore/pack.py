@@ -1,7 +1,11 @@
 # Packing finished matches into archives (archive.py), one bounded step a
-# quiet loop tick (writer.py: once the storage runs below PACK_BELOW; the
-# loop never spends more on it than on a sensor event, ~10 ms: README,
-# "How many matches fit").
+# quiet loop tick between matches (writer.py: once PACK_AFTER logs wait,
+# or the storage runs below PACK_BELOW; smartboard.board: never in play).
+# A step costs the RP2040 ~2-5 ms, the copy 4.6-12.8 ms (littlefs copies
+# the archive's partly filled last block a byte at a time before it
+# appends), plus littlefs's own rare spikes that any write meets (its first
+# allocation after a boot, a folder's metadata compacted): README, "How
+# many matches fit".
 #
 # A log is packed in four kinds of steps:
 #   walk    its records checked, RECORDS a step: CRCs and hash chain whole,
@@ -22,9 +26,9 @@
 #     packed: the listing takes its own file (folder.dup) and the packer's
 #     first step verifies the copy, then removes the file;
 #   - the removal is one metadata commit.
-# Only logs that fit the window whole are packed (the link's 2 KB GET
-# buffer, lent; a match of 120 moves and more, or with many take-backs,
-# stays its own file: at least half its block is used) and only logs
+# Only logs that fit its 2 KB buffer whole are packed (a match of 120
+# moves and more, or with many take-backs, stays its own file: at least
+# half its block is used) and only logs
 # longer than littlefs keeps inline (a shorter one takes no block of its
 # own). The newest log is never packed (the match in play, or the last
 # one, whose winning card may yet be taken back), and numbers are packed in
@@ -35,8 +39,12 @@ from . import archive, lfs
 from .names import log_name
 from .records import MORE, OK_LOG, SEED, walk
 
-RECORDS = const(12)  # records a walk step checks (~4 ms on the RP2040)
-WINDOW = const(2048)  # the packer's own buffer where no link lends one (tests)
+RECORDS = const(8)  # records a walk step checks (~3 ms on the RP2040)
+# The packer's own buffer while it packs (made at its first step, let go
+# when nothing is left): the log read once, walked, headed and appended
+# from it. The link's GET buffer, which it lends the folder, may be used
+# by a request between two steps; it serves the read-back alone.
+BUF = const(2048)
 # states
 _PICK = const(0)
 _WALK = const(1)
@@ -58,15 +66,7 @@ class Packer:
         self.at = None  # (archive path, offset of its entry)
         self.crc = 0
         self.packed = 0  # logs packed (for tests and figures)
-        self._buf = None
-
-    def _window(self):
-        w = self.f.window
-        if w is None:
-            if self._buf is None:
-                self._buf = bytearray(WINDOW)
-            w = self._buf
-        return w
+        self.buf = None  # its entry: head, then the log's bytes
 
     def step(self):
         """One step. False when there was nothing to do (no log to pack);
@@ -75,33 +75,38 @@ class Packer:
         f = self.f
         s = self.state
         if s == _PICK:
-            return self._pick()
+            if self.buf is None:
+                self.buf = bytearray(BUF)
+            if self._pick():
+                return True
+            self.buf = None  # nothing left: the heap given back
+            return False
         n = self.n
         if not f.has_number(n):  # deleted by the host meanwhile (DEL)
             self.state = _PICK
             return True
-        w = self._window()
+        e = archive.ENTRY
         size = self.size
+        b = self.buf
         if s == _WALK:
-            data = memoryview(w)[:size]
-            if f.fs.read_into(f.file(log_name(n)), 0, data) != size:
-                return self._pass_over()
-            v, self.off, _, self.prev = walk(None, None, data, None, self.off, self.prev, RECORDS)
+            v, self.off, _, self.prev = walk(
+                None, None, memoryview(b)[e : e + size], None, self.off, self.prev, RECORDS
+            )
             if v == MORE:
                 return True
             if v != OK_LOG or self.off != size:
                 return self._pass_over()  # it does not verify: left as it is
             self.state = _COPY
         elif s == _COPY:
-            self._copy(w)
+            self._copy()
         elif s == _VERIFY:
-            path, e = self.at
-            v = memoryview(w)[: archive.ENTRY + size]
-            h = archive.head(f.eh(), archive.LOG, n, size, self.crc)
-            ok = f.fs.read_into(path, e, v) == len(v)
-            for i in range(archive.ENTRY):
-                ok = ok and v[i] == h[i]
-            if ok and archive.crc32(v[archive.ENTRY :]) == self.crc:
+            path, at = self.at
+            w = f.window if f.window is not None else bytearray(BUF)
+            v = memoryview(w)[: e + size]
+            ok = f.fs.read_into(path, at, v) == e + size
+            for i in range(e):
+                ok = ok and v[i] == b[i]
+            if ok and archive.crc32(v[e:]) == self.crc:
                 self.state = _REMOVE
             else:
                 # not what was written: marked gone there, the log stays
@@ -118,6 +123,14 @@ class Packer:
             self.state = _PICK
         return True
 
+    def _read(self, n, size):
+        # log n's bytes into the buffer, after the head's place: whether whole
+        e = archive.ENTRY
+        return (
+            self.f.fs.read_into(self.f.file(log_name(n)), 0, memoryview(self.buf)[e : e + size])
+            == size
+        )
+
     def _pick(self):
         f = self.f
         n = f.dup
@@ -128,15 +141,15 @@ class Packer:
             try:
                 path, at, ln = f._locate(n)
                 size = f.fs.size(f.file(log_name(n)))
+                if ln != size or size > archive.MAX_LOG or not self._read(n, size):
+                    raise OSError(5)
             except OSError:
-                return True
-            if ln != size:
-                f.append_gone(path, n)
-                return True
+                return True  # left both: the next listing finds it again
             self.n = n
             self.size = size
             self.at = (path, at - archive.ENTRY)
-            self.crc = archive.body_crc(f.eh())
+            self.crc = archive.crc32(memoryview(self.buf)[archive.ENTRY : archive.ENTRY + size])
+            archive.head(self.buf, archive.LOG, n, size, self.crc)
             self.state = _VERIFY
             return True
         n = f.next_loose(f.top + 1)
@@ -147,7 +160,7 @@ class Packer:
             size = self.size = f.fs.size(f.file(log_name(n)))
         except OSError:
             return self._pass_over()
-        if size <= lfs.INLINE or size > archive.MAX_LOG:
+        if size <= lfs.INLINE or size > archive.MAX_LOG or not self._read(n, size):
             return self._pass_over()
         self.off = 0
         self.prev = SEED
@@ -160,17 +173,14 @@ class Packer:
         self.state = _PICK
         return True
 
-    def _copy(self, w):
+    def _copy(self):
         f = self.f
         n = self.n
         size = self.size
         e = archive.ENTRY
-        body = memoryview(w)[e : e + size]
-        if f.fs.read_into(f.file(log_name(n)), 0, body) != size:
-            self._pass_over()
-            return
-        self.crc = archive.crc32(body)
-        archive.head(w, archive.LOG, n, size, self.crc)
+        b = self.buf
+        self.crc = archive.crc32(memoryview(b)[e : e + size])
+        archive.head(b, archive.LOG, n, size, self.crc)
         t = f.tail
         if t is not None and t[1] + e + size <= archive.MAX_BYTES:
             first, at = t
@@ -178,7 +188,7 @@ class Packer:
             first, at = n, 0
         path = f.arc_path(first)
         try:
-            f.fs.append(path, memoryview(w)[: e + size])
+            f.fs.append(path, memoryview(b)[: e + size])
         except OSError:
             # nothing written on littlefs; a twin may have torn a part on:
             # cut back before anything else goes there

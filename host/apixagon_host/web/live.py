@@ -201,7 +201,19 @@ def snapshot(session, log, job=None, palette="standard"):
         "declarations": declarations(st),
         "fields": {
             k: st.get(k, "")
-            for k in ("mode", "start", "option", "players", "display", "sides", "low", "free")
+            for k in (
+                "mode",
+                "start",
+                "option",
+                "players",
+                "display",
+                "sides",
+                "low",
+                "free",
+                "room",
+                "unlogged",
+                "lost",
+            )
         },
         "svg": board_svg(session.cells, session.layer, st, palette),
         "legend": legend(palette),
