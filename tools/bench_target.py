@@ -288,7 +288,35 @@ print('RESULT', repr((n, full, listed, steps, log.free_bytes(), heap0, heap1, lo
 """
 
 
-def capacity_run(image, rev, workdir, say=say_nothing, limit=None):
+def pc_filled_flash(path, image, rev, matches):
+    """A flash image file at path holding `matches` real matches (the four
+    in turn) written and packed from the PC by the firmware's own code
+    (smartboard.logstore under CPython) on the board's littlefs itself
+    (flashfs.BoardFlash: littlefs-python, MicroPython's configuration),
+    as the board would have packed them: seconds, where the chip takes
+    minutes. The newest log stays its own file. The number written (fewer
+    if the room rule said full first)."""
+    import realmatches
+    from smartboard.logstore import writer
+
+    four = [d for _, d in realmatches.logs(rev)]
+    ffs = flashfs.FlashFs.new(path, image)
+    bf = flashfs.BoardFlash(ffs)
+    log = writer.MatchLog("logs", (), bf)
+    log.unfinished()
+    n = 0
+    while n < matches and log.room():
+        n += 1
+        bf.write("logs/%04d.alog" % n, four[n % 4])
+        log.new_log(n)
+        log._want_pack(False)
+        while log.pack_due() and log.pack_step():
+            pass
+    ffs.save()
+    return n
+
+
+def capacity_run(image, rev, workdir, say=say_nothing, limit=None, flash_from=None):
     """Real matches (tools/realmatches.py: each mode's scripted match, as the
     board writes it, the four in turn) written one after another on the
     emulated board's littlefs and packed by the firmware's own packer
@@ -298,13 +326,14 @@ def capacity_run(image, rev, workdir, say=say_nothing, limit=None):
     (the loop stopped; the packer's steps as the loop runs them), then the
     board booted as a player powers it: what STATUS, LOGS and GET say of
     the full flash. The emulator writes flash in no time and has no XIP
-    cache misses: the chip's time, not a Pico's flash's."""
+    cache misses: the chip's time, not a Pico's flash's. flash_from: a
+    flash to go on from (pc_filled_flash)."""
     import realmatches
     from apixagon_host import link as L
     from smartboard.logstore import lfs
 
     four = tuple(d for _, d in realmatches.logs(rev))
-    b = Board(image, rev, workdir)
+    b = Board(image, rev, workdir, flash_from=flash_from)
     fig = {"log_bytes": [len(d) for d in four]}
     steps = {}
     try:
