@@ -43,6 +43,12 @@ Prints:
     hands on the emulated board, from the cycle a card goes down to the
     cycle the strip latches the first frame in which that cell's LED
     changed: mean, 95 %, worst;
+  - the flash's capacity (--part capacity): real matches (tools/
+    realmatches.py: each mode's scripted match as the board writes it, the
+    four in turn) written on the frozen image's littlefs and packed by the
+    firmware's own packer, each packing step timed by the chip, until the
+    board's room rule says the next match would not fit; then the board
+    booted as players power it (STATUS, LOGS, GET of the full flash);
   - `logs pull` of an archive of match logs over the board's USB CDC: KB
     per second of the chip's clock, from the first byte of the first
     request to the last byte of the last reply (the emulator stamps the
@@ -51,7 +57,7 @@ Prints:
     two; beside it tools/bench_link.py's pull on the unix port.
 
 Options: --quick (a shorter run: no position scans, a few moves of the
-game, no memory part unless named), --json (figures as one JSON object),
+game, no memory or capacity part unless named), --json (figures as one JSON object),
 --part NAME (only that part; repeatable). The emulator runs at about half real time here; the whole
 run takes several minutes, --quick about a minute.
 """
@@ -88,7 +94,9 @@ IMAGES = os.environ.get("BENCH_IMAGES") or os.path.join(ROOT, "build", "firmware
 BENCH_IMAGES = os.path.join(IMAGES, "bench")
 REVS = ("rev_a", "rev_b")
 PROFILE = {"rev_a": "A", "rev_b": "B"}
-PARTS = ("calibration", "core", "firmware", "boot", "resume", "play", "pull", "memory")
+PARTS = ("calibration", "core", "firmware", "boot", "resume", "play", "pull", "memory", "capacity")
+# the parts --quick leaves out unless named (minutes each)
+LONG_PARTS = ("memory", "capacity")
 # The calibration loop on a real Pico: the figure the issue quotes (and
 # ../shared/rp2040/README.md), "reported" without a source.
 REAL_PICO_LOOP_US = 31
@@ -1072,6 +1080,18 @@ class Bench:
             )
         )
 
+    # ---- capacity --------------------------------------------------------------------
+    def capacity(self):
+        """Real matches on the frozen image's flash, written and packed by
+        the chip until the room rule says full (capacity_run)."""
+        rev = "rev_a"
+        fig = capacity_run(self.images[rev], rev, self.workdir("capacity"), self.say)
+        self.put("capacity", fig)
+        self.say(
+            "  capacity: %d real matches (%d archives), a copy step %.1f ms on average\n"
+            % (fig["matches"], fig["files"]["archives"], fig["steps"]["copy"]["mean_ms"])
+        )
+
     # ---- logs pull -----------------------------------------------------------------------
     def pull(self):
         """`apixagon logs pull` of an archive (pull_archive) into a fresh
@@ -1759,6 +1779,34 @@ def rows_of(fig):
                     else "",
                 )
             )
+    cap = fig.get("capacity")
+    if cap:
+        st = cap["status"]
+        rows.append(
+            (
+                "real matches on the flash (the four scripted ones, %d-%d bytes), packed by "
+                "the chip, until the room rule says full"
+                % (min(cap["log_bytes"]), max(cap["log_bytes"])),
+                "%d (%d archives, %s bytes free)"
+                % (cap["matches"], cap["files"]["archives"], st["free"]),
+                "simulated board's block model: %d bytes free" % cap["model_free"],
+            )
+        )
+        for name, s in cap["steps"].items():
+            rows.append(
+                (
+                    "  a packing step, %s (%d): mean / worst" % (name, s["n"]),
+                    "%.1f / %.1f ms" % (s["mean_ms"], s["max_ms"]),
+                    "",
+                )
+            )
+        rows.append(
+            (
+                "  boot to HELLO with them; LOGS, all pages",
+                "%.0f ms; %.0f ms" % (cap["boot_hello_ms"], cap["logs_pages_ms"]),
+                "",
+            )
+        )
     return rows
 
 
@@ -1847,7 +1895,7 @@ def main(argv=None):
     )
     args = ap.parse_args(argv)
     say = say_nothing if args.json else say_out
-    parts = args.part or [p for p in PARTS if not (args.quick and p == "memory")]
+    parts = args.part or [p for p in PARTS if not (args.quick and p in LONG_PARTS)]
     if not bench_core.micropython():
         print("bench_target: micropython not found (run through make bench)", file=sys.stderr)
         return 2

@@ -4,6 +4,8 @@
 # tools/realmatches.py gives them to the emulated board), on the flash twin
 # counting littlefs's blocks, and the packing run as the board's quiet
 # ticks run it. Plain functions: also run under the MicroPython unix port.
+import hashlib
+
 from apixagon import record
 from apixagon.game import Game
 from logkit import ROOT, TAGS
@@ -61,18 +63,19 @@ def pack_all(log, most=100000):
 
 
 def logs_of(flash, log):
-    """{number: bytes} of every log the folder lists, read where it lives."""
+    """{number: (length, SHA-256)} of every log the folder lists, read
+    where it lives, in pieces (no copy of the logs in the heap)."""
     out = {}
-    buf = bytearray(512)
+    buf = bytearray(256)
     for name in log.names():
         n = int(name[:4])
-        data = bytearray()
+        h = hashlib.sha256()
         off = 0
         while True:
             k = log.read_into(n, off, buf)
             if not k:
                 break
-            data.extend(buf[:k])
+            h.update(memoryview(buf)[:k])
             off += k
-        out[n] = bytes(data)
+        out[n] = (off, h.digest())
     return out
