@@ -189,7 +189,7 @@ def mode_held(pins):
 def build(pins):
     """The board and its match log, from the pin table."""
     from machine import Pin
-    from smartboard import matchlog
+    from smartboard.logstore import writer
 
     # The layout is frozen data (pins.LAYOUT names its module in boards/):
     # nothing needs to be on the flash for the board to light its cells.
@@ -233,7 +233,7 @@ def build(pins):
     hw = board.Hardware(cells, pad, keys, paint, lay, pins.PROFILE == "B", deck, parts=tuple(parts))
     st = settings.Settings("settings.bin")
     st.load()
-    log = matchlog.MatchLog("logs", (("Board", pins.NAME),))
+    log = writer.MatchLog("logs", (("Board", pins.NAME),))
     return board.Board(hw, st), log
 
 
@@ -281,9 +281,9 @@ def safe_mode(pins, err):
     from smartboard.stdio import StdioPort
 
     try:
-        from smartboard import matchlog
+        from smartboard.logstore import writer
 
-        log = matchlog.MatchLog("logs", (("Board", pins.NAME),))
+        log = writer.MatchLog("logs", (("Board", pins.NAME),))
     except Exception:  # noqa: BLE001 - no log: the link says so per command
         log = None
     lk = Link(StdioPort(), None, log, pins.NAME, pins.PROFILE, board_id())

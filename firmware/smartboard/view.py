@@ -227,7 +227,9 @@ class View:
         self.blinking = False
         self._phase = -1
         self.frames = 0
-        self.warn = False  # the storage sign (set by the board)
+        # the storage sign (set by the board): 0 none, else its blink, SLOW
+        # (storage low or full) or FAST (the next match would not be saved)
+        self.warn = 0
         # cells whose reader is down (Board.check_parts): they blink
         # ERR_UNKNOWN over whatever the layer says, in every phase
         self.dark = bytearray(NCELLS)
@@ -257,7 +259,7 @@ class View:
             L[0] = LEGAL
         if self.warn:
             for x in range(SIGN_FIRST, NCELLS):
-                L[x] = STORAGE | SLOW
+                L[x] = STORAGE | self.warn
         for x in range(NCELLS):
             if states[x]:
                 L[x] = (ERR_RED | FAST) if refused else (CLEAR | SLOW)
@@ -321,7 +323,7 @@ class View:
             if self.warn:
                 for x in range(SIGN_FIRST, NCELLS):
                     if not b[x]:
-                        L[x] = STORAGE | SLOW
+                        L[x] = STORAGE | self.warn
             # Drawn over the hints: whose turn it is stays visible in
             # every mode.
             turn = turn_colour(g)

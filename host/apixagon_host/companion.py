@@ -32,7 +32,7 @@ HELP = """\
 hands:    put CELL CARD | lift CELL | tap CARD | mode | confirm | declare [long]
 set-up:   mode NAME | start SIDE | option NAME | players N
 declare:  pass | out N | declare deck-empty SIDE | forced-removal SIDE | reserve
-companion: hands | tag Name=value | pull | list | status | render N | quit
+companion: hands | tag Name=.. | pull | list | status | render N | nolog | quit
 help TOPIC says more: help hands | setup | declare | companion | legend"""
 
 HELP_TOPICS = {
@@ -60,6 +60,7 @@ companion:
   tag Name=value   the players (Black=Anna Gold=Ben; A=.. B=..) or Event
   pull | list      download the board's matches | the stored matches
   status           the board's identity and storage    render N  match N as SVG
+  nolog            play the match unsaved, as the board asks when its storage is full
   help | quit      this text | leave (also Ctrl-C, Ctrl-D)""",
 }
 
@@ -145,6 +146,9 @@ class Companion:
                         "nothing kept" % str(e).lower()
                     ) from None
                 return True, self._tag(pairs)
+            if w == "nolog":
+                self._no_args(words)
+                return True, self._nolog()
             if w in ("hands", "hand"):
                 self._no_args(words)
                 return True, self._hands()
@@ -239,6 +243,24 @@ class Companion:
                 raise CommandError("no match in play: nothing declared")
             raise
         return []
+
+    def _nolog(self):
+        # The players' answer to the board's question (STATUS unlogged=ask:
+        # its storage full, the match would not be saved): play it unsaved,
+        # as a second CONFIRM does (NOLOG, firmware 0.8.0)
+        self._connected()
+        try:
+            self.session.request("NOLOG")
+        except L.BoardError as e:
+            if e.board_code == proto.E_VERB:
+                raise CommandError("this board's firmware has no NOLOG: press CONFIRM again")
+            if e.board_code == proto.E_STATE:
+                raise CommandError(
+                    "the board asks nothing: it plays unsaved only when its storage is full"
+                    " and CONFIRM was pressed (or clear the cards off it first)"
+                )
+            raise
+        return ["the match is played unsaved"]
 
     def _side(self, word):
         # a side as the match names it: black | gold, or its letter (B G;

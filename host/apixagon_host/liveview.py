@@ -93,7 +93,11 @@ def status_line(status):
         parts.append("last: %s" % st["last"].replace("_", " "))
     if st.get("display"):  # card_query (or card query, older firmware): in words
         parts.append("display %s" % st["display"].replace("_", " "))
-    if st.get("low") == "1":
+    if st.get("unlogged") == "1":
+        parts.append("NOT SAVED")
+    elif st.get("room") == "0":
+        parts.append("STORAGE FULL: pull the matches")
+    elif st.get("low") == "1":
         parts.append("STORAGE LOW: pull the matches")
     return "  ".join(parts)
 
@@ -110,6 +114,7 @@ def status_notes(status):
     want = words.want_cells(status.get("want", ""))
     if want:
         out.append(words.want_line(want))
+    out += words.storage_notes(status)
     return out
 
 

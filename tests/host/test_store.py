@@ -11,7 +11,7 @@ import time
 import pytest
 from apixagon_host import cli
 from apixagon_host.store import Store
-from smartboard import matchlog
+from smartboard.logstore import records
 
 RECORD = [
     "mode queens-gambit",
@@ -24,13 +24,13 @@ RECORD = [
 
 def log_bytes(lines, end=None):
     out = bytearray()
-    prev = matchlog.SEED
+    prev = records.SEED
     for text in lines:
-        kind = matchlog.HEADER if text[0] in "ms[" else matchlog.MOVE
-        rec, prev = matchlog.encode(prev, kind, text.encode())
+        kind = records.HEADER if text[0] in "ms[" else records.MOVE
+        rec, prev = records.encode(prev, kind, text.encode())
         out += rec
     if end:
-        rec, prev = matchlog.encode(prev, matchlog.END, end.encode())
+        rec, prev = records.encode(prev, records.END, end.encode())
         out += rec
     return bytes(out)
 

@@ -210,7 +210,19 @@ def snapshot(session, log, job=None, palette="standard"):
         "player_tags": PLAYER_TAGS[1] if st.get("sides") == "AB" else PLAYER_TAGS[0],
         "fields": {
             k: st.get(k, "")
-            for k in ("mode", "start", "option", "players", "display", "sides", "low", "free")
+            for k in (
+                "mode",
+                "start",
+                "option",
+                "players",
+                "display",
+                "sides",
+                "low",
+                "free",
+                "room",
+                "unlogged",
+                "lost",
+            )
         },
         "svg": board_svg(session.cells, session.layer, st, palette),
         "legend": legend(palette),
