@@ -42,7 +42,7 @@ JPLAYERS = const(7)  # Junior's players, 2..6 (RULES §6, D-13); PLAYERS is Teen
 COMPUTER = const(8)
 LEVEL = const(9)  # the computer's level less one: 0..4 (smartboard.computer.BOARD_LEVELS)
 # The hints' assistance (view.HINT): 0 the legal cells; 1 + the cells to
-# block; 2 + the queried card's good cells (green) and poor ones (red)
+# block; 2 + the queried card's good cells (legal green, blinking) and poor ones (rose)
 ASSIST = const(10)
 HINT_LIMIT = const(11)  # card queries a turn: 0 no limit, 1..6
 _DEFAULTS = (1, 2, 0, 0, 0, 4, 0, 2, 0, 0, 1, 0)  # hint mode on: a family board

@@ -13,8 +13,9 @@ from apixagon.geometry import cell_name, neighbours
 from boardkit import TMP, card, layer, rig, settings_path
 from computerkit import carry_out
 from smartboard import buttons, referee, settings, view
-from smartboard import matchlog as L
 from smartboard.board import OVER, PLAY
+from smartboard.logstore import records as R
+from smartboard.logstore import writer as W
 from smartboard.report import expect_text, refused_text
 
 
@@ -35,7 +36,7 @@ def vs_computer(name, level=1, seat_mask=8, log=False):
                 os.remove(root + "/" + f)
         except OSError:
             pass
-        ml = L.MatchLog(root, (("Board", "sim"),))
+        ml = W.MatchLog(root, (("Board", "sim"),))
         r.board.log = ml
         r.board.listener = ml
     r.press(buttons.CONFIRM)
@@ -147,12 +148,12 @@ def test_a_whole_match_against_level_1_is_logged_and_replays():
     text = []
 
     def visit(kind, payload):
-        if kind == L.UNDO:
+        if kind == R.UNDO:
             text.pop()  # the last move taken back
-        elif kind != L.END:
+        elif kind != R.END:
             text.append(payload.decode())
 
-    L.read_log(data, visit)
+    R.read_log(data, visit)
     assert '[Computer "G"]' in text and '[Level "1"]' in text, text[:6]
     # the record replays to the same end
     c = record.Checker(Game)
