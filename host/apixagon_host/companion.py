@@ -30,7 +30,7 @@ BUTTONS = ("mode", "confirm", "declare")
 # `help TOPIC` says one group in full, `help legend` the LEDs' colours.
 HELP = """\
 hands:    put CELL CARD | lift CELL | tap CARD | mode | confirm | declare [long]
-set-up:   mode | start | option | players | computer | level | assist | hintlimit
+set-up:  mode | start | option | players | computer | level | assist | hintlimit
 declare:  pass | out N | declare deck-empty SIDE | forced-removal SIDE | reserve
 companion: hands | tag Name=.. | pull | list | status | render N | nolog | quit
 help TOPIC says more: help hands | setup | declare | companion | legend"""
@@ -39,7 +39,7 @@ HELP_TOPICS = {
     "hands": """\
 hands (the simulated board):
   put CELL CARD    put a card on a cell     CARD: B12 G3 (A3 B7 in team games),
-  lift CELL        lift the card off it           Grain, Gbee, Bsmoker, J5 (junior)
+  lift CELL        lift the card off it     Grain, Gbee, Bsmoker, J5 (junior)
   tap CARD         tap a card on the action pad (specials, card query)
   mode | confirm | declare [long]   press a button (long: held)
 Buttons in set-up: mode = game mode, declare = who starts, confirm = start.""",
@@ -53,7 +53,7 @@ the computer and the hints (any board, for the next match):
   computer G|B|A2+B1|none   level 1..5   assist 0..2   hintlimit 0..6""",
     "declare": """\
 declarations by name (any board: what DECLARE then CONFIRM do):
-  pass             the seat to play passes (teams, between deck-empty and reserve)
+  pass             the seat to play passes (teams: a deck empty, no reserve yet)
   out N            junior: player N is out of cards and wins
   declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B""",
     "companion": """\
@@ -62,7 +62,7 @@ companion:
   tag Name=value   the players (Black=Anna Gold=Ben; A=.. B=..) or Event
   pull | list      download the board's matches | the stored matches
   status           the board's identity and storage    render N  match N as SVG
-  nolog            play the match unsaved, as the board asks when its storage is full
+  nolog            play the match unsaved (the board asks: its storage is full)
   help | quit      this text | leave (also Ctrl-C, Ctrl-D)""",
 }
 

@@ -121,6 +121,8 @@ def test_quit_help_and_blank():
         assert word in "\n".join(out), word
     _, _, out = run("help hands")
     assert any("Grain, Gbee, Bsmoker" in x for x in out)
+    for topic in ("hands", "setup", "declare", "companion"):  # none wraps at 80
+        assert all(len(x) <= 80 for x in run("help " + topic)[2]), topic
     _, _, out = run("help legend")
     assert any(x.startswith("LEDs: ") for x in out)
     assert out[-1].endswith("(* blinks, ** blinks fast)")
