@@ -435,6 +435,7 @@ if not bad:
 _ROM_PREPARE = """\
 import vfs
 _seg = vfs.rom_ioctl(2, 0)
+_mkdirs(%(dir)r)
 r = _rrec()
 if 'rom' in (r.get('cur'), r.get('prev')):
     if r.get('cur') == 'rom':

@@ -249,6 +249,40 @@ function profReport() {
   return { pcs: out, idle: prof.idle, other: prof.other };
 }
 
+// A sleeping core's clock jumps to its next alarm: idle time costs nothing
+// here, and the emulated chip runs far ahead of the wall clock at its REPL.
+// While a host speaks (bytes from it in the last PACE_MS of wall time) the
+// board's idle time is paced to the wall clock instead: a host's seconds
+// are then the board's, as with a real chip, and whatever the board times
+// against the host (its watchdog's watch of a host, firmware/bootsel.py)
+// means what it does on a Pico. Busy, the emulated chip is slower than a
+// real one anyway.
+const PACE_MS = 5000;
+let pace = null; // {wall, cyc}: the wall clock and the chip's at its start
+
+function paced() {
+  const now = Date.now();
+  if (now - usb.lastRx > PACE_MS) {
+    pace = null;
+    return false;
+  }
+  if (!pace) pace = { wall: now, cyc: cycles() };
+  return true;
+}
+
+function idleStep(clock) {
+  // false: the chip is ahead of the wall clock; wait for it
+  let dt = clock.nanosToNextAlarm;
+  if (!(dt > 0)) dt = 1000;
+  if (paced()) {
+    const ahead = (cycles() - pace.cyc) * NS_PER_CYCLE - (Date.now() - pace.wall) * 1e6;
+    if (ahead >= 0) return false;
+    dt = Math.min(dt, -ahead);
+  }
+  clock.tick(dt);
+  return true;
+}
+
 function runSlice() {
   if (!running) return;
   if (prof) return runSliceProfiled();
@@ -259,8 +293,10 @@ function runSlice() {
   const until = Date.now() + 25;
   for (let i = 1; running; i++) {
     if (core.waiting) {
-      const dt = clock.nanosToNextAlarm;
-      clock.tick(dt > 0 ? dt : 1000);
+      if (!idleStep(clock)) {
+        setTimeout(() => mcu === chip && runSlice(), 2); // a reset meanwhile: its own loop
+        return;
+      }
     } else {
       clock.tick(core.executeInstruction() * NS_PER_CYCLE);
     }
@@ -307,7 +343,7 @@ function runSliceProfiled() {
 // rp2040js's USBCDC answers an OUT request at once, empty when the host has
 // nothing to send, so the device would take an interrupt every few
 // microseconds. A real host NAKs until it has data: requests wait here.
-const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false };
+const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false, lastRx: 0 };
 // The link's traffic since the last 'usbstat' mark, stamped in cycles: the
 // first byte handed to the chip and the last one it sent (a download's
 // rate in the chip's own time, whatever the PC's speed).
@@ -356,6 +392,7 @@ function feedUsb() {
 
 process.stdin.on('data', (data) => {
   if (!mcu) return; // no power: the bytes fall on the floor
+  usb.lastRx = Date.now();
   for (const b of data) usb.rx.push(b);
   feedUsb();
 });
