@@ -32,7 +32,7 @@ SHORT = 60.0  # ... and for one that reads or writes a few lines
 # prints as it goes, its longest silence a few hundred ms on the RP2040
 # (one file hashed, one chunk written; ~10 times that on the emulated
 # one). APIXAGON_BOARD_SILENCE sets it.
-SILENCE = float(os.environ.get("APIXAGON_BOARD_SILENCE") or 8.0)
+SILENCE = 8.0
 GONE = 2.0  # seconds a port may be missing before the board counts as unplugged
 CHUNK = 6144  # file bytes per exec (8 KB of base64 in the script) ...
 PIECE = 1024  # ... in string literals of this many bytes
@@ -73,7 +73,8 @@ def mpremote(port, *commands, timeout=MPREMOTE_TIMEOUT, on_line=None, silence=No
     board reset or unplugged under mpremote, which would wait for ever."""
     import subprocess
 
-    silence = SILENCE if silence is None else silence
+    if silence is None:
+        silence = float(os.environ.get("APIXAGON_BOARD_SILENCE") or SILENCE)
     argv = [sys.executable, "-m", "mpremote", "connect", port, "resume"]
     for i, cmd in enumerate(commands):
         argv += (["+"] if i else []) + list(cmd)
@@ -417,7 +418,11 @@ for p in list(man) + ['FIRMWARE.json']:
     src.close()
     dst.close()
     print('KEEP', p)
-bad = [p for p in man if _h(K + '/' + p) != man[p][1]]
+bad = []
+for p in man:
+    if _h(K + '/' + p) != man[p][1]:
+        bad.append(p)
+    print('V', p)
 for p in bad[:8]:
     print('BAD', p)
 if not bad:
@@ -433,7 +438,16 @@ if not bad:
 # The partition out of the record, then erased (its blocks, as far as the
 # new image goes).
 _ROM_PREPARE = """\
-import vfs
+import sys, vfs
+# nothing may read the partition while it is rewritten: an import that
+# looked into /rom would parse half-erased records
+for p in ('/rom', '/rom/lib'):
+    while p in sys.path:
+        sys.path.remove(p)
+try:
+    vfs.umount('/rom')
+except OSError:
+    pass
 _seg = vfs.rom_ioctl(2, 0)
 _mkdirs(%(dir)r)
 r = _rrec()

@@ -115,9 +115,31 @@ let flashOps = 0;
 const opKinds = { erase: 0, program: 0 };
 let cutOp = null; // {left, frac}
 
+// A journal of the flash operations (the 'journal' request): the flash as
+// it was at its start (PATH.base), then each operation as it comes: a byte
+// 'E' or 'P', its offset and length (u32 LE), and a program's bytes. A test
+// replays any prefix of it, the last operation cut part way, to have the
+// flash a power cut there would leave, without the deploy run again
+// (tests/rp2040/test_rp2040_deploy_cuts.py).
+let journal = null; // its file descriptor
+
+function journalOp(kind, off, n, src, mcu) {
+  const head = Buffer.alloc(9);
+  head.write(kind === 'erase' ? 'E' : 'P', 0, 'latin1');
+  head.writeUInt32LE(off, 1);
+  head.writeUInt32LE(n, 5);
+  fs.writeSync(journal, head);
+  if (kind === 'program') {
+    const data = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) data[i] = mcu.readUint8(src + i);
+    fs.writeSync(journal, data);
+  }
+}
+
 function flashOp(kind, off, n, src, mcu) {
   flashOps++;
   opKinds[kind]++;
+  if (journal !== null) journalOp(kind, off, n, src, mcu);
   let keep = n;
   let cut = false;
   if (cutOp && (!cutOp.kind || cutOp.kind === kind) && --cutOp.left <= 0) {
@@ -251,7 +273,8 @@ function profReport() {
 
 // A sleeping core's clock jumps to its next alarm: idle time costs nothing
 // here, and the emulated chip runs far ahead of the wall clock at its REPL.
-// While a host speaks (bytes from it in the last PACE_MS of wall time) the
+// While a host is at work (bytes from it, or to it, in the last PACE_MS of
+// wall time: a host waiting for a long script's output is still there) the
 // board's idle time is paced to the wall clock instead: a host's seconds
 // are then the board's, as with a real chip, and whatever the board times
 // against the host (its watchdog's watch of a host, firmware/bootsel.py)
@@ -368,6 +391,7 @@ function wireUsb() {
     if (traffic.txFirst < 0) traffic.txFirst = now;
     traffic.txLast = now;
     traffic.txBytes += buf.length;
+    usb.lastRx = Date.now(); // a host reading the board is one at work too (paced())
     process.stdout.write(Buffer.from(buf));
   };
   mcu.usbCtrl.onEndpointRead = (ep, size) => {
@@ -832,6 +856,14 @@ function handle(m) {
       break;
     case 'save':
       if (mcu) saveFlash();
+      break;
+    case 'journal': // m.path: start a journal of the flash operations there; none: stop it
+      if (journal !== null) fs.closeSync(journal);
+      journal = null;
+      if (m.path) {
+        fs.writeFileSync(m.path + '.base', flash);
+        journal = fs.openSync(m.path, 'w');
+      }
       break;
     case 'wait': // acknowledged once the chip's clock has run m.cycles on
       if (mcu) {
