@@ -144,7 +144,7 @@ def deploy(
                 port,
                 ["exec", T.FREE],
                 ["exec", T.state_script(T.SLOTS, not full or dry_run, b.boot)],
-                ["exec", T.rom_state_script(False)],
+                ["exec", T.ROM_PROBE],
                 timeout=T.SHORT,
             )
             st = T.parse_state(lines)
@@ -271,7 +271,13 @@ def _deploy_rom(
         "unchanged": 0,
         "romfs": len(image),
     }
-    up_to_date = running == T.ROMSLOT and st["romsum"] == sha
+    up_to_date = False
+    if running == T.ROMSLOT and (dry_run or not full):
+        try:
+            up_to_date = T.rom_sum(port) == sha
+        except BaseException as e:
+            _leave(port, timeout, e)
+            raise
     if dry_run:
         say(
             out,

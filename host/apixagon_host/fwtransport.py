@@ -284,38 +284,34 @@ print('MPY', getattr(sys.implementation, '_mpy', 0))
 print('STATE-OK')
 """
 
-# The ROMFS partition of an image (a separate exec: a board taken over in
-# the middle of its loop has little heap to compile one long script):
-# its size, the sha256 of the image it holds, its files.
-_ROMSTATE = """\
-try:
-    import vfs
-    _n = vfs.rom_ioctl(1) if hasattr(vfs, 'rom_ioctl') else 0
-except Exception:
-    _n = 0
-if isinstance(_n, int) and _n > 0:
-    _m = memoryview(vfs.rom_ioctl(2, 0))
-    print('ROM', len(_m))
-    if bytes(_m[:3]) == b'\\xd2\\xcd\\x31':
-        # the image's length: its header and the length of its records
-        _i = 3
-        _l = 0
-        while True:
-            _l = (_l << 7) | (_m[_i] & 0x7F)
-            _i += 1
-            if not _m[_i - 1] & 0x80:
-                break
-        _l += _i
-        if _l <= len(_m):
-            import hashlib, binascii
-            _d = hashlib.sha256()
-            for o in range(0, _l, 4096):
-                _d.update(_m[o:min(o + 4096, _l)])
-            print('ROMSUM', binascii.hexlify(_d.digest()).decode())
-    if _isdir(%(rom)r):
-        for p in _files(%(rom)r):
-            print('H', 'rom', p, _h(%(rom)r + '/' + p) if %(hashes)r else '-')
-print('ROMSTATE-OK')
+# Whether the board has a ROMFS partition (an image's), and its size: a
+# line, as small as can be (a board taken over in the middle of its loop
+# has little heap to compile a script after the state's).
+ROM_PROBE = (
+    "import vfs\n"
+    "print('ROM', len(memoryview(vfs.rom_ioctl(2, 0))) "
+    "if hasattr(vfs, 'rom_ioctl') and vfs.rom_ioctl(1) > 0 else 0)\n"
+)
+
+# The sha256 of the image the partition holds (its length from its header).
+_ROMSUM = """\
+import vfs, hashlib, binascii
+_m = memoryview(vfs.rom_ioctl(2, 0))
+if bytes(_m[:3]) == b'\\xd2\\xcd\\x31':
+    _i = 3
+    _l = 0
+    while True:
+        _l = (_l << 7) | (_m[_i] & 0x7F)
+        _i += 1
+        if not _m[_i - 1] & 0x80:
+            break
+    _l += _i
+    if _l <= len(_m):
+        _d = hashlib.sha256()
+        for o in range(0, _l, 4096):
+            _d.update(_m[o:min(o + 4096, _l)])
+        print('ROMSUM', binascii.hexlify(_d.digest()).decode())
+print('ROMSUM-OK')
 """
 
 # Make the target slot ready: out of the record (a slot being written is
@@ -573,10 +569,14 @@ def state_script(slots, hashes, boot):
     return script(_STATE, slots=list(slots), hashes=bool(hashes), boot=list(boot))
 
 
-def rom_state_script(hashes):
-    """On a board with a ROMFS partition: its size (ROM), the sha256 of the
-    image it holds (ROMSUM) and its files (H rom ...)."""
-    return _ROMSTATE % {"hashes": bool(hashes), "rom": ROM}  # after a state script: its helpers
+def rom_sum(port):
+    """The sha256 of the ROMFS image the board's partition holds (None:
+    none there); the board is left at its REPL."""
+    lines = mpremote(port, ["exec", ALIVE + _ROMSUM], timeout=SHORT)
+    for line in lines:
+        if line.startswith("ROMSUM "):
+            return line[7:]
+    return None
 
 
 def prepare_script(target, running, full, keep, dirs, copy):
@@ -654,7 +654,7 @@ def parse_state(lines):
         "main_rev": None,
         "mpy": None,
         "rom": None,  # the ROMFS partition's size, if the board has one
-        "romsum": None,  # the sha256 of the ROMFS image it holds
+        "romsum": None,  # the sha256 of the ROMFS image it holds (rom_sum)
     }
     for line in lines:
         word, _, rest = line.partition(" ")
@@ -686,7 +686,7 @@ def parse_state(lines):
         elif word == "MPY":
             st["mpy"] = int(rest)
         elif word == "ROM":
-            st["rom"] = int(rest)
+            st["rom"] = int(rest) or None
         elif word == "ROMSUM":
             st["romsum"] = rest
     if st["mpy"] is None or "STATE-OK" not in lines:
