@@ -27,6 +27,16 @@ MicroPython) reads it at every boot. The steps:
    marks it good at the first pass of its loop. The host waits for HELLO
    with the new version (fwcheck).
 
+On a board flashed with our image the firmware goes instead into the
+image's ROMFS partition (the slot "rom", _deploy_rom), where it runs in
+place from the flash: the firmware running there is first copied into
+fw/a and the record pointed at that copy, then the partition is erased and
+written, its image's sha256 checked, and the record switched to it; once
+the new firmware answers, the copy goes. A board that stops answering
+under mpremote (reset, unplugged) is given up within seconds
+(fwtransport.SILENCE), and one left at its REPL by a host that died goes
+back to its firmware by itself (firmware/bootsel.py, handover).
+
 A power cut or a killed PC before the record is replaced leaves the old
 firmware running; after it, the new one boots as a trial; a trial that
 does not reach its loop is set aside at the next boot. If the new

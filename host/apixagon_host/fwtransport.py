@@ -8,9 +8,11 @@ sha256 and switch the boot record. `restart` leaves the REPL with a soft
 reset, and the board boots through its selector (firmware/bootsel.py).
 
 The on-board layout (bootsel.py has the whole story): fw/a and fw/b, the
-slots; fw/BOOT, the boot record, only ever replaced by a rename; it names
-the sha256 of each slot's manifest ("sums"), computed on the board once
-the slot is verified.
+slots; on a board with our image also "rom", its ROMFS partition (mounted
+at /rom), written a 4 KB block at a time; fw/BOOT, the boot record, only
+ever replaced by a rename; it names the sha256 of each slot's manifest
+("sums"), computed on the board once the slot is verified. Every script
+first tells the board's watchdog that the host is still there (ALIVE).
 """
 
 import base64
