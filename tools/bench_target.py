@@ -1064,12 +1064,14 @@ def update_path_blocks(image, rev, workdir, flash):
     littlefs (deployed_files, fw/a), and the ROMFS image's bytes."""
     import json
 
+    # against a fresh flash with the folder every board makes at its
+    # first boot (logs/): the deployed board has it too
     fresh = os.path.join(workdir, "fresh.bin")
-    make_flash(fresh, image)
+    make_flash(fresh, image, [("logs", None)])
     base = flashfs.FlashFs(fresh).free()
     after = flashfs.FlashFs(flash)
     slot = os.path.join(workdir, "slot.bin")
-    make_flash(slot, image, deployed_files(IMAGES, rev, workdir))
+    make_flash(slot, image, [("logs", None)] + deployed_files(IMAGES, rev, workdir))
     rom = 0
     rec = json.loads(after.read("fw/BOOT")) if after.exists("fw/BOOT") else {}
     if rec.get("cur") == "rom":

@@ -237,8 +237,7 @@ def deploy(
             _leave(port, timeout, e)  # the record was not replaced: the old firmware runs
             if isinstance(e, CommandError):
                 raise CommandError(
-                    "update failed: %s; nothing switched: the board runs fw %s, as before"
-                    % (e, old_fw),
+                    "update failed: %s; nothing switched: %s" % (e, _as_before(e, old_fw)),
                     EXIT_FAILED,
                 )
             raise
@@ -363,8 +362,7 @@ def _deploy_rom(
         _leave(port, timeout, e)  # the record names what ran (or its copy)
         if isinstance(e, CommandError):
             raise CommandError(
-                "update failed: %s; nothing switched: the board runs fw %s, as before"
-                % (e, old_fw),
+                "update failed: %s; nothing switched: %s" % (e, _as_before(e, old_fw)),
                 EXIT_FAILED,
             )
         raise
@@ -399,10 +397,18 @@ def _deploy_rom(
     return result
 
 
+def _as_before(error, old_fw):
+    if isinstance(error, T.BoardGone):
+        return "the board boots fw %s when it is back" % old_fw
+    return "the board runs fw %s, as before" % old_fw
+
+
 def _leave(port, timeout, error):
     """Out of the REPL after an error, before anything was switched: the
     board restarted into the firmware it ran, and (but after a Ctrl-C)
     waited for, so that the command ends with the board answering."""
+    if isinstance(error, T.BoardGone):
+        return  # nothing there to restart: it boots what it ran when it is back
     if not isinstance(error, Exception):
         T.restart_quietly(port)
         return

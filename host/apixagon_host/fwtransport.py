@@ -128,6 +128,8 @@ def mpremote(port, *commands, timeout=MPREMOTE_TIMEOUT, on_line=None, silence=No
             p.kill()
             p.wait()
         p.stdout.close()
+    if rc != 0 and not gone and not os.path.exists(port):
+        gone.append("its port %s has gone" % port)  # mpremote's read failed with it
     if gone:
         raise BoardGone(
             "the board stopped answering (%s): reset or unplugged?" % gone[0],
