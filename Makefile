@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed-stamp
 EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench run web console lint fmt mpy firmware emu clean install uninstall
+.PHONY: all test test-fast bench run web console lint fmt mpy firmware emu clean install uninstall hardware
 
 all: test
 
@@ -32,6 +32,16 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 test: $(STAMP) $(EMU_STAMP) firmware
 	$(VENV)/bin/ruff check firmware host tests tools
 	$(PY) -m pytest -q -n $(JOBS)
+
+# The board's circuit (tools/hardware/circuit.py, SKiDL): each revision's
+# ERC, then its KiCad netlist, ERC report, BOM, pin table and the
+# emulator's wiring in hardware/<rev>/, the firmware's pins.py, and
+# hardware/README.md's pin, BOM and power tables and block diagram (the
+# power table drives the simulated board through every LED mode: ~1 min).
+# Exit 1 on an ERC error or warning. make test runs the ERC and the pin
+# checks (tests/hardware).
+hardware: $(STAMP)
+	$(PY) tools/hardware/gen.py
 
 # The link fuzz and power cuts at length (tools/soak.py): 100 000 fuzzed
 # frames and 1 000 power cuts with a match played between them, on the

@@ -76,7 +76,7 @@ def test_board_device_script_scans_every_position(tmp_path):
 
 def test_target_bench_inputs_resume_on_the_simulator(tmp_path):
     """bench_target's inputs: the scripted game as hands, and the match
-    logs it boots from, written by smartboard.matchlog, unfinished, and
+    logs it boots from, written by smartboard.logstore, unfinished, and
     resumed by the simulated board to a match screen."""
     import bench_target
 

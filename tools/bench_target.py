@@ -43,6 +43,12 @@ Prints:
     hands on the emulated board, from the cycle a card goes down to the
     cycle the strip latches the first frame in which that cell's LED
     changed: mean, 95 %, worst;
+  - the flash's capacity (--part capacity): real matches (tools/
+    realmatches.py: each mode's scripted match as the board writes it, the
+    four in turn) written on the frozen image's littlefs and packed by the
+    firmware's own packer, each packing step timed by the chip, until the
+    board's room rule says the next match would not fit; then the board
+    booted as players power it (STATUS, LOGS, GET of the full flash);
   - `logs pull` of an archive of match logs over the board's USB CDC: KB
     per second of the chip's clock, from the first byte of the first
     request to the last byte of the last reply (the emulator stamps the
@@ -51,7 +57,7 @@ Prints:
     two; beside it tools/bench_link.py's pull on the unix port.
 
 Options: --quick (a shorter run: no position scans, a few moves of the
-game, no memory part unless named), --json (figures as one JSON object),
+game, no memory or capacity part unless named), --json (figures as one JSON object),
 --part NAME (only that part; repeatable). The emulator runs at about half real time here; the whole
 run takes several minutes, --quick about a minute.
 """
@@ -88,7 +94,9 @@ IMAGES = os.environ.get("BENCH_IMAGES") or os.path.join(ROOT, "build", "firmware
 BENCH_IMAGES = os.path.join(IMAGES, "bench")
 REVS = ("rev_a", "rev_b")
 PROFILE = {"rev_a": "A", "rev_b": "B"}
-PARTS = ("calibration", "core", "firmware", "boot", "resume", "play", "pull", "memory")
+PARTS = ("calibration", "core", "firmware", "boot", "resume", "play", "pull", "memory", "capacity")
+# the parts --quick leaves out unless named (minutes each)
+LONG_PARTS = ("memory", "capacity")
 # The calibration loop on a real Pico: the figure the issue quotes (and
 # ../shared/rp2040/README.md), "reported" without a source.
 REAL_PICO_LOOP_US = 31
@@ -239,6 +247,192 @@ def read(path):
         return f.read()
 
 
+# ---- capacity: real matches on the board's flash ---------------------------------------
+CAPACITY_CHUNK = 250  # matches a raw-REPL run writes and packs
+_CAPACITY = r"""
+import gc, time
+from smartboard.logstore import writer
+gc.collect()
+heap0 = gc.mem_free()
+log = writer.MatchLog('logs', ())
+log.window = memoryview(bytearray(2732))[684:]
+t0 = time.ticks_us()
+log.unfinished()
+listed = time.ticks_diff(time.ticks_us(), t0)
+L = %r
+n = log._newest()
+steps = {}
+worst = 0
+full = False
+k = 0
+gc.collect()
+heap1 = gc.mem_free()
+low = heap1
+while k < %d:
+    if not log.room():
+        full = True
+        break
+    n += 1
+    log.fs.write('logs/%%04d.alog' %% n, L[n %% 4])
+    log.new_log(n)
+    log._want_pack(False)
+    while log.pack_due():
+        st = log.packer.state if log.packer is not None else 0
+        t = time.ticks_us()
+        more = log.pack_step()
+        d = time.ticks_diff(time.ticks_us(), t)
+        s = steps.get(st)
+        if s is None:
+            s = steps[st] = [0, 0, 0]
+        s[0] += 1
+        s[1] += d
+        if d > s[2]:
+            s[2] = d
+        if not more:
+            break
+    k += 1
+    if k %% 50 == 0:
+        gc.collect()
+        low = min(low, gc.mem_free())
+gc.collect()
+low = min(low, gc.mem_free())
+print('RESULT', repr((n, full, listed, steps, log.free_bytes(), heap0, heap1, low, log.counts())))
+"""
+
+
+def pc_filled_flash(path, image, rev, matches):
+    """A flash image file at path holding `matches` real matches (the four
+    in turn) written and packed from the PC by the firmware's own code
+    (smartboard.logstore under CPython) on the board's littlefs itself
+    (flashfs.BoardFlash: littlefs-python, MicroPython's configuration),
+    as the board would have packed them: seconds, where the chip takes
+    minutes. The newest log stays its own file. The number written (fewer
+    if the room rule said full first)."""
+    import realmatches
+    from smartboard.logstore import writer
+
+    four = [d for _, d in realmatches.logs(rev)]
+    ffs = flashfs.FlashFs.new(path, image)
+    bf = flashfs.BoardFlash(ffs)
+    log = writer.MatchLog("logs", (), bf)
+    log.unfinished()
+    n = 0
+    while n < matches and log.room():
+        n += 1
+        bf.write("logs/%04d.alog" % n, four[n % 4])
+        log.new_log(n)
+        log._want_pack(False)
+        while log.pack_due() and log.pack_step():
+            pass
+    ffs.save()
+    return n
+
+
+def capacity_run(image, rev, workdir, say=say_nothing, limit=None, flash_from=None):
+    """Real matches (tools/realmatches.py: each mode's scripted match, as the
+    board writes it, the four in turn) written one after another on the
+    emulated board's littlefs and packed by the firmware's own packer
+    (smartboard.logstore, frozen in the image), each packing step timed
+    by the chip, until the board's room rule says the next match would not
+    fit (MatchLog.room): how many matches it holds. Through the raw REPL
+    (the loop stopped; the packer's steps as the loop runs them), then the
+    board booted as a player powers it: what STATUS, LOGS and GET say of
+    the full flash. The emulator writes flash in no time and has no XIP
+    cache misses: the chip's time, not a Pico's flash's. flash_from: a
+    flash to go on from (pc_filled_flash)."""
+    import realmatches
+    from apixagon_host import link as L
+    from smartboard.logstore import lfs
+
+    four = tuple(d for _, d in realmatches.logs(rev))
+    b = Board(image, rev, workdir, flash_from=flash_from)
+    fig = {"log_bytes": [len(d) for d in four]}
+    steps = {}
+    try:
+        b.boot()
+        repl = Repl(b.port)
+        try:
+            full = False
+            runs = []
+            while not full:
+                out = repl.run(_CAPACITY % (four, CAPACITY_CHUNK), timeout=3600)
+                line = [x for x in out.splitlines() if x.startswith("RESULT")][-1]
+                n, full, listed, st, free, heap0, heap1, low, counts = eval(line[7:])
+                runs.append((n, listed, heap0 - heap1, heap1 - low))
+                for k, v in st.items():
+                    s = steps.setdefault(k, [0, 0, 0])
+                    s[0] += v[0]
+                    s[1] += v[1]
+                    s[2] = max(s[2], v[2])
+                say("  capacity: %d matches on the flash, %d bytes free\n" % (n, free))
+                if limit is not None and n >= limit:
+                    break
+        finally:
+            repl.close()
+        fig["matches"] = n
+        fig["full"] = full
+        fig["free_at_full"] = free
+        fig["counts"] = counts
+        fig["listing_ms"] = [round(r[1] / 1000.0, 1) for r in runs]
+        fig["log_heap"] = runs[-1][2]  # the MatchLog and its index, after the listing
+        fig["pack_heap"] = max(r[3] for r in runs)  # what packing kept at most
+        names = ("pick", "walk", "copy", "verify", "remove")
+        fig["steps"] = {
+            names[k]: {
+                "n": v[0],
+                "mean_ms": round(v[1] / v[0] / 1000.0, 2),
+                "max_ms": round(v[2] / 1000.0, 1),
+            }
+            for k, v in sorted(steps.items())
+        }
+        # the board as players power it: the full flash read at boot
+        b.cut()
+        b.wait_for(lambda: not b.on, 30, "the power cut")
+        c = b.cycle()
+        b.power_on()
+        on = b.wait_event("on", c)["cycle"]
+        b.wait_usb()
+        with L.connect(b.port, timeout=120) as link:
+            link.hello()
+            hello = b.cycle()
+            link.timeout = 60
+            st = L.fields(link.request("STATUS"))
+            keys = ("logs", "unpulled", "free", "low", "room", "heap")
+            fig["status"] = {k: st.get(k) for k in keys}
+            fig["boot_hello_ms"] = round(ms(hello - on), 0)
+            c0 = b.cycle()
+            listed = link.logs()
+            fig["logs_pages_ms"] = round(ms(b.cycle() - c0), 0)
+            fig["listed"] = len(listed)
+            for name, size, state in listed[:: max(1, len(listed) // 7)]:
+                data = link.fetch(name, 0, size)
+                if data != four[int(name[:4]) % 4]:
+                    raise RuntimeError("GET %s: not the match written" % name)
+    finally:
+        b.close()
+    # the same files in the simulated board's flash (its block model)
+    ffs = flashfs.FlashFs(b.flash)
+    use = lfs.Usage()
+    for top in ffs.listdir("/"):
+        _model_tree(ffs, use, top)
+    fig["model_free"] = use.free()
+    fig["files"] = {
+        "archives": len([n for n in ffs.listdir("logs") if n.endswith(".pack")]),
+        "logs": len([n for n in ffs.listdir("logs") if n.endswith(".alog")]),
+    }
+    return fig
+
+
+def _model_tree(ffs, use, path):
+    st = ffs.fs.stat(path)
+    if st.type == 2:  # a folder
+        use.folder(path)
+        for name in ffs.listdir(path):
+            _model_tree(ffs, use, path + "/" + name)
+    else:
+        use.file(path, -1, st.size)
+
+
 # ---- the unix port, for the figures beside -------------------------------------------
 class Unix:
     """tools/bench_device.py and bench_board_device.py under the unix port,
@@ -332,13 +526,13 @@ def record_script(path=RECORD):
 
 def write_log(rev, play, tmp):
     """(name, bytes, game) of a match log written by the firmware's own
-    smartboard.matchlog (CPython, files in tmp) while play(game, log)
+    smartboard.logstore.writer (CPython, files in tmp) while play(game, log)
     plays it; the board's tags in its header."""
-    from smartboard import matchlog
+    from smartboard.logstore import writer
 
     root = os.path.join(tmp, "logs")
     shutil.rmtree(root, ignore_errors=True)
-    log = matchlog.MatchLog(root, (("Board", emuboard.pins_of(rev)["NAME"]),))
+    log = writer.MatchLog(root, (("Board", emuboard.pins_of(rev)["NAME"]),))
     g = play(log)
     name = log.current()
     return name, read(os.path.join(root, name)), g
@@ -444,23 +638,23 @@ def pull_archive(rev, tmp):
 
 
 def log_lines(data):
-    from smartboard import matchlog
+    from smartboard.logstore import records
 
-    lines = matchlog.Lines()
-    matchlog.read_log(data, lines)
+    lines = records.Lines()
+    records.read_log(data, lines)
     return lines
 
 
 def log_records(data):
     """{record type letter: how many} in a log ("M" moves, "U" take-backs)."""
-    from smartboard import matchlog
+    from smartboard.logstore import records
 
     out = {}
 
     def count(kind, payload):
         out[chr(kind)] = out.get(chr(kind), 0) + 1
 
-    matchlog.read_log(data, count)
+    records.read_log(data, count)
     return out
 
 
@@ -486,7 +680,12 @@ def match_frames(profile, lines, tmp):
     for f in (settings, settings + ".deck"):
         if os.path.exists(f):
             os.remove(f)
-    rig = Rig(profile, settings, os.path.join(ROOT, "hardware", "layout.json"))
+    from smartboard.sim.supply import sim_supply
+
+    # the emulated board's USB source, as its CC reading's twin: the same LED limit
+    rev = "rev_a" if profile == "A" else "rev_b"
+    supply = sim_supply(emuboard.wiring_of(rev), emuboard.CC_DEFAULT)
+    rig = Rig(profile, settings, os.path.join(ROOT, "hardware", "layout.json"), supply=supply)
     b = rig.board
     if not b.resume(list(lines)):
         raise RuntimeError("the log does not resume on the simulator")
@@ -497,7 +696,8 @@ def match_frames(profile, lines, tmp):
     if b.phase not in (B.PLAY, B.OVER):
         raise RuntimeError("the simulator did not leave the resume")
     lay = rig.layout
-    return set(phase_frames(b.view.layer, lay.led, lay.nleds, b.hw.painter.brightness))
+    p = b.hw.painter
+    return set(phase_frames(b.view.layer, lay.led, lay.nleds, p.brightness, supply.led_budget_ma()))
 
 
 # ---- the parts -------------------------------------------------------------------------
@@ -903,6 +1103,18 @@ class Bench:
                 fig["heap_boot"],
                 fig["heap_lowest"],
             )
+        )
+
+    # ---- capacity --------------------------------------------------------------------
+    def capacity(self):
+        """Real matches on the frozen image's flash, written and packed by
+        the chip until the room rule says full (capacity_run)."""
+        rev = "rev_a"
+        fig = capacity_run(self.images[rev], rev, self.workdir("capacity"), self.say)
+        self.put("capacity", fig)
+        self.say(
+            "  capacity: %d real matches (%d archives), a copy step %.1f ms on average\n"
+            % (fig["matches"], fig["files"]["archives"], fig["steps"]["copy"]["mean_ms"])
         )
 
     # ---- logs pull -----------------------------------------------------------------------
@@ -1627,6 +1839,34 @@ def rows_of(fig):
                     else "",
                 )
             )
+    cap = fig.get("capacity")
+    if cap:
+        st = cap["status"]
+        rows.append(
+            (
+                "real matches on the flash (the four scripted ones, %d-%d bytes), packed by "
+                "the chip, until the room rule says full"
+                % (min(cap["log_bytes"]), max(cap["log_bytes"])),
+                "%d (%d archives, %s bytes free)"
+                % (cap["matches"], cap["files"]["archives"], st["free"]),
+                "simulated board's block model: %d bytes free" % cap["model_free"],
+            )
+        )
+        for name, s in cap["steps"].items():
+            rows.append(
+                (
+                    "  a packing step, %s (%d): mean / worst" % (name, s["n"]),
+                    "%.1f / %.1f ms" % (s["mean_ms"], s["max_ms"]),
+                    "",
+                )
+            )
+        rows.append(
+            (
+                "  boot to HELLO with them; LOGS, all pages",
+                "%.0f ms; %.0f ms" % (cap["boot_hello_ms"], cap["logs_pages_ms"]),
+                "",
+            )
+        )
     return rows
 
 
@@ -1728,7 +1968,7 @@ def main(argv=None):
     )
     args = ap.parse_args(argv)
     say = say_nothing if args.json else say_out
-    parts = args.part or [p for p in PARTS if not (args.quick and p == "memory")]
+    parts = args.part or [p for p in PARTS if not (args.quick and p in LONG_PARTS)]
     if not bench_core.micropython():
         print("bench_target: micropython not found (run through make bench)", file=sys.stderr)
         return 2

@@ -36,7 +36,8 @@ import test_power_cuts as pc  # noqa: E402
 from apixagon.geometry import NCELLS, cell_name  # noqa: E402
 from apixagon_host import link as L  # noqa: E402
 from fuzzwire import FuzzWire  # noqa: E402
-from smartboard import matchlog, tag  # noqa: E402
+from smartboard import tag  # noqa: E402
+from smartboard.logstore import records  # noqa: E402
 
 BATCH = 50
 
@@ -181,10 +182,10 @@ class Soak:
         for name in self.wire.deleted:
             self.kept.pop(name, None)
         for name, data in logs.items():
-            v, good, count, _ = matchlog.read_log(data)
-            if v not in (matchlog.OK_LOG, matchlog.TORN):
-                raise AssertionError("%s reads %s at a cut" % (name, matchlog.verdict_name(v)))
-            self.n["torn"] += v == matchlog.TORN
+            v, good, count, _ = records.read_log(data)
+            if v not in (records.OK_LOG, records.TORN):
+                raise AssertionError("%s reads %s at a cut" % (name, records.verdict_name(v)))
+            self.n["torn"] += v == records.TORN
             self.kept[name] = data[:good]
         # power on: the boot, every complete record still there, the resume
         board.power_on()
@@ -211,11 +212,11 @@ class Soak:
     def check_kept(self):
         logs = pc.logs_on_flash(self.board)
         for name, prefix in self.kept.items():
-            records = matchlog.read_log(prefix)[2]
-            self.n["records checked"] += records
+            count = records.read_log(prefix)[2]
+            self.n["records checked"] += count
             if logs.get(name, b"")[: len(prefix)] != prefix:
-                got = matchlog.read_log(logs.get(name, b""))[2]
-                self.n["lost"] += max(1, records - got)
+                got = records.read_log(logs.get(name, b""))[2]
+                self.n["lost"] += max(1, count - got)
                 raise AssertionError("%s lost records at a cut" % name)
 
     def finish(self):
@@ -234,9 +235,9 @@ class Soak:
         self.check_kept()
         logs = pc.logs_on_flash(self.board)
         for name, data in logs.items():
-            lines = matchlog.Lines()
-            v, good, count, _ = matchlog.read_log(data, lines)
-            assert v == matchlog.OK_LOG and good == len(data), name
+            lines = records.Lines()
+            v, good, count, _ = records.read_log(data, lines)
+            assert v == records.OK_LOG and good == len(data), name
             if lines.result is not None and lines.result != "abandoned":
                 self.n["matches"] += 1
                 assert [pc.norm(x) for x in lines.moves] == [pc.norm(x) for x in pc.WANT], name

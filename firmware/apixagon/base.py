@@ -75,7 +75,7 @@ RESUSED = const(32)  # << side: reserve deck already built (§4: once per game)
 # Scratch for the hint queries and the hint cache, made once for every
 # game: the cache is keyed on the board's bytes (Game._prepare), so a game
 # can never read another's, and nothing here outlives one query. A board
-# holds a match that waits for flash beside the one in play (matchlog), and
+# holds a match that waits for flash beside the one in play (smartboard.logstore), and
 # each game's own copy was 0.6 KB of a small heap.
 #   avail[symbol]   cards of a side not yet played, per symbol (_fill_avail)
 #   tmp[x]          a query's scratch (can_move's legal cells, threat levels)

@@ -189,7 +189,7 @@ def mode_held(pins):
 def build(pins):
     """The board and its match log, from the pin table."""
     from machine import Pin
-    from smartboard import matchlog
+    from smartboard.logstore import writer
 
     # The layout is frozen data (pins.LAYOUT names its module in boards/):
     # nothing needs to be on the flash for the board to light its cells.
@@ -220,10 +220,20 @@ def build(pins):
         if hasattr(pins, "STRIP_SENSE"):
             parts.append(part(PART_STRIP, strip_sense(pins)))
     paint = Painter(strip, lay.led)
+    if hasattr(pins, "CC_SENSE"):
+        from smartboard import power
+
+        # the LEDs' budget from the USB supply's advertisement (Default USB
+        # 500 mA unless the CC pins say 1.5 A or 3 A): smartboard.power
+        try:
+            read = power.adc_mv(pins.CC_SENSE)
+        except Exception:  # noqa: BLE001 - no reading: Default USB power
+            read = power.no_reading
+        paint.supply = power.Supply(read, pins.CC_LEVELS, pins.POWER_REST_MA)
     hw = board.Hardware(cells, pad, keys, paint, lay, pins.PROFILE == "B", deck, parts=tuple(parts))
     st = settings.Settings("settings.bin")
     st.load()
-    log = matchlog.MatchLog("logs", (("Board", pins.NAME),))
+    log = writer.MatchLog("logs", (("Board", pins.NAME),))
     return board.Board(hw, st), log
 
 
@@ -281,9 +291,9 @@ def safe_mode(pins, err):
     from smartboard.stdio import StdioPort
 
     try:
-        from smartboard import matchlog
+        from smartboard.logstore import writer
 
-        log = matchlog.MatchLog("logs", (("Board", pins.NAME),))
+        log = writer.MatchLog("logs", (("Board", pins.NAME),))
     except Exception:  # noqa: BLE001 - no log: the link says so per command
         log = None
     lk = Link(StdioPort(), None, log, pins.NAME, pins.PROFILE, board_id())

@@ -27,12 +27,19 @@
 #   OVER   CONFIRM: back to SETUP
 #   any    long MODE: brightness
 #
-# Match-log storage (issue 4, smartboard.matchlog): below 64 KB free the
+# Match-log storage (issue 4, smartboard.logstore): below 64 KB free the
 # board says so (a message, and row I blinking yellow in set-up and at the
 # start of a match until the first card); on a full flash (writes failing)
 # the match goes on, its moves wait in the game, the sign stays on through
 # the match and the board says when the log is saved again. It never
 # deletes a log: the host pulls and deletes them (docs/protocol.md).
+# The match in play always has its room (issue 25): when the longest match
+# does not fit (logstore.writer.MatchLog.room), the board says so in set-up
+# (a message, row I blinking fast), a CONFIRM is refused with the question,
+# and only a second CONFIRM (or the host's NOLOG) starts the match unsaved
+# (the sign blinks fast until its first card). After a power cut that lost
+# something (moves waiting in memory, a match played unsaved), the board
+# says what at boot (STATUS lost=, until the next match starts).
 from apixagon.codes import (
     BEEKEEPER,
     DECK_EMPTY,
@@ -61,7 +68,7 @@ RESUME = const(3)  # after a power cut: the cards must match the log first
 
 # self.storage
 STORE_OK = const(0)
-STORE_LOW = const(1)  # below matchlog.LOW_BYTES free
+STORE_LOW = const(1)  # below logstore.folder.LOW_BYTES free
 STORE_FULL = const(2)  # the last log write failed: moves wait in memory
 
 _TEEN = const(6)
@@ -115,7 +122,7 @@ class Board:
         self.hw = hw
         self.settings = settings
         self.listener = listener  # on_event(board, text)
-        self.log = None  # smartboard.matchlog.MatchLog: flushed on quiet ticks
+        self.log = None  # smartboard.logstore.writer.MatchLog: flushed on quiet ticks
         self.view = View(hw.painter)
         self.sensed = bytearray(NCELLS)  # stable state per cell, any phase
         self.phase = SETUP
@@ -133,6 +140,8 @@ class Board:
         self._hot = bytearray(hw.layout.nchannels)
         self.now = 0
         self.storage = STORE_OK
+        self.room = True  # the longest match fits (the log's room rule)
+        self.asking = False  # a CONFIRM refused for want of room: unsaved?
         self._space_seen = -1  # log.space when the storage was last judged
         self.want = None  # RESUME: the state each cell must sense
         self._wrong = 0  # RESUME: how many cells do not sense it yet
@@ -189,6 +198,10 @@ class Board:
             self.settings.save()
         elif log is not None and log.pending(now):
             log.flush(now)
+        elif log is not None and self.phase != PLAY and log.pack_due():
+            # a bounded step (logstore/pack.py), between matches only: the
+            # match in play has its room, and its ticks are its cards'
+            log.pack_step()
         if log is not None and log.space != self._space_seen:
             self._check_storage(self._space_seen < 0)
         return True
@@ -218,6 +231,21 @@ class Board:
         self.ref.pad(state)  # a refusal: the referee keeps it (_refresh says it)
         self._query_at = self.now
 
+    def setting_changed(self, i):
+        """A setting changed from the host (SET): the LEDs show it at once,
+        as when the buttons change it (a parent switching a child to the
+        hint mode from the web page saw nothing until the next card)."""
+        if i == S.BRIGHT:
+            self.hw.painter.brightness = S.BRIGHTNESS[self.settings.get(S.BRIGHT)]
+            self.view.dirty = True
+        elif self.phase == SETUP:
+            self._show_setup()
+        elif self.phase == PLAY and i == S.DISPLAY:
+            self._refresh()
+        else:
+            return
+        self._event("changed")
+
     def button(self, ev):
         s = self.settings
         now = self.now
@@ -227,6 +255,10 @@ class Board:
             self.view.dirty = True
             return
         if self.phase == SETUP:
+            if self.asking and ev != buttons.CONFIRM:
+                # the question is off: not played unsaved
+                self.asking = False
+                self._event("changed")
             if self.learning:
                 if ev == buttons.MODE:  # cancel: keep the deck learned before
                     self.learning = False
@@ -277,13 +309,31 @@ class Board:
             self._event("changed")  # OVER to SETUP: no phase event says it
 
     # ---- phases -------------------------------------------------------------
-    def start(self):
-        """CONFIRM in SETUP: a match begins on a clear board."""
+    def start(self, unsaved=False):
+        """CONFIRM in SETUP: a match begins on a clear board, logged if the
+        longest match fits on the flash; if not, the board asks first and
+        a second CONFIRM (or unsaved: the host's NOLOG, while it asks)
+        starts it unsaved."""
         if self._occupied():
             self.refused = True
             self._say("clear the board first")
             self._show_setup()
             return False
+        log = self.log
+        if log is not None:
+            if self.asking or unsaved:
+                log.unlog = True
+            elif not log.room():
+                self.asking = True
+                self.room = False
+                self._say(
+                    "storage full: this match would not be saved; press CONFIRM again to "
+                    "play it unsaved, or download the match logs first"
+                )
+                self._show_setup()
+                self._event("changed")
+                return False
+        self.asking = False
         s = self.settings
         mode = s.get(S.GAME_MODE)
         # The last match's game goes first (unless its log still waits to
@@ -319,7 +369,7 @@ class Board:
 
     def resume(self, lines, log=None):
         """Issue 4: a match cut off by a power cut goes on. lines: its .apx
-        record from the log (smartboard.matchlog). The LEDs show the
+        record from the log (smartboard.logstore). The LEDs show the
         missing and the extra cards until the board matches the log; then
         play continues where it stopped."""
         from apixagon import record
@@ -461,9 +511,15 @@ class Board:
             self.phase = phase
             self._event("over" if phase == OVER else "resumed")
         # The storage sign: all through the match on a full flash; when
-        # storage is low, from the start until the first move.
+        # storage is low, from the start until the first move; fast when
+        # the match is played unsaved, until its first move.
         st = self.storage
-        self.view.warn = st == STORE_FULL or (st == STORE_LOW and not g.nlog)
+        w = 0
+        if self.log is not None and self.log.unlogged is g and not g.nlog:
+            w = FAST
+        elif st == STORE_FULL or (st == STORE_LOW and not g.nlog):
+            w = SLOW
+        self.view.warn = w
         self.view.play(ref, self.settings.get(S.DISPLAY), self._preview())
         self._prioritise()
 
@@ -577,17 +633,34 @@ class Board:
         if self._space_seen < 0 and log.damaged is not None:
             # left as it is: the host shows where it breaks (logs pull)
             self._say("log %s damaged or unreadable: kept as it is, not resumed" % log.damaged)
+        if self._space_seen < 0 and log.lost is not None:
+            # a power cut lost what UNSAVED says (logstore.writer)
+            self._say(lost_text(log.lost))
         if log.note is not None:
             # what the log's listing put right (junk moved aside), once
             self._say(log.note)
             log.note = None
         self._space_seen = log.space
         old = self.storage
+        free = log.judge()
         if log.failing:
             st = STORE_FULL
         else:
-            st = STORE_LOW if log.low() else STORE_OK
+            st = STORE_LOW if log.low(free) else STORE_OK
         self.storage = st
+        roomy = self.room
+        if self.phase == SETUP or self.phase == OVER or announce:
+            self.room = log.room(free)
+        if self.phase == SETUP and roomy != self.room:
+            if not self.room:
+                self._say(
+                    "storage full: the next match cannot be saved (%d KB free); download "
+                    "the match logs, or press CONFIRM twice to play it unsaved" % (free // 1024)
+                )
+            else:
+                self.asking = False
+                self._say("storage: room for the next match again")
+            self._event("changed")
         if st == STORE_FULL:
             if old != STORE_FULL:
                 self._say("storage full: moves kept in memory; download the match logs")
@@ -611,7 +684,9 @@ class Board:
         if self.learning:
             self.view.learning(self.hw.uids.count)
             return
-        self.view.warn = self.storage != STORE_OK
+        self.view.warn = (
+            FAST if not self.room or self.asking else SLOW if self.storage != STORE_OK else 0
+        )
         s = self.settings
         self.view.setup(
             self.sensed,
@@ -707,6 +782,24 @@ def _replayer():
                     self.verdicts.append((lineno, r))
 
     return Replay(Game)
+
+
+def lost_text(lost):
+    """What a power cut lost, in words: lost is UNSAVED's (logstore.writer),
+    e.g. "0007.alog:12", "unlogged", "match", comma-separated."""
+    out = []
+    for w in lost.split(","):
+        i = w.find(":")
+        if w == "unlogged":
+            out.append("the match played unsaved was lost")
+        elif i > 0:
+            out.append(
+                "log %s lost its moves after move %s, kept in memory (the flash was full)"
+                % (w[:i], w[i + 1 :])
+            )
+        else:
+            out.append("a match whose log could not be made was lost (the flash was full)")
+    return "power cut: " + "; ".join(out)
 
 
 # Names for views and logs.

@@ -1,18 +1,30 @@
-# The LED palette for colour-blind eyes (setting `palette` 1): the entries
-# of smartboard.view.PALETTE in the Okabe-Ito colours (blue, orange,
-# bluish green, sky blue, vermillion, yellow, reddish purple), which stay
-# apart for every common colour vision deficiency. Where seven colours are
-# too few, an entry shares one with another that never shows in the same
-# place, or blinks unlike it. Its own module, loaded by the start-up code
-# (follow), never by the board loop's modules.
+# The LED palette for colour-blind eyes (setting `palette` 1): each entry
+# of smartboard.view.PALETTE in a colour of its own that stays apart from
+# every other for protanopia and deuteranopia as well as for normal
+# vision (ΔE00 10 and 15 at least: apixagon_host.colours says why,
+# tests/host/test_colours.py measures it). Okabe-Ito's eight colours are
+# too few for 25 meanings: the sides keep their blue and orange, a legal
+# cell its bluish green, the storage sign its yellow and an illegal card
+# its vermillion; the rest were searched for to stay apart, lightness
+# doing much of the work a dichromat's eye cannot do with hue.
+#   OFF 0,0,0  SIDE0 0,100,220  SIDE1 220,130,0  LEGAL 0,220,160
+#   EXTEND 150,120,255  BLOCKS 140,50,20  THREAT 160,220,255
+#   ROYAL_LOCKED 130,80,80  ROYAL_OPEN 150,170,110  SEALED_RUN 120,10,150
+#   LAST 240,240,250  ERR_RED 220,50,0  ERR_AMBER 150,170,230
+#   ERR_UNKNOWN 180,120,120  ERR_TAP 210,250,160  RESERVED 80,170,160
+#   CLEAR 230,250,230  SETTING 90,90,130  seats A1 40,140,180
+#   A2 110,120,130  A3 220,190,90  B1 200,180,200  B2 130,30,80
+#   B3 130,120,70  STORAGE 240,240,20
+# Its own module, loaded by the start-up code (follow), never by the board
+# loop's modules.
 from . import settings, view
 
 PALETTE_CB = (  # a bytes literal: no tuple of 75 ints built at import
-    b"\x00\x00\x00\x00\x72\xb2\xe6\x9f\x00\x00\x9e\x73\x56\xb4\xe9"
-    b"\xd5\x5e\x00\xf0\xe4\x42\x3c\x3c\x3c\xcc\x79\xa7\x00\x72\xb2"
-    b"\xaa\xaa\xaa\xd5\x5e\x00\xf0\xe4\x42\xcc\x79\xa7\xff\xff\xff"
-    b"\x56\xb4\xe9\xff\xff\xff\x5a\x5a\x5a\x00\x72\xb2\x56\xb4\xe9"
-    b"\x00\x9e\x73\xe6\x9f\x00\xd5\x5e\x00\xf0\xe4\x42\xf0\xe4\x42"
+    b"\x00\x00\x00\x00\x64\xdc\xdc\x82\x00\x00\xdc\xa0\x96\x78\xff"
+    b"\x8c\x32\x14\xa0\xdc\xff\x82\x50\x50\x96\xaa\x6e\x78\x0a\x96"
+    b"\xf0\xf0\xfa\xdc\x32\x00\x96\xaa\xe6\xb4\x78\x78\xd2\xfa\xa0"
+    b"\x50\xaa\xa0\xe6\xfa\xe6\x5a\x5a\x82\x28\x8c\xb4\x6e\x78\x82"
+    b"\xdc\xbe\x5a\xc8\xb4\xc8\x82\x1e\x50\x82\x78\x46\xf0\xf0\x14"
 )
 # The standard entries, to put back (view.PALETTE is written over).
 _STANDARD = bytes(view.PALETTE)

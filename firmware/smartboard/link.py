@@ -11,15 +11,16 @@ from apixagon.codes import JUNIOR, MODES, TEEN
 from apixagon.compat import const
 from apixagon.geometry import NCELLS
 
-from . import matchlog, proto, referee, scan
+from . import proto, referee, scan
 from . import settings as S
-from .board import DISPLAY_NAMES, OVER, PHASES, PLAY, RESUME
+from .board import DISPLAY_NAMES, OVER, PHASES, PLAY, RESUME, SETUP
+from .logstore import folder, names
 
-FW_VERSION = "0.7.0"
+FW_VERSION = "0.8.0"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
 # LOGS: entries a reply (~20 bytes each), the most a listing keeps sizes
-# of (matchlog.HEAD): an archive of that many logs is listed in one request
+# of (logstore.folder.HEAD): an archive of that many logs is listed in one request
 LOGS_PER_REPLY = const(64)
 _MARKS_AFTER_MS = const(300)  # PULLED markers are written once the host is this quiet
 _SETTINGS = ("display", "bright", "mode", "start", "option", "players", "palette")
@@ -32,7 +33,7 @@ _DIGITS = const(10)
 MAX_OFFSET = const(1 << 24)  # GET: beyond any log a 2 MB flash can hold
 # FETCH: bytes a request at most, ~50 ms of the RP2040's loop spent on it
 MAX_FETCH = const(16384)
-MAX_START = const(1 << 16)  # LOGS: past any log number (matchlog.MAX_NUMBER)
+MAX_START = const(1 << 16)  # LOGS: past any log number (logstore.names.MAX_NUMBER)
 CLOCK_MIN = 946684800  # CLOCK: 2000-01-01 ..
 CLOCK_MAX = 4102444800  # .. 2100-01-01 (unix seconds)
 
@@ -95,7 +96,7 @@ class Fanout:
 class Link:
     # the verbs, as their cmd_ methods are named (a subclass adds its own)
     VERBS = ("hello", "status", "watch", "cells", "logs", "get", "pulled", "del", "conf")
-    VERBS += ("set", "clock", "reboot", "fetch", "hands", "declare")
+    VERBS += ("set", "clock", "reboot", "fetch", "hands", "declare", "nolog")
 
     def __init__(self, port, board, log, name="APIXAGON", profile="A", board_id="sim"):
         self.port = port
@@ -391,6 +392,10 @@ class Link:
         # values never hold a space: a host splits the reply on them
         parts.append("display=" + DISPLAY_NAMES[b.settings.get(S.DISPLAY)].replace(" ", "_"))
         self._counts(parts)
+        if b.asking:
+            parts.append("unlogged=ask")  # the next match would not be saved: CONFIRM again?
+        elif b.ref is not None and self.log.unlogged is b.ref.game:
+            parts.append("unlogged=1")
         parts.append("log=%s" % (self.log.current() or "-"))
         parts.append("clock=%d" % self.clock())
         parts.append("hw=" + b.faults_text())
@@ -428,6 +433,9 @@ class Link:
         parts.append("unpulled=%d" % unpulled)
         parts.append("free=%d" % free)
         parts.append("low=%d" % (1 if log.low(free) else 0))
+        parts.append("room=%d" % (1 if log.room(free) else 0))
+        if log.lost is not None:
+            parts.append("lost=" + _token(log.lost))
 
     def cmd_watch(self, args):
         self._board()
@@ -453,7 +461,7 @@ class Link:
         # sends back what it was given, so it reads these pages as it read
         # pages by position, and a log deleted between two pages moves no
         # other one. A listing from the start lists the folder afresh
-        # (matchlog.MatchLog.rescan); the pages after it walk the index.
+        # (logstore.folder.Folder.rescan); the pages after it walk the index.
         log = self._log()
         log.flush_all()  # the host asks now: what is queued goes to flash first
         if len(args) > 1:
@@ -462,7 +470,7 @@ class Link:
         if start == 0:
             # its first page's sizes kept in the head of the link's buffer
             # (not the log's window, which starts at B64_AT)
-            log.rescan(memoryview(self._buf)[: 6 * matchlog.HEAD])
+            log.rescan(memoryview(self._buf)[: 6 * folder.HEAD])
         nums, more = log.page(start, LOGS_PER_REPLY)
         sizes = log.sizes(nums, start == 0)  # the listing's own sizes (no 2nd pass)
         play = log.playing()
@@ -505,7 +513,7 @@ class Link:
         if len(args) != 3:
             return proto.E_ARGS
         name, off, n = _item(args, 0, proto.MAX_CHUNK)
-        n = self._chunk_frame(self._log().file(name), off, n, False)  # base64 always
+        n = self._chunk_frame(names.number_of(name), off, n, False)  # base64 always
         if n < 0:
             return proto.E_NOT_FOUND
         return _SENT if n else "%d 0 FFFF -" % off  # past the end (the CRC of nothing)
@@ -547,13 +555,13 @@ class Link:
         for i in range(0, len(items), 3):
             a, b, c = items[i], items[i + 1], items[i + 2]
             for n in range(a, a + b) if c == 0 else (a,):
-                path = log.file(matchlog.log_name(n) if c == 0 else n)
-                total = self._send_range(path, b if c else 0, c, total)
+                num = n if c == 0 else names.number_of(n)
+                total = self._send_range(num, b if c else 0, c, total)
                 if total < 0:
                     return -total
         return _SENT
 
-    def _send_range(self, path, off, left, total):
+    def _send_range(self, num, off, left, total):
         # The frames of `left` bytes of a log from off (to its end, if
         # sooner), `total` sent already; the new total, or -code to end the
         # reply with (the log gone amid it). left 0: a log of a range, whole,
@@ -567,7 +575,7 @@ class Link:
             left = MAX_FETCH
         while left > 0:
             want = min(left, proto.MAX_CHUNK)
-            n = self._chunk_frame(path, off, want, self.version >= 3)
+            n = self._chunk_frame(num, off, want, self.version >= 3)
             if n < 0:
                 return -proto.E_INTERNAL  # gone amid the reply: it ends here
             if not n:
@@ -579,20 +587,23 @@ class Link:
             left -= n
             if n < want:
                 return total  # the end of the log
-        if whole and self._log().fs.read_into(path, off, self._chunk[:1]):
+        if whole and self._log().read_into(num, off, self._chunk[:1]):
             return -proto.E_ARGS  # longer than MAX_FETCH
         return total
 
-    def _chunk_frame(self, path, off, n, raw):
-        # One GET reply frame: the bytes read (0: none, nothing sent; -1: no
-        # such file). The chunk is read into the link's own buffer and its
+    def _chunk_frame(self, num, off, n, raw):
+        # One GET reply frame of log number num (its own file or packed:
+        # logstore.folder.read_into): the bytes read (0: none, nothing sent;
+        # -1: no such log). The chunk is read into the link's own buffer and its
         # base64 written over it in place (proto.b64_in_place), its CRC and
         # the frame's in machine code: no allocation but the head, and a 2
         # KB chunk costs the RP2040 a few ms (it was 70 ms in bytecode).
         buf = self._buf
         chunk = self._chunk[:n]
+        if not num:
+            return -1  # no name the board gives
         try:
-            n = self._log().fs.read_into(path, off, chunk)
+            n = self._log().read_into(num, off, chunk)
         except OSError:
             return -1
         if not n:
@@ -625,7 +636,7 @@ class Link:
             raise ValueError("")
         spans = []
         for w in args:
-            spans += _range(w) if "+" in w else (matchlog.number_of(_one_name((w,))), 1)
+            spans += _range(w) if "+" in w else (names.number_of(_one_name((w,))), 1)
         log = self._log()
         play = log.playing()
         for i in range(0, len(spans), 2):
@@ -650,6 +661,20 @@ class Link:
             return proto.E_STATE  # never delete a match not downloaded
         log.delete(name)
         return name
+
+    def cmd_nolog(self, args):
+        # The players' answer to the board's question (STATUS
+        # unlogged=ask: the longest match does not fit on the flash): play
+        # the match unsaved, as a second CONFIRM does
+        self._board()
+        if args:
+            return proto.E_ARGS
+        b = self.board
+        if not b.asking or b.phase != SETUP:
+            return proto.E_STATE
+        if not b.start(True):
+            return proto.E_STATE  # cards on the board: it says so
+        return "unsaved"
 
     def cmd_conf(self, args):
         self._board()
@@ -684,11 +709,12 @@ class Link:
                 self._err(self._seq, proto.E_ARGS, "players %d: %s %s" % (value, MODES[m], why))
                 return _SENT
         s.set(i, value, self.board.now)
+        self.board.setting_changed(i)
         return "%s=%d" % (key, value)
 
     def cmd_clock(self, args):
         # CLOCK [seconds [minutes]]: the host's time, and how far east of
-        # UTC its clock is (the match's [Date] is the host's day: matchlog)
+        # UTC its clock is (the match's [Date] is the host's day: logstore.writer)
         if len(args) > 2:
             return proto.E_ARGS
         if args:
@@ -749,8 +775,8 @@ def _range(word):
     n, plus, k = word.partition("+")
     if not plus:
         raise ValueError(word[:16])
-    lo = number(n, 1, matchlog.MAX_NUMBER)
-    return lo, number(k, 1, matchlog.MAX_NUMBER + 1 - lo)
+    lo = number(n, 1, names.MAX_NUMBER)
+    return lo, number(k, 1, names.MAX_NUMBER + 1 - lo)
 
 
 def _one_name(args):
@@ -763,6 +789,4 @@ def _one_name(args):
 
 def _safe(name):
     # A log name as the board makes them ("0001.alog"): no path tricks.
-    return (
-        name.endswith(matchlog.SUFFIX) and len(name) < 32 and "/" not in name and ".." not in name
-    )
+    return name.endswith(names.SUFFIX) and len(name) < 32 and "/" not in name and ".." not in name

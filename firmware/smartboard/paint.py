@@ -5,7 +5,9 @@
 # not) and the brightness setting, writes GRB bytes at the cell's LED index
 # (from the board layout), and before each write() scales the whole frame
 # down if it would draw more than the power budget — a full white board is
-# 61 x 60 mA = 3.7 A, more than a USB port gives.
+# 61 x 60 mA = 3.7 A, more than a USB port gives. The budget is what the
+# supply gives less what the rest of the board takes (smartboard.power,
+# from the USB-C CC reading), or budget_ma where nothing reads a supply.
 #
 # A frame has 2 ms of the board's chip (README, figures on the target): the
 # palette is rendered with gamma and brightness once per brightness (the
@@ -57,6 +59,9 @@ class Painter:
         self.strip = strip
         self.led = led_of_cell  # bytes: cell -> LED index (Layout.led)
         self.budget_ma = budget_ma
+        # smartboard.power.Supply: the budget from the USB supply's
+        # advertisement, read before each frame (None: budget_ma stays)
+        self.supply = None
         self.brightness = brightness  # 0..255, a user setting
         self.scaled = 0  # frames the current limit had to dim
         self._k = -1  # the brightness _grb was rendered at
@@ -104,6 +109,8 @@ class Painter:
     def show(self):
         """Limit the frame to the power budget, then write it: the lit part
         scaled so that the total fits the budget."""
+        if self.supply is not None:
+            self.budget_ma = self.supply.led_budget_ma()
         buf = self.strip.buf
         idle = self.strip.n * _MA_IDLE
         if _lit(buf, len(buf), max(0, self.budget_ma - idle)) + idle > self.budget_ma:

@@ -60,34 +60,41 @@ SLOW = const(0x40)  # blinks at 1 Hz: look here
 FAST = const(0x80)  # blinks at 4 Hz: an error, act now
 
 # (a bytearray: the `palette` setting writes smartboard.cbpalette's
-# colour-blind-safe entries over it, and the standard ones back)
+# colour-blind-safe entries over it, and the standard ones back.) Each
+# meaning has a colour of its own, any two at least ΔE00 20 apart as the
+# web page draws them (apixagon_host.colours says why and how it is
+# measured; tests/host/test_colours.py holds both palettes to it): an
+# error is red and a threat of 3 crimson, a legal cell green and the open
+# Royal Cell a brighter one, the last move grey, set-up's settings a
+# darker grey, a card left in set-up white; team A's seats blues, team
+# B's warm colours. Blinking stays a second cue on top.
 PALETTE = bytearray(
     (
-        0, 0, 0,
-        30, 80, 255,
-        255, 150, 0,
-        0, 200, 0,
-        0, 255, 190,
-        255, 80, 0,
-        255, 0, 0,
-        70, 0, 0,
-        0, 255, 0,
-        150, 0, 255,
-        170, 170, 170,
-        255, 0, 0,
-        255, 120, 0,
-        255, 0, 170,
-        255, 255, 255,
-        0, 230, 255,
-        255, 255, 255,
-        90, 90, 90,
-        30, 80, 255,
-        0, 170, 255,
-        110, 40, 255,
-        255, 150, 0,
-        255, 70, 0,
-        255, 230, 40,
-        255, 255, 0,
+        0, 0, 0,  # OFF
+        30, 75, 255,  # SIDE0
+        255, 180, 0,  # SIDE1
+        45, 180, 90,  # LEGAL
+        60, 255, 210,  # EXTEND
+        165, 75, 0,  # BLOCKS
+        225, 30, 105,  # THREAT
+        135, 15, 30,  # ROYAL_LOCKED
+        0, 255, 0,  # ROYAL_OPEN
+        135, 60, 150,  # SEALED_RUN
+        165, 180, 165,  # LAST
+        255, 15, 30,  # ERR_RED
+        255, 120, 0,  # ERR_AMBER
+        255, 0, 225,  # ERR_UNKNOWN
+        210, 195, 240,  # ERR_TAP
+        0, 225, 255,  # RESERVED
+        255, 255, 255,  # CLEAR
+        135, 135, 150,  # SETTING
+        135, 135, 255,  # seat A1
+        0, 165, 255,  # seat A2
+        15, 0, 150,  # seat A3
+        255, 195, 165,  # seat B1
+        150, 150, 15,  # seat B2
+        165, 135, 105,  # seat B3
+        255, 255, 0,  # STORAGE
     )
 )  # fmt: skip
 NCOLOURS = const(25)
@@ -220,7 +227,9 @@ class View:
         self.blinking = False
         self._phase = -1
         self.frames = 0
-        self.warn = False  # the storage sign (set by the board)
+        # the storage sign (set by the board): 0 none, else its blink, SLOW
+        # (storage low or full) or FAST (the next match would not be saved)
+        self.warn = 0
         # cells whose reader is down (Board.check_parts): they blink
         # ERR_UNKNOWN over whatever the layer says, in every phase
         self.dark = bytearray(NCELLS)
@@ -250,7 +259,7 @@ class View:
             L[0] = LEGAL
         if self.warn:
             for x in range(SIGN_FIRST, NCELLS):
-                L[x] = STORAGE | SLOW
+                L[x] = STORAGE | self.warn
         for x in range(NCELLS):
             if states[x]:
                 L[x] = (ERR_RED | FAST) if refused else (CLEAR | SLOW)
@@ -314,7 +323,7 @@ class View:
             if self.warn:
                 for x in range(SIGN_FIRST, NCELLS):
                     if not b[x]:
-                        L[x] = STORAGE | SLOW
+                        L[x] = STORAGE | self.warn
             # Drawn over the hints: whose turn it is stays visible in
             # every mode.
             turn = turn_colour(g)

@@ -10,6 +10,7 @@ never imports it. A bad command prints why and sends nothing."""
 import contextlib
 import io
 import os
+import shlex
 import time
 
 from apixagon.geometry import NCELLS, NONE, cell_name, parse_cell
@@ -24,27 +25,44 @@ from .liveview import legend
 SIMULATOR = logs.SIMULATOR  # HELLO board= of the simulated board
 BUTTONS = ("mode", "confirm", "declare")
 
+# `help`: every command on a few rows, for the events area of an 80x24
+# terminal (eight rows: a longer text scrolled its beginning away);
+# `help TOPIC` says one group in full, `help legend` the LEDs' colours.
 HELP = """\
+hands:    put CELL CARD | lift CELL | tap CARD | mode | confirm | declare [long]
+set-up:   mode NAME | start SIDE | option NAME | players N
+declare:  pass | out N | declare deck-empty SIDE | forced-removal SIDE | reserve
+companion: hands | tag Name=.. | pull | list | status | render N | nolog | quit
+help TOPIC says more: help hands | setup | declare | companion | legend"""
+
+HELP_TOPICS = {
+    "hands": """\
 hands (the simulated board):
   put CELL CARD    put a card on a cell     CARD: B12 G3 (A3 B7 in team games),
   lift CELL        lift the card off it           Grain, Gbee, Bsmoker, J5 (junior)
   tap CARD         tap a card on the action pad (specials, card query)
   mode | confirm | declare [long]   press a button (long: held)
+Buttons in set-up: mode = game mode, declare = who starts, confirm = start.""",
+    "setup": """\
 set-up by name (any board):
   mode NAME        queens-gambit silent-swarm beehive 2v1 3v2 junior teen
   start SIDE       black | gold (A | B in team games)
   option NAME      special_then_place | none
-  players N        2 4 6 (teen), 2 to 6 (junior)
+  players N        2 4 6 (teen), 2 to 6 (junior)""",
+    "declare": """\
 declarations by name (any board: what DECLARE then CONFIRM do):
-  pass | out N     the seat to play passes (teams) | junior: player N is out
-  declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B
+  pass             the seat to play passes (teams, between deck-empty and reserve)
+  out N            junior: player N is out of cards and wins
+  declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B""",
+    "companion": """\
 companion:
   hands            each side's cards and specials not yet played
   tag Name=value   the players (Black=Anna Gold=Ben; A=.. B=..) or Event
   pull | list      download the board's matches | the stored matches
   status           the board's identity and storage    render N  match N as SVG
-  help | quit      this text | leave (also Ctrl-C, Ctrl-D)
-Buttons in set-up: mode = game mode, declare = who starts, confirm = start."""
+  nolog            play the match unsaved, as the board asks when its storage is full
+  help | quit      this text | leave (also Ctrl-C, Ctrl-D)""",
+}
 
 SETUP = ("mode", "start", "option", "players")
 SETUP_USAGE = {"start": "start black|gold|A|B", "option": "option NAME", "players": "players N"}
@@ -103,7 +121,7 @@ class Companion:
             if w in ("quit", "exit", "q"):
                 return False, []
             if w == "help":
-                return True, HELP.splitlines() + legend()
+                return True, self._help(words[1:])
             # `mode` alone or `mode long` is the MODE button (set-up: the
             # next mode); `mode NAME` sets it by name
             if w in SETUP and len(words) == 2 and (w != "mode" or words[1].lower() != "long"):
@@ -119,7 +137,18 @@ class Companion:
             if w in ("put", "lift", "tap") or w in BUTTONS:
                 return True, self._hand(w, words)
             if w == "tag":
-                return True, self._tag(words[1:])
+                # quoted as in a shell: tag Black="Anna Maria" Gold=Ben
+                try:
+                    pairs = shlex.split(line)[1:]
+                except ValueError as e:
+                    raise CommandError(
+                        'tag: %s (a value with spaces in quotes: Black="Anna Maria"); '
+                        "nothing kept" % str(e).lower()
+                    ) from None
+                return True, self._tag(pairs)
+            if w == "nolog":
+                self._no_args(words)
+                return True, self._nolog()
             if w in ("hands", "hand"):
                 self._no_args(words)
                 return True, self._hands()
@@ -215,6 +244,24 @@ class Companion:
             raise
         return []
 
+    def _nolog(self):
+        # The players' answer to the board's question (STATUS unlogged=ask:
+        # its storage full, the match would not be saved): play it unsaved,
+        # as a second CONFIRM does (NOLOG, firmware 0.8.0)
+        self._connected()
+        try:
+            self.session.request("NOLOG")
+        except L.BoardError as e:
+            if e.board_code == proto.E_VERB:
+                raise CommandError("this board's firmware has no NOLOG: press CONFIRM again")
+            if e.board_code == proto.E_STATE:
+                raise CommandError(
+                    "the board asks nothing: it plays unsaved only when its storage is full"
+                    " and CONFIRM was pressed (or clear the cards off it first)"
+                )
+            raise
+        return ["the match is played unsaved"]
+
     def _side(self, word):
         # a side as the match names it: black | gold, or its letter (B G;
         # the teams A B)
@@ -257,6 +304,18 @@ class Companion:
             return words.hands_lines(reply)
         except ValueError:
             raise CommandError("the board's HANDS reply makes no sense: %r" % reply[:60])
+
+    def _help(self, words):
+        if not words:
+            return HELP.splitlines()
+        topic = words[0].lower().replace("-", "")
+        if topic in ("legend", "leds", "colours", "colors"):
+            return legend()
+        if len(words) == 1 and topic in HELP_TOPICS:
+            return HELP_TOPICS[topic].splitlines()
+        raise CommandError(
+            "no help on %r: help hands | setup | declare | companion | legend" % words[0]
+        )
 
     def _tag(self, pairs):
         # NOTATION tag pairs for the match on the board (or, in set-up, the

@@ -7,7 +7,9 @@ the live view shows what `make console` shows, never a copy of it."""
 
 from apixagon.geometry import NCELLS, NONE, ROW_START, ROWS, cell_name, parse_cell
 from smartboard import view
-from smartboard.sim.console import _LEGEND, Console, card_code, card_text
+from smartboard.sim.console import Console, card_code, card_text
+from smartboard.sim.legend import BLINKS, LEGEND
+from smartboard.sim.legend import lines as legend_lines
 
 from . import words
 
@@ -61,15 +63,14 @@ def _wanted(want, letters):
     return out
 
 
-def legend(colour=True, per_line=5):
-    """What each LED colour means (the console's legend), a few entries a
-    line so that no line runs past a terminal's width."""
-    items = [paint(v, name, colour) for v, name in _LEGEND]
-    lines = []
-    for i in range(0, len(items), per_line):
-        lines.append(("LEDs: " if not i else "      ") + " ".join(items[i : i + per_line]))
-    lines[-1] += "  (* blinks)"
-    return lines
+def legend(colour=True, width=78):
+    """What each LED colour means (smartboard.sim.legend, the console's
+    legend), wrapped so that no line runs past width columns."""
+    items = []
+    for v, name in LEGEND:
+        name += BLINKS[(v >> 6) & 3]
+        items.append((paint(v, name, colour), len(name)))
+    return legend_lines(items, width)
 
 
 def status_line(status):
@@ -92,7 +93,11 @@ def status_line(status):
         parts.append("last: %s" % st["last"].replace("_", " "))
     if st.get("display"):  # card_query (or card query, older firmware): in words
         parts.append("display %s" % st["display"].replace("_", " "))
-    if st.get("low") == "1":
+    if st.get("unlogged") == "1":
+        parts.append("NOT SAVED")
+    elif st.get("room") == "0":
+        parts.append("STORAGE FULL: pull the matches")
+    elif st.get("low") == "1":
         parts.append("STORAGE LOW: pull the matches")
     return "  ".join(parts)
 
@@ -109,6 +114,7 @@ def status_notes(status):
     want = words.want_cells(status.get("want", ""))
     if want:
         out.append(words.want_line(want))
+    out += words.storage_notes(status)
     return out
 
 

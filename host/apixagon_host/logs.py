@@ -278,13 +278,13 @@ def show(state, args):
     """The record for a person: always cleaned of control characters (a
     hostile board's log may hold escape sequences)."""
     board, name, lines, verdict, date, tags = _load(args, more=True)
-    from smartboard import matchlog
+    from smartboard.logstore import records
 
     named = dict(record_tags(board, name, lines))["Board"]  # as the log names it
     where = board if named == board else "%s (%s)" % (named, board)
     state.out.write(
         "match %d: %s on %s, %s (%s)\n"
-        % (args.id, clean(name), clean(where), clean(date), matchlog.verdict_name(verdict))
+        % (args.id, clean(name), clean(where), clean(date), records.verdict_name(verdict))
     )
     for line in apx_lines(board, name, lines, date, tags):
         state.out.write(clean(line) + "\n")
@@ -457,6 +457,9 @@ def warnings(st):
         )
     if st.get("low") == "1":
         out.append("the board's storage is low: pull the matches")
+    from . import words
+
+    out += words.storage_notes(st)
     hw = st.get("hw", "ok")
     if hw != "ok":
         parts = [PARTS.get(p, p) for p in hw.split(",") if p]

@@ -19,6 +19,7 @@ import collections
 import os
 import select
 import signal
+import textwrap
 import time
 
 from apixagon.geometry import NCELLS
@@ -391,9 +392,10 @@ class ScreenView:
     echo, line mode and signal keys are off while it runs: Ctrl-C and
     Ctrl-D are keys that quit)."""
 
-    def __init__(self, out, inp):
+    def __init__(self, out, inp, size=None):
         self.out = out
         self.fd = _fileno(inp)
+        self.size = size or (lambda: _size(out))  # (columns, rows), asked at each draw
         self.session = None
         self.pane = collections.deque(maxlen=PANE)
         self.line = ""
@@ -439,7 +441,22 @@ class ScreenView:
             return
         self.dirty = False
         s = self.session
-        cols, rows = _size(self.out)
+        cols, rows = self.size()
+        if cols < MIN_COLS or rows < MIN_ROWS:
+            self.out.write(
+                "\x1b[H\x1b[2J"
+                + "\n".join(
+                    fit(
+                        "the terminal is %dx%d: the live view needs at least %dx%d "
+                        "(quit, Ctrl-C)" % (cols, rows, MIN_COLS, MIN_ROWS),
+                        cols,
+                    )
+                )
+                + "\n"
+                + self._prompt()
+            )
+            self.out.flush()
+            return
         i = s.info
         head = "APIXAGON live view  %s %s  fw %s  profile %s  %s%s" % (
             i.get("board", "?"),
@@ -449,17 +466,26 @@ class ScreenView:
             s.port or "",
             "" if s.connected else "  (not connected: reconnecting)",
         )
-        top = [head[:cols], ""]
+        # Every line wraps (continued rows indented) rather than being cut:
+        # a refusal's code, a hand's last cards, the status line's end were
+        # lost at 80 columns. Below 30 rows the blank rows and the rule go,
+        # for the events.
+        roomy = rows >= 30
+        top = [short(head, cols)] + ([""] if roomy else [])
         top += hexagon(s.layer or bytes(NCELLS), s.cells or bytes(NCELLS), s.letters, want=s.want)
-        top += ["", status_line(s.status)[:cols]]
-        top += [x[:cols] for x in status_notes(s.status)]
-        top.append(("board: " + s.message)[:cols] if s.message else "")
-        top.append("-" * min(cols, 72))
+        top += [""] if roomy else []
+        top += fit(status_line(s.status), cols)
+        for note in status_notes(s.status):
+            top += fit(note, cols)
+        if s.message:
+            top += fit("board: " + s.message, cols)
+        if roomy:
+            top.append("-" * min(cols, 72))
         room = max(rows - len(top) - 1, 1)
-        pane = list(self.pane)[-room:]
-        # (a line in colour is laid out to fit: cutting it could cut an
-        # escape sequence in two)
-        pane = [x if "\x1b" in x else x[:cols] for x in pane]
+        pane = []
+        for line in list(self.pane)[-room:]:
+            pane += fit(line, cols)
+        pane = pane[-room:]
         body = top + pane + [""] * (room - len(pane))
         frame = "\x1b[H" + "".join(line + "\x1b[K\n" for line in body)
         self.out.write(frame + self._prompt())
@@ -511,6 +537,26 @@ class ScreenView:
         elif seq == b"\x1b[B" and self._hist_at < len(self.history):
             self._hist_at += 1
             self.line = self.history[self._hist_at] if self._hist_at < len(self.history) else ""
+
+
+# The smallest terminal the live view draws in: the board's rows (47
+# columns), the status line and three rows of events (README says it).
+MIN_COLS = 48
+MIN_ROWS = 18
+
+
+def fit(line, cols):
+    """line as rows of at most cols columns: wrapped at spaces, the rows
+    after the first indented; a line in colour is laid out to fit already
+    (cutting it could cut an escape sequence in two)."""
+    if "\x1b" in line or len(line) <= cols:
+        return [line]
+    return textwrap.wrap(line, cols, subsequent_indent="  ", break_on_hyphens=False) or [""]
+
+
+def short(line, cols):
+    """line cut to cols columns with a visible mark where it was cut."""
+    return line if len(line) <= cols else line[: cols - 1] + "\u2026"
 
 
 def _size(out):

@@ -21,6 +21,7 @@ from apixagon.codes import BEEKEEPER, JUNIOR, PLACE, RAIN_MOVE, RESERVE, SMOKER
 from apixagon.deck import RAIN
 from apixagon.geometry import NCELLS, ROW_START, ROWS, ROYAL, cell_name
 
+from . import colours as C
 from . import position as P
 from . import symbols as S
 
@@ -42,8 +43,12 @@ FRAME = "#dcb56a"
 FRAME_EDGE = "#b0843a"
 CELL = "#fbf1d8"
 CELL_EDGE = "#c9a35a"
-CELL_TEXT = "#c2a264"
+# Every text on a ground reads at WCAG 2.x's 4.5:1 or better
+# (colours.MIN_CONTRAST, tests/host/test_colours.py); on a live board's LED
+# colours a label is black or white, whichever reads better there.
+CELL_TEXT = "#7d6235"
 LABEL = "#6b5230"
+COORD = "#4e3b1f"  # the row letters and numbers, on the frame
 INK = "#2b2622"
 BADGE = "#fffaf0"
 SIDE_FILL = ("#25221f", "#e2ab22")
@@ -53,6 +58,7 @@ SPECIAL_FILL = ("#c62828", "#2e7d32")
 ROYAL_COLOUR = "#7b1fa2"
 ROYAL_PALE = "#eadcf3"
 ROYAL_LOCKED = "#9d86ab"
+ROYAL_LOCKED_TEXT = "#66537a"
 LAST = "#1565c0"
 SEAL = "#00897b"
 MUTED = "#b9b2a6"
@@ -239,7 +245,7 @@ def _coordinates(svg, lay):
             spots.append((9, c, str(c)))  # above row I
     out = [
         '<g class="coords" font-size="15" font-weight="bold" fill="%s" text-anchor="middle">'
-        % LABEL
+        % COORD
     ]
     for i, c, text in spots:
         x, y = lay.at(i, c)
@@ -256,7 +262,8 @@ def _cells(svg, lay, game, names, quiet, fills=None):
     svg.add('<g class="cells">')
     for x in range(NCELLS):
         cx, cy = lay.center(x)
-        fill, more = (fills and fills(x)) or (ROYAL_PALE if x == ROYAL else CELL, "")
+        lit = fills and fills(x)
+        fill, more = lit or (ROYAL_PALE if x == ROYAL else CELL, "")
         svg.add(
             '<use xlink:href="#cell" class="cell" data-cell="%s" x="%s" y="%s" fill="%s" '
             'stroke="%s" stroke-width="1.2"%s/>'
@@ -265,29 +272,40 @@ def _cells(svg, lay, game, names, quiet, fills=None):
         if names and not game.board[x] and x != ROYAL and x not in quiet:
             svg.add(
                 '<text x="%s" y="%s" font-size="12" fill="%s" text-anchor="middle">%s</text>'
-                % (_n(cx), _n(cy + 4.5), CELL_TEXT, cell_name(x))
+                % (_n(cx), _n(cy + 4.5), ink(fill) if lit else CELL_TEXT, cell_name(x))
             )
     svg.add("</g>")
 
 
-def _royal_cell(svg, lay, game):
+def ink(fill):
+    """The label colour for a text on fill ('#rrggbb'): black or white,
+    whichever has the higher contrast ratio there."""
+    return C.hex_of(C.ink_on(C.rgb_of(fill)))
+
+
+def _royal_cell(svg, lay, game, fills=None):
     """The empty Royal Cell (§3.1): a crown, a padlock while locked, a
-    dashed frame while a side may take it."""
+    dashed frame while a side may take it. On a cell lit in an LED colour
+    (fills) they are drawn in that colour's label ink."""
     state, _ = P.royal_state(game)
     if state == "occupied":
         return
     cx, cy = lay.center(ROYAL)
+    lit = fills and fills(ROYAL)
     colour = ROYAL_COLOUR if state == "open" else ROYAL_LOCKED
+    text = ROYAL_COLOUR if state == "open" else ROYAL_LOCKED_TEXT
+    if lit:
+        colour = text = ink(lit[0])
     out = ['<g class="royal" data-state="%s">' % state]
     if state == "open":
-        out.append(_ring(cx, cy, True, TILE - 2, 3, ROYAL_COLOUR))
+        out.append(_ring(cx, cy, True, TILE - 2, 3, colour))
     out.append(_use("crown", cx, cy - 6, 34, ' fill="%s"' % colour))
     if state == "locked":
         svg.define("padlock", '<path id="padlock" d="%s" fill-rule="evenodd"/>' % _PADLOCK)
-        out.append(_use("padlock", cx + 13, cy + 17, 16, ' fill="%s"' % INK))
+        out.append(_use("padlock", cx + 13, cy + 17, 16, ' fill="%s"' % (colour if lit else INK)))
     out.append(
         '<text x="%s" y="%s" font-size="11" fill="%s" text-anchor="middle">%s</text>'
-        % (_n(cx if state == "open" else cx - 6), _n(cy + 22), colour, state)
+        % (_n(cx if state == "open" else cx - 6), _n(cy + 22), text, state)
     )
     out.append("</g>")
     svg.add("".join(out))
@@ -574,7 +592,7 @@ def render_svg(
     if coordinates:
         _coordinates(svg, lay)
     _cells(svg, lay, game, coordinates, quiet, fills)
-    _royal_cell(svg, lay, game)
+    _royal_cell(svg, lay, game, fills)
     _seal_bridges(svg, lay, links)
     svg.add('<g class="cards">')
     for x in range(NCELLS):
@@ -599,6 +617,57 @@ def pixel_size(lay, size=None, tall=None):
     natural size if None) and tall units high (the whole layout's if None)."""
     width = int(lay.width) if size is None else int(size)
     return width, int(round((lay.height if tall is None else tall) * width / lay.width))
+
+
+LEGEND_ROW = 26.0  # the LED legend: a row's height
+LEGEND_COL = 300.0  # and a column's width
+
+
+def led_legend_svg(rows, title="What the LEDs show", columns=2):
+    """The LED legend as an SVG document: rows are (colour '#rrggbb', name,
+    blink '' / 'slow' / 'fast'), web.live.legend's (smartboard.sim.legend's
+    table in one palette). Each colour is a small cell drawn as the board
+    draws a lit cell, its blink marked on it (* slow, ** fast) in the
+    label ink that reads best on it, its name beside it."""
+    per = (len(rows) + columns - 1) // columns
+    top = 44.0
+    width = 24 + columns * LEGEND_COL
+    height = top + per * LEGEND_ROW + 12
+    out = [
+        '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="%d" height="%d" '
+        'viewBox="0 0 %d %d" font-family=%s>' % (width, height, width, height, quoteattr(FONT)),
+        '<rect width="100%%" height="100%%" fill="%s"/>' % PAPER,
+        '<text x="24" y="28" font-size="18" font-weight="bold" fill="%s">%s</text>'
+        % (INK, escape(title)),
+        '<g class="led-legend" font-size="14">',
+    ]
+    for k, (colour, name, blink) in enumerate(rows):
+        x = 24 + (k // per) * LEGEND_COL + 14
+        y = top + (k % per) * LEGEND_ROW + LEGEND_ROW / 2
+        mark = {"slow": "*", "fast": "**"}.get(blink, "")
+        out.append(
+            '<g class="entry"%s><polygon points="%s" transform="translate(%s %s)" fill="%s" '
+            'stroke="%s"/><text x="%s" y="%s" font-weight="bold" fill="%s" '
+            'text-anchor="middle">%s</text><text x="%s" y="%s" fill="%s">%s</text></g>'
+            % (
+                ' data-blink="%s"' % blink if blink else "",
+                _hex_points(12),
+                _n(x),
+                _n(y),
+                colour,
+                CELL_EDGE,
+                _n(x),
+                _n(y + 5),
+                ink(colour),
+                mark,
+                _n(x + 20),
+                _n(y + 5),
+                INK,
+                escape(name),
+            )
+        )
+    out.append("</g></svg>")
+    return "\n".join(out) + "\n"
 
 
 class PngUnavailable(Exception):

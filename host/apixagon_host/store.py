@@ -1,7 +1,7 @@
 """The local match database: one SQLite file in the user's data directory
 (APIXAGON_DATA, else $XDG_DATA_HOME/apixagon, else ~/.local/share/apixagon;
 %APPDATA%\\apixagon on Windows). A log is stored as the board's own bytes,
-verified by the one reader (smartboard.matchlog) — checksums and hash
+verified by the one reader (smartboard.logstore.records) — checksums and hash
 chain — so what is exported later is exactly what the board wrote.
 
 Only `logs pull` (and the companion) write: they make the file, bring an
@@ -23,7 +23,7 @@ import stat
 import sys
 import time
 
-from smartboard import matchlog
+from smartboard.logstore import records
 
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
 
@@ -123,8 +123,8 @@ def _uri(path):
     return pathlib.Path(os.path.abspath(path)).as_uri() + "?mode=ro"
 
 
-class SafeLines(matchlog.Lines):
-    """matchlog.Lines that never fails on a payload that is not UTF-8 (a
+class SafeLines(records.Lines):
+    """records.Lines that never fails on a payload that is not UTF-8 (a
     board writes ASCII; a damaged or hostile one may send anything whose
     checksums hold): such bytes read as U+FFFD."""
 
@@ -133,7 +133,7 @@ class SafeLines(matchlog.Lines):
             payload.decode()
         except UnicodeDecodeError:
             payload = payload.decode("utf-8", "replace").encode()
-        matchlog.Lines.__call__(self, kind, payload)
+        records.Lines.__call__(self, kind, payload)
 
 
 class Store:
@@ -260,7 +260,7 @@ class Store:
             with self.db:
                 for mid, data, at in todo:
                     lines = SafeLines()
-                    matchlog.read_log(_blob(data), lines)
+                    records.read_log(_blob(data), lines)
                     when = log_date(lines) or _text(at)[:16]
                     self.db.execute("UPDATE logs SET date = ? WHERE id = ?", (when, mid))
         self.has_tags = True  # SCHEMA made the tables
@@ -295,9 +295,9 @@ class Store:
         """Store a log's bytes (the whole or a good prefix). Refuses data
         whose records do not verify: nothing is changed then."""
         lines = SafeLines()
-        verdict, good, count, _ = matchlog.read_log(data, lines)
-        if verdict in (matchlog.CORRUPT, matchlog.BROKEN):
-            raise ValueError("%s: %s at byte %d" % (name, matchlog.verdict_name(verdict), good))
+        verdict, good, count, _ = records.read_log(data, lines)
+        if verdict in (records.CORRUPT, records.BROKEN):
+            raise ValueError("%s: %s at byte %d" % (name, records.verdict_name(verdict), good))
         data = bytes(data[:good])
         complete = 1 if lines.result is not None else 0
         now = time.strftime("%Y-%m-%d %H:%M:%S")
@@ -462,7 +462,7 @@ class Store:
         if row is None:
             raise KeyError(match_id)
         lines = SafeLines()
-        verdict, _, _, _ = matchlog.read_log(_blob(row[2]), lines)
+        verdict, _, _, _ = records.read_log(_blob(row[2]), lines)
         return _text(row[0]), _text(row[1]), lines, verdict
 
 
@@ -478,7 +478,7 @@ def _text(v):
 
 def _moves(data):
     lines = SafeLines()
-    matchlog.read_log(_blob(data), lines)
+    records.read_log(_blob(data), lines)
     return len(lines.moves)
 
 
@@ -529,7 +529,7 @@ def as_json(match_id, board, name, lines, verdict, date="", tags=None):
             "log": name,
             "date": date,
             "tags": dict(record_tags(board, name, lines, date, tags)),
-            "verified": matchlog.verdict_name(verdict),
+            "verified": records.verdict_name(verdict),
             "header": lines.header,
             "moves": lines.moves,
             "result": lines.result,

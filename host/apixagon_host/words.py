@@ -267,3 +267,48 @@ def hands_lines(reply):
     if not lines:
         raise ValueError(reply)
     return lines
+
+
+def lost_text(value):
+    """STATUS lost= in words (docs/protocol.md): what the last power cut
+    lost, comma-separated: "unlogged" (a match played unsaved), a log and
+    the moves it holds ("0007.alog:12": the moves after the 12th were kept
+    in memory, the flash being full), or "match" (a match whose log could
+    not be made)."""
+    out = []
+    for w in value.split(","):
+        name, sep, moves = w.partition(":")
+        if w == "unlogged":
+            out.append("the match played unsaved was lost")
+        elif sep:
+            out.append(
+                "match %s lost its moves after move %s (they waited in memory: the"
+                " flash was full)" % (name, moves)
+            )
+        elif w:
+            out.append("a match whose log could not be made was lost (the flash was full)")
+    return "a power cut on the board: " + "; ".join(out) if out else ""
+
+
+def storage_notes(status):
+    """What STATUS says of the match logs' storage that a player should
+    know (firmware 0.8.0: room=, unlogged=, lost=), in words; older
+    firmware sends none of it."""
+    out = []
+    if status.get("lost"):
+        out.append(lost_text(status["lost"]))
+    u = status.get("unlogged")
+    if u == "ask":
+        out.append(
+            "the board asks: its storage is full and this match would not be saved;"
+            " press CONFIRM again (or type nolog) to play it unsaved, or pull and"
+            " delete the matches first"
+        )
+    elif u == "1":
+        out.append("this match is played unsaved: the board's storage was full")
+    elif status.get("room") == "0":
+        out.append(
+            "the board's storage is full: the next match would not be saved;"
+            " pull the matches with --delete"
+        )
+    return out

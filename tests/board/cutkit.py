@@ -9,8 +9,9 @@ from apixagon.geometry import NCELLS, cell_name
 from boardkit import rig
 from logkit import ROOT, TAGS, collect, digest, is_move, record_lines
 from smartboard import buttons, tag, view
-from smartboard import matchlog as L
 from smartboard.board import OVER, PLAY, RESUME, SETUP
+from smartboard.logstore import records, writer
+from smartboard.logstore.names import SUFFIX, TMP
 from smartboard.proto import crc16
 from smartboard.referee import _code_of
 from smartboard.sim import replay
@@ -28,7 +29,7 @@ def norm(line):
 
 
 def alogs(files):
-    out = [p for p in files if p.endswith(L.SUFFIX)]
+    out = [p for p in files if p.endswith(SUFFIX)]
     out.sort()
     return out
 
@@ -95,8 +96,8 @@ class Run:
         # The power is off: what is on flash now is what the next boot gets.
         names = alogs(self.flash.files)
         for p in names:
-            v, good, count, _ = L.read_log(self.flash.contents(p))
-            assert v == L.OK_LOG or v == L.TORN, (p, L.verdict_name(v))
+            v, good, count, _ = records.read_log(self.flash.contents(p))
+            assert v == records.OK_LOG or v == records.TORN, (p, records.verdict_name(v))
             i = self.nkept
             assert i < len(self.kept)
             self.kept[i] = p
@@ -117,7 +118,7 @@ class Run:
         r = rig(self.name, self.profile, fresh=self.boots == 1)
         self.r = r
         r.cells.cells[:] = self.table
-        log = L.MatchLog(ROOT, TAGS, self.flash)
+        log = writer.MatchLog(ROOT, TAGS, self.flash)
         b = r.board
         b.listener = log
         b.log = log
@@ -154,7 +155,7 @@ class Run:
         if not names:
             return None
         m = MoveCrcs(self.crcs)
-        v, good, count, _ = L.read_log(self.flash.contents(names[-1]), m)
+        v, good, count, _ = records.read_log(self.flash.contents(names[-1]), m)
         if m.over or count == 0:
             return None
         return m.n
@@ -215,8 +216,8 @@ class Run:
         names = alogs(self.flash.files)
         if not names or log.game is not None:
             return False
-        lines = L.Lines()
-        L.read_log(self.flash.contents(names[-1]), lines)
+        lines = records.Lines()
+        records.read_log(self.flash.contents(names[-1]), lines)
         return lines.result is not None
 
     def continue_play(self, r, log):
@@ -233,11 +234,11 @@ class Run:
         names = alogs(self.flash.files)
         assert len(names) == 1, names
         for p in self.flash.files:
-            assert not p.endswith(L.TMP), p
+            assert not p.endswith(TMP), p
         data = self.flash.contents(names[0])
         want = Expect(self.moves)
-        v, good, count, _ = L.read_log(data, want)
-        assert v == L.OK_LOG and good == len(data)
+        v, good, count, _ = records.read_log(data, want)
+        assert v == records.OK_LOG and good == len(data)
         assert want.header == 3 and want.i == want.n  # every move of the record
         if self.abandon:
             assert want.result == "abandoned"
@@ -256,15 +257,15 @@ class MoveCrcs:
         self.over = False
 
     def __call__(self, kind, payload):
-        if kind == L.MOVE:
+        if kind == records.MOVE:
             c = crc16(payload)
             self.out[2 * self.n] = c >> 8
             self.out[2 * self.n + 1] = c & 255
             self.n += 1
-        elif kind == L.UNDO:
+        elif kind == records.UNDO:
             self.n -= 1
             self.over = False
-        elif kind == L.END:
+        elif kind == records.END:
             self.over = True
 
 
@@ -285,20 +286,20 @@ class Expect:
 
     def __call__(self, kind, payload):
         text = payload.decode()
-        if kind == L.HEADER:
+        if kind == records.HEADER:
             assert text == ('[Board "sim"]', "mode beehive", "start B")[self.header], text
             self.header += 1
-        elif kind == L.MOVE:
+        elif kind == records.MOVE:
             want = self.move(self.i)
             assert norm(text) == norm(want), (text, want)
             self.i += 1
-        elif kind == L.END:
+        elif kind == records.END:
             self.result = text
         else:
             # A take-back: two cards that stayed on the table unlogged both
             # blink red; lifted one after the other, the second one is a
             # placement for a moment, then taken back (the referee, §3).
-            assert kind == L.UNDO and self.i > 0
+            assert kind == records.UNDO and self.i > 0
             self.i -= 1
             self.undos += 1
 

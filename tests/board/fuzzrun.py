@@ -24,7 +24,7 @@ sys.path.insert(0, sys.argv[1])
 from boardkit import card, rig  # noqa: E402
 from logkit import ROOT, TAGS, collect, digest  # noqa: E402
 from smartboard import buttons, link, loop  # noqa: E402
-from smartboard import matchlog as L  # noqa: E402
+from smartboard.logstore import writer  # noqa: E402
 from smartboard.sim.flash import SimFlash  # noqa: E402
 
 out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else sys.stdout
@@ -80,7 +80,7 @@ class Run:
         # the harness's own share of the 96 wK heap, not the board's).
         self.flash = SimFlash(blocks=8)
         self.r = r = rig("fuzzrun")
-        self.log = log = L.MatchLog(ROOT, TAGS, self.flash)
+        self.log = log = writer.MatchLog(ROOT, TAGS, self.flash)
         self.port = Port()
         if sim:
             from smartboard.sim.serial_main import SimLink

@@ -7,7 +7,7 @@ from apixagon.game import Game
 from apixagon.geometry import parse_cell
 from logkit import ROOT, TAGS
 from smartboard import link, proto
-from smartboard import matchlog as L
+from smartboard.logstore import writer
 
 
 def logs_page(bd, start=0, check=None):
@@ -55,7 +55,7 @@ class Host:
     """The link's end of a match log: requests answered by its handlers."""
 
     def __init__(self, flash, root=ROOT):
-        self.log = L.MatchLog(root, TAGS, flash)
+        self.log = writer.MatchLog(root, TAGS, flash)
         self.log.unfinished()  # as at boot: the folder listed
         self.port = Port()
         self.link = link.Link(self.port, None, self.log)

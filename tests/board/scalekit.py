@@ -1,7 +1,7 @@
 # Helpers of the match-log scale tests (test_matchlog_scale.py,
 # test_matchlog_thousand.py, test_matchlog_long.py, test_matchlog_junk.py):
 # a real folder of logs on the PC's disk (the firmware's own
-# smartboard.matchlog.Flash reads it, as it reads littlefs on the board),
+# smartboard.logstore.flash.Flash reads it, as it reads littlefs on the board),
 # filled with a thousand logs in a moment; a log's bytes as the board
 # writes them.
 # Plain functions: the same files run under CPython and under the
@@ -11,7 +11,7 @@ import sys
 
 from boardkit import TMP, settings_path
 from logkit import is_move, record_lines
-from smartboard import matchlog as L
+from smartboard.logstore import records
 
 _DIR = 0x4000
 N = 1000  # logs
@@ -78,12 +78,14 @@ def log_bytes(moves, end="abandoned"):
     """A log of the scripted game's header and first `moves` moves, then its
     end (None: unfinished), as the board writes it."""
     out = bytearray()
-    link = L.SEED
+    link = records.SEED
     for line in record_lines(moves):
-        rec, link = L.encode(link, L.MOVE if is_move(line) else L.HEADER, line.encode())
+        rec, link = records.encode(
+            link, records.MOVE if is_move(line) else records.HEADER, line.encode()
+        )
         out.extend(rec)
     if end is not None:
-        rec, link = L.encode(link, L.END, end.encode())
+        rec, link = records.encode(link, records.END, end.encode())
         out.extend(rec)
     return bytes(out)
 

@@ -10,7 +10,7 @@ from boardkit import rig
 from logkit import ROOT, TAGS, record_lines
 from pagekit import Port
 from smartboard import buttons, link, proto, view
-from smartboard import matchlog as L
+from smartboard.logstore import records, writer
 from smartboard.sim import replay
 
 ROW_I = ROW_START[8]
@@ -36,12 +36,12 @@ class Board:
     """A simulated board wired as the start-up code does (serial_main)."""
 
     def __init__(self, name, flash, fresh=True, root=ROOT):
-        # flash None: the real filesystem (smartboard.matchlog.Flash), the logs
+        # flash None: the real filesystem (smartboard.logstore.flash.Flash), the logs
         # in the folder root
         gc.collect()  # a board built in a compacted heap, as at boot
         self.r = rig(name, "A", fresh=fresh)
         self.flash = flash
-        self.log = L.MatchLog(root, TAGS, flash)
+        self.log = writer.MatchLog(root, TAGS, flash)
         self.port = Port()
         self.link = link.Link(self.port, self.r.board, self.log)
         self.says = Says()
@@ -118,9 +118,9 @@ class Board:
 def verified(flash, name):
     """(moves, result) of a log that must verify whole."""
     data = flash.contents(ROOT + "/" + name)
-    lines = L.Lines()
-    v, good, count, _ = L.read_log(data, lines)
-    assert v == L.OK_LOG and good == len(data), L.verdict_name(v)
+    lines = records.Lines()
+    v, good, count, _ = records.read_log(data, lines)
+    assert v == records.OK_LOG and good == len(data), records.verdict_name(v)
     return lines.moves, lines.result
 
 

@@ -67,8 +67,8 @@ def test_a_match_is_dated_from_the_hosts_clock_once_it_was_set():
 
 
 def _header(bd):
-    from smartboard import matchlog as L
+    from smartboard.logstore import records
 
-    lines = L.Lines()
-    L.read_log(bd.flash.contents("logs/" + bd.log.current()), lines)
+    lines = records.Lines()
+    records.read_log(bd.flash.contents("logs/" + bd.log.current()), lines)
     return lines.header

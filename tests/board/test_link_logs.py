@@ -1,5 +1,5 @@
 # LOGS and GET read the match logs through the flash interface
-# (smartboard.matchlog.Flash, here its twin SimFlash): sizes as listed,
+# (smartboard.logstore.flash.Flash, here its twin SimFlash): sizes as listed,
 # chunks byte for byte across the twin's 128-byte blocks, the end of a
 # file, a log that is not there. Plain functions: also run under the
 # MicroPython unix port at 96 wK.

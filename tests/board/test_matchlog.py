@@ -6,7 +6,7 @@ from apixagon import record
 from apixagon.codes import BEEHIVE
 from apixagon.game import Game
 from boardkit import TMP, settings_path
-from smartboard import matchlog as L
+from smartboard.logstore import records, writer
 
 RECORD = "tests/data/beehive_full.apx"
 
@@ -19,7 +19,7 @@ def fresh(name):
             os.remove(root + "/" + f)
     except OSError:
         pass
-    return L.MatchLog(root, (("Board", "sim"),))
+    return writer.MatchLog(root, (("Board", "sim"),))
 
 
 class Moves(record.Visitor):
@@ -61,9 +61,9 @@ def test_moves_and_take_backs_read_back_as_the_record():
     assert record.apply_move(g, *game_moves()[2]) == 0  # put back
     log.sync(g)
     log.flush_all()
-    lines = L.Lines()
-    verdict, good, count, link = L.read_log(data_of(log), lines)
-    assert verdict == L.OK_LOG and good == len(data_of(log))
+    lines = records.Lines()
+    verdict, good, count, link = records.read_log(data_of(log), lines)
+    assert verdict == records.OK_LOG and good == len(data_of(log))
     assert lines.header[0] == '[Board "sim"]' and lines.header[1].startswith("mode")
     assert lines.moves == ["B1 8 H5", "A1 23 G3", "B2 25 E3"]
     assert lines.header[-1] == "start B"
@@ -79,10 +79,10 @@ def test_truncation_at_every_byte_loses_only_the_record_being_written():
         i += data[i + 2] + 9
         ends.append(i)
     for n in range(len(data) + 1):
-        verdict, good, count, link = L.read_log(data[:n])
+        verdict, good, count, link = records.read_log(data[:n])
         complete = len([e for e in ends if e <= n])
         assert count == complete, n
-        assert verdict == (L.OK_LOG if n in ends or n == 0 else L.TORN), n
+        assert verdict == (records.OK_LOG if n in ends or n == 0 else records.TORN), n
 
 
 def test_an_edited_or_damaged_record_is_detected():
@@ -92,17 +92,17 @@ def test_an_edited_or_damaged_record_is_detected():
     # Rewrite one move's text and fix its CRC: only the chain can tell.
     first_move = 0
     i = 0
-    while data[i + 1] != L.MOVE:
+    while data[i + 1] != records.MOVE:
         i += data[i + 2] + 9
     first_move = i
     ln = data[i + 2]
     payload = bytes(data[i + 3 : i + 3 + ln]).replace(b"1", b"2")
-    rec, _ = L.encode(b"XXXX", L.MOVE, payload)  # a forger without the chain
+    rec, _ = records.encode(b"XXXX", records.MOVE, payload)  # a forger without the chain
     edited = data[:first_move] + rec + data[first_move + ln + 9 :]
-    assert L.read_log(edited)[0] == L.BROKEN
+    assert records.read_log(edited)[0] == records.BROKEN
     flipped = bytearray(data)
     flipped[first_move + 4] ^= 1
-    assert L.read_log(flipped)[0] == L.CORRUPT
+    assert records.read_log(flipped)[0] == records.CORRUPT
 
 
 def test_a_torn_tail_is_cut_before_the_match_goes_on():
@@ -110,7 +110,7 @@ def test_a_torn_tail_is_cut_before_the_match_goes_on():
     played(log, 2)
     with open(log.path, "ab") as f:
         f.write(b"\xa5M\x07A 3 ")  # the power went mid-record
-    log2 = L.MatchLog(log.root)
+    log2 = writer.MatchLog(log.root)
     name, lines = log2.unfinished()
     assert lines.moves() == 2 and name == "0001.alog"
     g = Game(BEEHIVE, 1, 0, False)
@@ -121,7 +121,7 @@ def test_a_torn_tail_is_cut_before_the_match_goes_on():
     log2.sync(g)
     log2.flush_all()
     # 3 headers + 3 moves (the Board tag, mode, start)
-    assert L.read_log(data_of(log2))[:3] == (L.OK_LOG, len(data_of(log2)), 6)
+    assert records.read_log(data_of(log2))[:3] == (records.OK_LOG, len(data_of(log2)), 6)
 
 
 def test_the_winning_card_taken_back_reopens_the_match():
@@ -130,23 +130,23 @@ def test_the_winning_card_taken_back_reopens_the_match():
     from smartboard.sim.flash import SimFlash
 
     data = bytearray()
-    link = L.SEED
+    link = records.SEED
     for kind, text in (
-        (L.HEADER, "mode queens-gambit"),
-        (L.MOVE, "B 0 D4"),
-        (L.MOVE, "G 0 D5"),
-        (L.END, "black wins (two sequences of 4)"),
-        (L.UNDO, ""),
+        (records.HEADER, "mode queens-gambit"),
+        (records.MOVE, "B 0 D4"),
+        (records.MOVE, "G 0 D5"),
+        (records.END, "black wins (two sequences of 4)"),
+        (records.UNDO, ""),
     ):
-        rec, link = L.encode(link, kind, text.encode())
+        rec, link = records.encode(link, kind, text.encode())
         data.extend(rec)
-    lines = L.Lines()
-    assert L.read_log(data, lines)[0] == L.OK_LOG
+    lines = records.Lines()
+    assert records.read_log(data, lines)[0] == records.OK_LOG
     assert lines.result is None and lines.moves == ["B 0 D4"]
     flash = SimFlash()
     flash.mkdir("logs")
     flash.write("logs/0001.alog", data)
-    name, found = L.MatchLog("logs", (), flash).unfinished()
+    name, found = writer.MatchLog("logs", (), flash).unfinished()
     assert name == "0001.alog" and found.moves() == 1 and found.result is None
     assert list(found.lines()) == ["mode queens-gambit", "B 0 D4"]
 
@@ -162,4 +162,4 @@ def test_date_tags_name_the_day_and_time_of_unix_seconds():
         (4107456000, "2100.02.28", "00:00"),
         (4107542400, "2100.03.01", "00:00"),
     ):
-        assert L.date_tags(t) == (("Date", day), ("Time", hm)), (t, L.date_tags(t))
+        assert writer.date_tags(t) == (("Date", day), ("Time", hm)), (t, writer.date_tags(t))

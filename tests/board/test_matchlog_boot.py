@@ -4,7 +4,7 @@
 # resumed, and the board says so and starts in set-up (helpers: storekit.py).
 from logkit import ROOT
 from smartboard import board as B
-from smartboard import matchlog as L
+from smartboard.logstore import records
 from smartboard.sim.flash import SimFlash
 from storekit import Board
 
@@ -18,7 +18,7 @@ def test_a_damaged_newest_log_is_left_as_it_is_and_not_resumed():
     block = flash.files[path][0]
     block[30] ^= 0x20  # a flipped bit in the second header record
     damaged = flash.contents(path)
-    assert L.read_log(damaged)[0] == L.CORRUPT
+    assert records.read_log(damaged)[0] == records.CORRUPT
     bd = None  # the old board goes before the new one is built: one board in 96 wK
     bd = Board("store-bad", flash, fresh=False)
     b = bd.r.board
@@ -35,9 +35,9 @@ def test_a_log_that_does_not_replay_is_not_resumed_and_can_be_deleted():
     flash = SimFlash()
     flash.mkdir(ROOT)
     rec = bytearray()
-    link = L.SEED
-    for kind, text in ((L.HEADER, "mode queens-gambit"), (L.MOVE, "B 0 E5")):
-        r, link = L.encode(link, kind, text.encode())  # the Royal Cell, first
+    link = records.SEED
+    for kind, text in ((records.HEADER, "mode queens-gambit"), (records.MOVE, "B 0 E5")):
+        r, link = records.encode(link, kind, text.encode())  # the Royal Cell, first
         rec.extend(r)
     flash.write(ROOT + "/0001.alog", rec)
     before = flash.contents(ROOT + "/0001.alog")
@@ -55,9 +55,9 @@ def test_a_log_edited_into_bytes_that_are_not_text_is_not_resumed():
     flash = SimFlash()
     flash.mkdir(ROOT)
     rec = bytearray()
-    link = L.SEED
-    for kind, text in ((L.HEADER, b"mode queens-gambit"), (L.MOVE, b"B 0 D\xff")):
-        r, link = L.encode(link, kind, text)
+    link = records.SEED
+    for kind, text in ((records.HEADER, b"mode queens-gambit"), (records.MOVE, b"B 0 D\xff")):
+        r, link = records.encode(link, kind, text)
         rec.extend(r)
     flash.write(ROOT + "/0001.alog", rec)
     bd = Board("store-bytes", flash)

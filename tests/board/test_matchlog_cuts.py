@@ -9,7 +9,7 @@
 # (the harness: cutkit.py; the long game: test_matchlog_cuts_long.py).
 from cutkit import HEADER_RECORDS, SHORT, Run, alogs, record_ends, uncut
 from logkit import MICROPYTHON
-from smartboard import matchlog as L
+from smartboard.logstore import records
 
 # Every unit under CPython; under MicroPython (the same code, its heap and
 # its bytes and integers) a stride through the same cuts, to stay quick.
@@ -26,7 +26,7 @@ def test_short_match_cut_at_every_unit_of_its_write_stream():
         run = Run("cuts-short", SHORT, True, [k] if k % 3 else [k, (k * 7) % 90]).go()
         assert run.boots >= 2
         resumed += run.resumed > 0
-        torn += run.first[0] == L.TORN
+        torn += run.first[0] == records.TORN
         runs += 1
         run = None
     assert resumed > runs // 2 and torn > runs // 3
@@ -39,7 +39,7 @@ def test_a_second_cut_at_every_unit_of_the_torn_tail_repair():
     good = ends[HEADER_RECORDS + 1]
     k = good + 2 + 3
     run = Run("cuts-probe", SHORT, True, [k]).go()
-    assert run.first == [L.TORN, good, HEADER_RECORDS + 2]
+    assert run.first == [records.TORN, good, HEADER_RECORDS + 2]
     # ...and the second cuts the next boot at every unit of its repair
     # (.tmp bytes, the rename) and of the first appends after it.
     for k2 in range(0, good + 20, STRIDE):

@@ -1,4 +1,4 @@
-# The logs' index (smartboard.matchlog: a bit per log number, listed once
+# The logs' index (smartboard.logstore.folder: a bit per log number, listed once
 # at boot and at each LOGS from the start), through the serial link's own
 # handlers: LOGS pages go by log number, so a log deleted between two pages
 # moves no other one past the host; PULLED marks at once, its marker
@@ -13,11 +13,12 @@ from apixagon.game import Game
 from logkit import ROOT, collect
 from pagekit import Host, logs_page
 from smartboard import link
-from smartboard import matchlog as L
+from smartboard.logstore import folder, records
+from smartboard.logstore.names import HIGH
 from smartboard.sim.flash import SimFlash
 
 # a log of one header record (one 128-byte block of the twin each)
-HEADER = bytes(L.encode(L.SEED, L.HEADER, b"mode queens-gambit")[0])
+HEADER = bytes(records.encode(records.SEED, records.HEADER, b"mode queens-gambit")[0])
 
 
 def _flash(n, pulled=0):
@@ -145,7 +146,7 @@ def test_a_marker_of_another_match_never_marks_a_new_one_pulled():
 def test_past_the_highest_number_no_log_is_made_and_the_flash_reads_full():
     flash = SimFlash()
     flash.mkdir(ROOT)
-    flash.write(ROOT + "/" + L.HIGH, b"9998")
+    flash.write(ROOT + "/" + HIGH, b"9998")
     h = Host(flash)
     h.match()  # 9999.alog: the last number there is
     assert h.log.names() == ["9999.alog"] and h.page() == (["9999.alog"], 0)
@@ -156,19 +157,21 @@ def test_past_the_highest_number_no_log_is_made_and_the_flash_reads_full():
     collect()
     flash = SimFlash()
     flash.mkdir(ROOT)
-    flash.write(ROOT + "/" + L.HIGH, b"99999999999")  # no number: unreadable
+    flash.write(ROOT + "/" + HIGH, b"99999999999")  # no number: unreadable
     h = Host(flash)
     h.match()
     assert h.log.names() == ["0001.alog"]
 
 
 def _header(pad):
-    return bytes(L.encode(L.SEED, L.HEADER, b"mode queens-gambit" + b" " * pad)[0])
+    return bytes(
+        records.encode(records.SEED, records.HEADER, b"mode queens-gambit" + b" " * pad)[0]
+    )
 
 
 class Listed(SimFlash):
     """The twin with a listing that gives sizes, as littlefs's does (in
-    name order, or backwards): logfs.sizes then reads each page's sizes
+    name order, or backwards): Folder._sizes_pass then reads each page's sizes
     from one pass going on from page to page. read: entries listed."""
 
     def __init__(self, backwards=False, blocks=70):
@@ -216,12 +219,12 @@ def test_a_listing_that_gives_sizes_is_read_once_across_the_pages():
 def test_a_listing_out_of_order_keeps_the_sizes_of_the_lowest_numbers():
     # the first page's sizes, whatever order the entries come in (littlefs
     # lists in name order; another filesystem need not)
-    head = bytearray(6 * L.HEAD)
+    head = bytearray(6 * folder.HEAD)
     k = 0
     order = [(i * 37) % 101 + 1 for i in range(101)]  # 1..101, shuffled
     for n in order:
-        k = L._keep_head(head, k, n, 1000 * n + 7)
-    assert k == 6 * L.HEAD
-    assert [L._head_n(head, j) for j in range(0, k, 6)] == list(range(1, L.HEAD + 1))
+        k = folder._keep_head(head, k, n, 1000 * n + 7)
+    assert k == 6 * folder.HEAD
+    assert [folder._head_n(head, j) for j in range(0, k, 6)] == list(range(1, folder.HEAD + 1))
     assert head[2:6] == (1007).to_bytes(4, "big")
-    assert head[k - 4 : k] == (1000 * L.HEAD + 7).to_bytes(4, "big")
+    assert head[k - 4 : k] == (1000 * folder.HEAD + 7).to_bytes(4, "big")

@@ -4,7 +4,7 @@
 # is not UTF-8, a LAST of 40 KB of digits) are moved aside into logs.junk/,
 # never deleted, and the board says so; what cannot be moved (logs.junk is
 # itself a file) is left where it is and ignored. On the real filesystem
-# (smartboard.matchlog.Flash: os.ilistdir, names as bytes). Plain functions: also
+# (smartboard.logstore.flash.Flash: os.ilistdir, names as bytes). Plain functions: also
 # run under the MicroPython unix port at 96 wK.
 import os
 

@@ -1,7 +1,7 @@
 # A long match's log: 2000 records and more (the scripted 6-player game's
 # first 60 moves, each taken back and put down again 17 times, as players
 # who change their minds do), unfinished, on the real filesystem (the
-# firmware's smartboard.L.Flash). The board resumes it reading the log
+# firmware's smartboard.logstore.flash.Flash). The board resumes it reading the log
 # through a window of at most the link's 2 KB (never a read of the whole
 # file: a 27 KB log in a small heap), puts the match back where it was and
 # plays on into the same log; a torn tail after all those records is cut
@@ -15,8 +15,8 @@ from apixagon.game import Game
 from logkit import RECORD, TAGS, collect, is_move, record_lines
 from scalekit import folder, log_size
 from smartboard import board as B
-from smartboard import logfs, proto
-from smartboard import matchlog as L
+from smartboard import proto
+from smartboard.logstore import flash, records, repair, writer
 from storekit import Board
 
 MOVES = 60
@@ -58,15 +58,15 @@ def long_log(root, moves, pairs):
     of 2 * pairs + 1 records a move, unfinished, in the folder root (the
     """
     g = Game(BEEHIVE, 1, 0, False)  # as tests/data/beehive_full.apx
-    log = L.MatchLog(root, TAGS)
+    log = writer.MatchLog(root, TAGS)
     log.begin(g)
     log.flush_all()
     with open(RECORD) as f:
         record.read(f, _Writer(g, log, moves, pairs))
     # its records counted through a window, as the board reads it
-    v, good, records, _ = L._walk(log.fs, log.path, bytearray(320), None)
-    assert v == L.OK_LOG
-    return records, lines_digest(g)
+    v, good, count, _ = records.walk(log.fs, log.path, bytearray(320), None)
+    assert v == records.OK_LOG
+    return count, lines_digest(g)
 
 
 def lines_digest(g):
@@ -77,23 +77,23 @@ def lines_digest(g):
     return h.digest()
 
 
-class Watched(L.Flash):
+class Watched(flash.Flash):
     """The real filesystem, the largest part of a file read or copied at
     once kept; a read of a whole file refused."""
 
     def __init__(self):
-        L.Flash.__init__(self)
+        flash.Flash.__init__(self)
         self.most = 0
         self.copied = 0
 
     def read_into(self, path, offset, buf):
         self.most = max(self.most, len(buf))
-        return L.Flash.read_into(self, path, offset, buf)
+        return flash.Flash.read_into(self, path, offset, buf)
 
     def copy(self, src, dst, n, buf):
         self.most = max(self.most, len(buf))
         self.copied += n
-        return logfs.copy_files(src, dst, n, buf)
+        return repair.copy_files(src, dst, n, buf)
 
     def read(self, path):
         raise AssertionError("%s read whole" % path)
@@ -101,14 +101,14 @@ class Watched(L.Flash):
 
 def _long(name):
     d = folder(name)
-    records, digest = long_log(d + "/logs", MOVES, PAIRS)
-    assert records >= 2000, records
+    count, digest = long_log(d + "/logs", MOVES, PAIRS)
+    assert count >= 2000, count
     return d + "/logs", digest
 
 
 def _walked(root, visit=None):
     # the log read back through a window, as the board reads it
-    return L._walk(L.MatchLog(root).fs, root + "/0001.alog", bytearray(320), visit)
+    return records.walk(writer.MatchLog(root).fs, root + "/0001.alog", bytearray(320), visit)
 
 
 def _resumed(name, root, digest):
@@ -132,9 +132,9 @@ def test_a_2000_record_log_resumes_read_through_a_window():
     collect()
     _resumed("long-resume", root, digest)
     collect()
-    lines = L.Lines()
+    lines = records.Lines()
     v, good, count, _ = _walked(root, lines)
-    assert v == L.OK_LOG and good == log_size(root + "/0001.alog") and count > 2000
+    assert v == records.OK_LOG and good == log_size(root + "/0001.alog") and count > 2000
     n = 0
     for line in record_lines(MOVES + 1):  # the standing moves: the record's
         if is_move(line):
@@ -155,4 +155,4 @@ def test_a_torn_tail_after_2000_records_is_cut_through_the_window():
     assert bd.r.board.phase == B.RESUME and bd.r.board.ref.game.nmoves() == MOVES
     assert fs.copied == good and fs.most <= proto.MAX_CHUNK
     assert log_size(path) == good
-    assert _walked(root)[:2] == (L.OK_LOG, good)
+    assert _walked(root)[:2] == (records.OK_LOG, good)

@@ -1,9 +1,9 @@
-# A log number is never given twice (matchlog.HIGH): the host knows a
+# A log number is never given twice (logstore.names.HIGH): the host knows a
 # match by board and log name, so a new match under a deleted match's name
 # would be taken for it. Simulated flash (smartboard.sim.flash); plain
 # functions, also run under the MicroPython unix port at 96 wK.
 from logkit import ROOT, collect
-from smartboard import matchlog as L
+from smartboard.logstore.names import HIGH
 from smartboard.sim.flash import PowerCut, SimFlash
 from storekit import Board
 
@@ -26,9 +26,9 @@ def test_a_deleted_newest_log_leaves_its_number_behind():
     _match(bd)
     assert bd.log.names() == ["0001.alog", "0002.alog"]
     _pulled_and_deleted(bd, "0001.alog")  # an older one: no mark needed
-    assert not flash.exists(ROOT + "/" + L.HIGH)
+    assert not flash.exists(ROOT + "/" + HIGH)
     _pulled_and_deleted(bd, "0002.alog")
-    assert bytes(flash.contents(ROOT + "/" + L.HIGH)) == b"2"
+    assert bytes(flash.contents(ROOT + "/" + HIGH)) == b"2"
     assert bd.log.names() == []
     _match(bd)
     assert bd.log.names() == ["0003.alog"]  # not 0001 again
@@ -65,6 +65,6 @@ def test_an_unreadable_mark_falls_back_on_the_names():
     flash = SimFlash()
     bd = Board("names-bad", flash)
     _match(bd)
-    flash.write(ROOT + "/" + L.HIGH, b"\xff junk")
+    flash.write(ROOT + "/" + HIGH, b"\xff junk")
     _match(bd)
     assert bd.log.names() == ["0001.alog", "0002.alog"]

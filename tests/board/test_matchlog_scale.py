@@ -1,7 +1,7 @@
 # A board that holds a thousand matches (a family board that is never
 # pulled gets there by playing; the board never deletes a match itself):
 # 999 finished logs and the newest one unfinished, 400 of them pulled, in a
-# real folder read by the firmware's own filesystem code (matchlog.Flash:
+# real folder read by the firmware's own filesystem code (logstore.flash.Flash:
 # os.ilistdir, one entry at a time), through the serial link's handlers:
 # LOGS lists every one through all its pages (each log once, in order, its
 # size and state right), GET gives every byte of a few, PULLED and DEL
@@ -79,7 +79,7 @@ def _status(h):
 def test_a_thousand_logs_listed_pulled_and_counted():
     root = thousand("scale-list")
     collect()
-    h = Host(None, root)  # the real filesystem: smartboard.matchlog.Flash
+    h = Host(None, root)  # the real filesystem: smartboard.logstore.flash.Flash
     st = _status(h)
     assert st["logs"] == str(N) and st["unpulled"] == str(N - PULLED), st
     small = log_size(root + "/0001.alog")

@@ -11,7 +11,7 @@ from apixagon.geometry import parse_cell
 from logkit import ROOT, collect, digest
 from smartboard import board as B
 from smartboard import buttons, view
-from smartboard import matchlog as L
+from smartboard.logstore import folder, records
 from smartboard.sim.flash import SimFlash
 from storekit import ROW_I, Board, record_moves, verified
 
@@ -33,7 +33,7 @@ def finished_log(name):
 def test_plenty_of_space_no_warning():
     bd = Board("store-ok", SimFlash())
     st = bd.status()
-    assert st["low"] == "0" and int(st["free"]) > L.LOW_BYTES
+    assert st["low"] == "0" and int(st["free"]) > folder.LOW_BYTES
     assert bd.r.board.storage == B.STORE_OK and bd.sign() == 0
     assert not bd.says.said("storage")
 
@@ -85,8 +85,8 @@ def test_full_flash_keeps_the_match_playable_and_deletes_nothing():
     # first moves and at most a torn part of the next record.
     assert sorted(bd.log.names()) == ["0001.alog", "0002.alog"]
     assert flash.size(path) == size and digest(flash, path, size) == older
-    v = L.read_log(flash.contents(ROOT + "/0002.alog"))[0]
-    assert v == L.OK_LOG or v == L.TORN
+    v = records.read_log(flash.contents(ROOT + "/0002.alog"))[0]
+    assert v == records.OK_LOG or v == records.TORN
     # The host pulls the older match and deletes it: PULLED cannot write
     # its marker on a full flash and is kept in memory, so DEL may go on.
     assert bd.ask("PULLED 0001.alog") == (True, "0001.alog")
@@ -114,8 +114,18 @@ def test_a_failed_write_is_tried_again_later_not_every_tick():
     assert verified(flash, "0001.alog")[0] == record_moves(2)
 
 
+class Refusing(SimFlash):
+    """A flash that says it has room and refuses writes all the same (a
+    failing part, files a PC put there): the board's room rule lets a match
+    start, and its moves wait as on a full flash."""
+
+    def free(self, d):
+        SimFlash.free(self, d)
+        return 1 << 20
+
+
 def test_matches_played_on_a_full_flash_are_written_when_space_comes_back():
-    flash = SimFlash()
+    flash = Refusing()
     bd = Board("store-next", flash)
     flash.set_free(0)
     bd.play(3)
@@ -132,7 +142,7 @@ def test_matches_played_on_a_full_flash_are_written_when_space_comes_back():
 
 def test_a_third_match_on_a_full_flash_takes_the_waiting_ones_place():
     # Bounded memory: the log holds one match besides the one written to.
-    flash = SimFlash()
+    flash = Refusing()
     bd = Board("store-third", flash)
     flash.set_free(0)
     for _ in range(3):

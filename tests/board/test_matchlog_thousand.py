@@ -1,5 +1,5 @@
 # A board that holds a thousand matches boots, resumes its newest match
-# and plays on, the folder listed one entry at a time (smartboard.matchlog.Flash on
+# and plays on, the folder listed one entry at a time (smartboard.logstore.flash.Flash on
 # the PC's disk, as littlefs on the board); with storage low it says so,
 # deletes nothing and logs the next match beside the thousand. (LOGS, GET,
 # PULLED and DEL over the thousand: test_matchlog_scale.py.) Plain
@@ -8,7 +8,7 @@ from logkit import collect
 from scalekit import PULLED, N, log_bytes, log_size, thousand
 from smartboard import board as B
 from smartboard import buttons
-from smartboard import matchlog as L
+from smartboard.logstore import flash, records
 from storekit import Board
 
 
@@ -32,7 +32,7 @@ def test_a_thousand_matches_boot_and_the_newest_resumes():
     assert st["moves"] == "6" and st["logs"] == str(N), st
 
 
-class LowFlash(L.Flash):
+class LowFlash(flash.Flash):
     """The real filesystem reporting 20 KB free (the board's flash nearly
     full of matches)."""
 
@@ -60,4 +60,4 @@ def test_a_thousand_matches_on_a_low_flash_are_kept_and_the_board_says_so():
     assert st["unpulled"] == str(N + 1 - PULLED) and st["low"] == "1"
     for i in (1, PULLED, PULLED + 1, N - 1):  # the older logs as they were
         assert log_size(root + "/%04d.alog" % i) == len(log_bytes(3))
-    assert L.read_log(log_bytes(3))[0] == L.OK_LOG
+    assert records.read_log(log_bytes(3))[0] == records.OK_LOG

@@ -21,7 +21,8 @@ import select
 import threading
 import tty
 
-from smartboard import matchlog, proto
+from smartboard import proto
+from smartboard.logstore import records
 
 UNPLUG = object()
 PER_PAGE = 24  # logs per LOGS reply, as the firmware
@@ -36,14 +37,14 @@ def log_bytes(lines, end=None):
     """A log as a board writes it (records, CRCs, hash chain): header lines
     first (any line starting "mode", "start", "[" or "pad"), moves after."""
     out = bytearray()
-    prev = matchlog.SEED
+    prev = records.SEED
     for text in lines:
         data = text if isinstance(text, bytes) else text.encode()
-        kind = matchlog.HEADER if data[:1] in (b"m", b"s", b"[", b"p") else matchlog.MOVE
-        rec, prev = matchlog.encode(prev, kind, data)
+        kind = records.HEADER if data[:1] in (b"m", b"s", b"[", b"p") else records.MOVE
+        rec, prev = records.encode(prev, kind, data)
         out += rec
     if end:
-        rec, prev = matchlog.encode(prev, matchlog.END, end.encode())
+        rec, prev = records.encode(prev, records.END, end.encode())
         out += rec
     return bytes(out)
 

@@ -18,7 +18,8 @@ import pytest
 from apixagon_host.store import Store
 from fakeboard import STATUS, UNPLUG, FakeBoard, big_log, get_reply, log_bytes
 from ptykit import Terminal
-from smartboard import matchlog, proto
+from smartboard import proto
+from smartboard.logstore import records
 
 BIN = os.path.join(os.path.dirname(sys.executable), "apixagon")
 QUICK = 3.0  # a refusal that waits for nothing: startup and one exchange
@@ -67,8 +68,8 @@ def assert_prefixes(stored, logs):
             continue
         whole = logs[name]
         assert whole.startswith(data), name
-        verdict, good, _, _ = matchlog.read_log(data)
-        assert good == len(data) and verdict == matchlog.OK_LOG, name
+        verdict, good, _, _ = records.read_log(data)
+        assert good == len(data) and verdict == records.OK_LOG, name
         assert complete == (data == whole), name
 
 

@@ -13,7 +13,8 @@ import pytest
 from apixagon_host import cli
 from apixagon_host.link import BoardError
 from e2ekit import RECORD, connect, play_record
-from smartboard import matchlog, proto
+from smartboard import proto
+from smartboard.logstore import records
 
 
 def run_cli(*argv):
@@ -133,7 +134,7 @@ def test_power_cut_mid_match_loses_no_complete_record_and_resumes(board):
     path = os.path.join(board.flash, "logs", "0001.alog")
     with open(path, "rb") as f:
         before = f.read()
-    v, good, count, _ = matchlog.read_log(before)
+    v, good, count, _ = records.read_log(before)
     assert count >= 20  # header + the moves written on quiet ticks
     board.power_on()
     assert board.wait_boot(2)
@@ -143,8 +144,8 @@ def test_power_cut_mid_match_loses_no_complete_record_and_resumes(board):
         with open(path, "rb") as f:
             after = f.read()
         assert after[:good] == before[:good]  # every complete record kept
-        lines = matchlog.Lines()
-        assert matchlog.read_log(after, lines)[0] == matchlog.OK_LOG
+        lines = records.Lines()
+        assert records.read_log(after, lines)[0] == records.OK_LOG
         g, _ = record.check(lines.lines(), Game)
         # The players put the cards back as the LEDs ask; play goes on.
         from apixagon.geometry import NCELLS, cell_name

@@ -24,7 +24,8 @@ from apixagon.codes import BEEKEEPER, PLACE, RAIN_MOVE, RESERVE, SMOKER
 from apixagon.game import Game
 from apixagon.geometry import NCELLS, cell_name
 from e2ekit import RECORD, connect
-from smartboard import matchlog, tag, view
+from smartboard import tag, view
+from smartboard.logstore import names, records
 from smartboard.referee import _code_of
 
 CUTS = 30
@@ -93,7 +94,7 @@ def logs_on_flash(board):
     d = os.path.join(board.flash, "logs")
     out = {}
     for name in sorted(os.listdir(d)):
-        if name.endswith(matchlog.SUFFIX):
+        if name.endswith(names.SUFFIX):
             with open(os.path.join(d, name), "rb") as f:
                 out[name] = f.read()
     return out
@@ -192,13 +193,13 @@ def test_power_cuts_while_matches_are_played(board):
         # ---- the power is off: what is on flash --------------------------------
         logs = logs_on_flash(board)
         for name, data in logs.items():
-            v, good, count, _ = matchlog.read_log(data)
-            assert v in (matchlog.OK_LOG, matchlog.TORN), (name, matchlog.verdict_name(v))
-            stats["torn"] += v == matchlog.TORN
+            v, good, count, _ = records.read_log(data)
+            assert v in (records.OK_LOG, records.TORN), (name, records.verdict_name(v))
+            stats["torn"] += v == records.TORN
             kept.append((name, data[:good]))
         if logs:
-            lines = matchlog.Lines()
-            matchlog.read_log(logs[sorted(logs)[-1]], lines)
+            lines = records.Lines()
+            records.read_log(logs[sorted(logs)[-1]], lines)
             at.append("end" if lines.result else len(lines.moves))
         # ---- power on: the resume ----------------------------------------------
         board.power_on()
@@ -222,9 +223,9 @@ def test_power_cuts_while_matches_are_played(board):
     logs = logs_on_flash(board)
     assert logs
     for name, data in logs.items():
-        lines = matchlog.Lines()
-        v, good, count, _ = matchlog.read_log(data, lines)
-        assert v == matchlog.OK_LOG and good == len(data), name
+        lines = records.Lines()
+        v, good, count, _ = records.read_log(data, lines)
+        assert v == records.OK_LOG and good == len(data), name
         assert [norm(x) for x in lines.moves] == [norm(x) for x in WANT], name
         assert lines.result is not None and lines.result.startswith("team A wins"), name
     assert stats["resumed"] >= CUTS // 2, stats
@@ -245,8 +246,8 @@ def logged(logs):
     whose last move was logged), or None."""
     if not logs:
         return None
-    lines = matchlog.Lines()
-    v, good, count, _ = matchlog.read_log(logs[sorted(logs)[-1]], lines)
+    lines = records.Lines()
+    v, good, count, _ = records.read_log(logs[sorted(logs)[-1]], lines)
     if lines.result is not None or count == 0:
         return None
     g, verdicts = record.check(list(lines.lines()), Game)

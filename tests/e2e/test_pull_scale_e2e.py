@@ -4,7 +4,10 @@ logs on its flash, its newest unfinished, and the real `apixagon logs
 pull` (the console script, pyserial) stores every one of them, byte for
 byte, in 42 LOGS pages; the board counts them pulled; a second pull asks
 only for the match in play; `--delete` frees the board of all it stored
-and keeps the match in play."""
+and keeps the match in play. The finished logs are short (~70 bytes, as
+in tests/rp2040/test_rp2040_scale.py): a thousand loose logs fit a Pico's
+littlefs, which the simulated board's flash counts as the board does,
+only inline in the folder's metadata."""
 
 import os
 import sqlite3
@@ -13,7 +16,7 @@ import sys
 import time
 
 from e2ekit import RECORD, connect
-from smartboard import matchlog
+from smartboard.logstore import records
 
 APIXAGON = os.path.join(os.path.dirname(sys.executable), "apixagon")
 N = 1000
@@ -23,7 +26,7 @@ def log_bytes(moves, end="abandoned"):
     """A log of the scripted game's header and first `moves` moves, then its
     end (None: unfinished), as the board writes it."""
     out = bytearray()
-    link = matchlog.SEED
+    link = records.SEED
     n = 0
     with open(RECORD) as f:
         for line in f:
@@ -33,11 +36,22 @@ def log_bytes(moves, end="abandoned"):
                 if n == moves:
                     break
                 n += 1
-            kind = matchlog.MOVE if move else matchlog.HEADER
-            rec, link = matchlog.encode(link, kind, line.encode())
+            kind = records.MOVE if move else records.HEADER
+            rec, link = records.encode(link, kind, line.encode())
             out += rec
     if end is not None:
-        rec, link = matchlog.encode(link, matchlog.END, end.encode())
+        rec, link = records.encode(link, records.END, end.encode())
+        out += rec
+    return bytes(out)
+
+
+def short_log(i):
+    """A short abandoned match: its mode, one move and its end."""
+    out = bytearray()
+    link = records.SEED
+    lines = ((records.HEADER, "mode queens-gambit"), (records.MOVE, "B %d E4" % (i % 31)))
+    for kind, text in lines + ((records.END, "abandoned"),):
+        rec, link = records.encode(link, kind, text.encode())
         out += rec
     return bytes(out)
 
@@ -53,7 +67,7 @@ def test_a_thousand_logs_pulled_from_the_board(board, tmp_path):
     board.power_cut(hold=True)
     d = os.path.join(board.flash, "logs")
     os.makedirs(d, exist_ok=True)
-    finished = [log_bytes(3 + i % 5) for i in range(5)]
+    finished = [short_log(i) for i in range(5)]
     for i in range(1, N):
         with open(os.path.join(d, "%04d.alog" % i), "wb") as f:
             f.write(finished[i % 5])

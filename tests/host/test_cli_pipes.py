@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from apixagon_host.store import Store
-from smartboard import matchlog
+from smartboard.logstore import records
 
 EXE = os.path.join(os.path.dirname(sys.executable), "apixagon")
 RECORD = ["mode queens-gambit", "start black", "B 12 E4", "G 3 A1", "B 13 I9"]
@@ -17,12 +17,12 @@ def _db(tmp_path, n=300):
     path = str(tmp_path / "m.sqlite")
     s = Store(path)
     for i in range(n):
-        out, prev = bytearray(), matchlog.SEED
+        out, prev = bytearray(), records.SEED
         for text in RECORD:
-            kind = matchlog.HEADER if text[0] in "ms[" else matchlog.MOVE
-            rec, prev = matchlog.encode(prev, kind, text.encode())
+            kind = records.HEADER if text[0] in "ms[" else records.MOVE
+            rec, prev = records.encode(prev, kind, text.encode())
             out += rec
-        rec, prev = matchlog.encode(prev, matchlog.END, b"abandoned")
+        rec, prev = records.encode(prev, records.END, b"abandoned")
         s.put("sim-A", "%04d.alog" % (i + 1), bytes(out + rec))
     s.close()
     return path

@@ -114,8 +114,18 @@ def test_quit_help_and_blank():
     assert run("quit")[1] is False
     assert run("  ")[1:] == (True, [])
     _, go_on, out = run("help")
-    assert go_on and any("put CELL CARD" in x for x in out)
-    assert any(x.startswith("LEDs: ") for x in out) and out[-1].endswith("(* blinks)")
+    # every command, on the eight rows of events an 80x24 terminal shows
+    assert go_on and any("put CELL CARD" in x for x in out) and len(out) <= 8
+    assert all(len(x) <= 80 for x in out)
+    for word in ("pass", "out N", "tag", "pull", "render", "players", "legend"):
+        assert word in "\n".join(out), word
+    _, _, out = run("help hands")
+    assert any("Grain, Gbee, Bsmoker" in x for x in out)
+    _, _, out = run("help legend")
+    assert any(x.startswith("LEDs: ") for x in out)
+    assert out[-1].endswith("(* blinks, ** blinks fast)")
+    _, _, out = run("help me")
+    assert out[0].startswith("error: no help on 'me'")
 
 
 def test_list_runs_the_cli_on_the_database(tmp_path):
@@ -419,6 +429,17 @@ def test_tag_in_set_up_waits_for_the_match_then_is_kept_for_its_log(tmp_path):
     assert c.tick() == ['match 0007.alog: Black="Anna"  Gold="Ben" (stored with it when pulled)']
     assert c.tick() == []  # once
     assert _stored_tags(db, "x", "0007.alog") == [("Black", "Anna"), ("Gold", "Ben")]
+
+
+def test_a_tag_value_with_spaces_is_quoted_as_in_a_shell(tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    s = FakeSession()
+    s.status.update(phase="play", log="0004.alog")
+    _, out = Companion(s, db=db).command("tag Black=\"Anna Maria\" Event='Club night'")
+    assert out == [
+        'match 0004.alog: Black="Anna Maria"  Event="Club night" (stored with it when pulled)'
+    ]
+    assert _stored_tags(db, "x", "0004.alog") == [("Black", "Anna Maria"), ("Event", "Club night")]
 
 
 def test_tag_in_play_is_kept_at_once(tmp_path):

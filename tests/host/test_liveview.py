@@ -318,3 +318,49 @@ def test_a_new_preview_is_a_line_in_words_once():
     s.link.status = s.link.status.replace("pass:A2", "deck-empty:B")
     s.refresh()
     assert heard[-1] == ("declare", "DECLARE: deck empty for team B — press CONFIRM")
+
+
+def test_an_80_by_24_terminal_shows_every_word_and_adapts_to_a_resize():
+    # At 80x24 the view cut the hands' last cards and the specials, a
+    # refusal's code and the status line's end, and showed 6 rows of events
+    import io
+    import re
+
+    from apixagon_host.monitor import MIN_COLS, MIN_ROWS, ScreenView
+
+    size = [80, 24]
+    ui = ScreenView(io.StringIO(), None, size=lambda: tuple(size))
+    s = Session(None, ui.notify)
+    ui.session = s
+    s.status.update(
+        phase="play", mode="beehive", sides="AB", start="A", to_play="B", moves="41",
+        last="A2_12_E4", display="card_query", low="1",
+    )  # fmt: skip
+    s._on_event("refused royal-locked A 3 E5")
+    hands = "A: 0 1 2 3 4 5 6 7 8 9 10 11 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30"
+    ui.show(["move  %d A 7 C%d" % (n, n % 7 + 1) for n in range(6)])
+    ui.show(["> hands", hands + "  specials: rain rain bee smoker"])
+
+    def screen():
+        ui.out.seek(0)
+        ui.out.truncate()
+        ui.dirty = True
+        ui.redraw()
+        text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", ui.out.getvalue())
+        return [x.rstrip() for x in text.split("\n")]
+
+    rows = screen()
+    assert max(len(x) for x in rows) <= 80
+    joined = " ".join(x.strip() for x in rows)
+    assert "(royal-locked)" in joined and "STORAGE LOW: pull the matches" in joined
+    assert "28 29 30  specials: rain rain bee smoker" in joined  # the hand whole
+    events = rows[[x.startswith("[play]") for x in rows].index(True) :]
+    assert len([x for x in events if x.startswith("move")]) >= 5  # more than 6 rows of events
+    assert len(rows) <= 24 + 1  # the prompt's own row
+    size[:] = [60, 20]  # a resize: the next draw takes the new size
+    rows = screen()
+    assert max(len(x) for x in rows) <= 60
+    assert "specials: rain rain bee smoker" in " ".join(x.strip() for x in rows)
+    size[:] = [MIN_COLS - 1, MIN_ROWS]
+    said = " ".join(x.strip() for x in screen())
+    assert "needs at least %dx%d" % (MIN_COLS, MIN_ROWS) in said

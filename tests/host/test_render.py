@@ -1,6 +1,6 @@
 """`apixagon logs render`: the SVG and PNG pictures of a stored match.
 
-Matches are stored as the board's own log bytes (smartboard.matchlog),
+Matches are stored as the board's own log bytes (smartboard.logstore),
 built here from .apx lines: the scripted 6-player game and a short
 2-player game with a sealed sequence, the Royal Cell, a Rain, a Smoker
 and a Beekeeper."""
@@ -21,7 +21,7 @@ from apixagon_host import cli, outfile, position
 from apixagon_host import render as R
 from apixagon_host import symbols as S
 from apixagon_host.store import Store
-from smartboard import matchlog
+from smartboard.logstore import records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(os.path.dirname(sys.executable), "apixagon")
@@ -64,9 +64,9 @@ TWO_MOVES = 25
 
 def log_bytes(lines, board="sim-0042"):
     """The board's log of a record: header lines as H records, moves as M
-    (smartboard.matchlog's format, hash-chained)."""
+    (smartboard.logstore.records' format, hash-chained)."""
     out = bytearray()
-    prev = matchlog.SEED
+    prev = records.SEED
     for text in ['[Board "%s"]' % board] + lines:
         text = text.split("#")[0].strip()
         if not text:
@@ -74,8 +74,8 @@ def log_bytes(lines, board="sim-0042"):
         header = text.startswith("[") or text.split()[0] in ("mode", "start", "option")
         if text.startswith("[Result"):
             continue
-        kind = matchlog.HEADER if header else matchlog.MOVE
-        rec, prev = matchlog.encode(prev, kind, text.encode())
+        kind = records.HEADER if header else records.MOVE
+        rec, prev = records.encode(prev, kind, text.encode())
         out += rec
     return bytes(out)
 
@@ -507,12 +507,12 @@ def test_an_abandoned_match_is_drawn_and_checked_as_abandoned(tmp_path):
     path = str(tmp_path / "m.sqlite")
     store = Store(path)
     lines = [x for x in TWO[:6] if x.split()]
-    out, prev = bytearray(), matchlog.SEED
+    out, prev = bytearray(), records.SEED
     for text in ['[Board "sim-0042"]'] + lines:
-        kind = matchlog.HEADER if text[0] in "[ms" else matchlog.MOVE
-        rec, prev = matchlog.encode(prev, kind, text.encode())
+        kind = records.HEADER if text[0] in "[ms" else records.MOVE
+        rec, prev = records.encode(prev, kind, text.encode())
         out += rec
-    rec, prev = matchlog.encode(prev, matchlog.END, b"abandoned")
+    rec, prev = records.encode(prev, records.END, b"abandoned")
     store.put("sim-0042", "0001.alog", bytes(out + rec))
     store.close()
     svg = str(tmp_path / "end.svg")

@@ -14,7 +14,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools", "rp2040"))
-from emuboard import EmuBoard, card  # noqa: E402, F401
+from emuboard import EmuBoard, card, wiring_of  # noqa: E402, F401
 
 IMAGES = os.environ.get("APIXAGON_FIRMWARE_DIR", os.path.join(ROOT, "build", "firmware"))
 REVS = ("rev_a", "rev_b")
@@ -64,12 +64,16 @@ class Twin:
     """The same hands on the CPython simulator: what the board should show."""
 
     def __init__(self, rev, tmp_path):
+        import emuboard
         from smartboard.sim.rig import Rig
+        from smartboard.sim.supply import sim_supply
 
+        # the same USB source as the emulated board's (its CC reading's twin)
         self.rig = Rig(
             PROFILE[rev],
             str(tmp_path / "twin-settings.bin"),
             os.path.join(ROOT, "hardware", "layout.json"),
+            supply=sim_supply(emuboard.wiring_of(rev), emuboard.CC_DEFAULT),
         )
         self.rig.settle()
 
@@ -81,8 +85,13 @@ class Twin:
         from smartboard.sim.strip import phase_frames
 
         b = self.rig.board
+        p = b.hw.painter
         return phase_frames(
-            b.view.layer, self.rig.layout.led, self.rig.layout.nleds, b.hw.painter.brightness
+            b.view.layer,
+            self.rig.layout.led,
+            self.rig.layout.nleds,
+            p.brightness,
+            p.supply.led_budget_ma(),
         )
 
 

@@ -18,7 +18,8 @@ from apixagon.game import Game
 from apixagon.geometry import NCELLS, NONE, cell_name
 from apixagon_host import link as L
 from flashfs import FlashFs
-from smartboard import matchlog, tag
+from smartboard import tag
+from smartboard.logstore import names, records
 
 CUTS = 24
 SEED = 20261123
@@ -40,12 +41,12 @@ def random_move(g, rnd):
 
 
 def logs_of(fs):
-    return {n: fs.read("logs/" + n) for n in fs.listdir("logs") if n.endswith(matchlog.SUFFIX)}
+    return {n: fs.read("logs/" + n) for n in fs.listdir("logs") if n.endswith(names.SUFFIX)}
 
 
 def logged_moves(data):
-    lines = matchlog.Lines()
-    matchlog.read_log(data, lines)
+    lines = records.Lines()
+    records.read_log(data, lines)
     return lines
 
 
@@ -136,9 +137,9 @@ def test_power_cuts_at_random_cycles_and_inside_flash_writes(tmp_path):
             why = (i, off, image)
             logs = logs_of(FlashFs(board.flash))
             for name, data in logs.items():
-                v, good, count, _ = matchlog.read_log(data)
-                assert v in (matchlog.OK_LOG, matchlog.TORN), (name, matchlog.verdict_name(v), why)
-                stats["torn"] += v == matchlog.TORN
+                v, good, count, _ = records.read_log(data)
+                assert v in (records.OK_LOG, records.TORN), (name, records.verdict_name(v), why)
+                stats["torn"] += v == records.TORN
                 if name in kept:
                     assert data[: len(kept[name])] == kept[name], (name, "lost a record", why)
                 kept[name] = data[:good]

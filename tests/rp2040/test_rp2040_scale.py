@@ -23,7 +23,7 @@ from apixagon_host import link as L
 from emuboard import HZ
 from emukit import EmuBoard
 from flashfs import FlashFs
-from smartboard import matchlog
+from smartboard.logstore import folder, records
 
 sys.path.insert(0, os.path.join(emukit.ROOT, "tools"))
 import bench_target  # noqa: E402 - its take-back log and the cards of a game
@@ -31,7 +31,7 @@ import bench_target  # noqa: E402 - its take-back log and the cards of a game
 REV = "rev_a"
 N = 1000
 PULLED = 400
-LOW = 48 * 1024  # the storage left: under matchlog.LOW_BYTES (64 KB)
+LOW = 48 * 1024  # the storage left: under folder.LOW_BYTES (64 KB)
 TAKEBACK_MOVES = 1050  # move records of the long log: with the take-backs, > 2000 records
 
 
@@ -39,10 +39,10 @@ def small_log(i):
     """A short abandoned match: 3 records and its end (~110 bytes: inline
     in littlefs's metadata, as a thousand must be to fit 1.4 MB)."""
     out = bytearray()
-    link = matchlog.SEED
-    lines = ((matchlog.HEADER, "mode queens-gambit"), (matchlog.MOVE, "B %d E4" % (i % 31)))
-    for kind, text in lines + ((matchlog.END, "abandoned"),):
-        rec, link = matchlog.encode(link, kind, text.encode())
+    link = records.SEED
+    lines = ((records.HEADER, "mode queens-gambit"), (records.MOVE, "B %d E4" % (i % 31)))
+    for kind, text in lines + ((records.END, "abandoned"),):
+        rec, link = records.encode(link, kind, text.encode())
         out += rec
     return bytes(out)
 
@@ -80,7 +80,7 @@ def test_a_thousand_logs_and_a_2000_record_match_on_the_rp2040(tmp_path):
             st = L.fields(link.request("STATUS"))
             assert hello["profile"] == "A"
             assert st["logs"] == str(N) and st["unpulled"] == str(N - PULLED), st
-            assert st["low"] == "1" and int(st["free"]) < matchlog.LOW_BYTES, st
+            assert st["low"] == "1" and int(st["free"]) < folder.LOW_BYTES, st
             assert st["log"] == "%04d.alog" % N and st["moves"] == str(game.nmoves()), st
             heap = int(st["heap"])
             # ---- every log listed, each once, in order, size and state -------

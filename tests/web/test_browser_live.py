@@ -140,11 +140,19 @@ def step_setup_and_display_by_name_reach_the_board(server, page):
 def step_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_path):
     server.command("put D4 B7")  # a third move: something to step through
     server.wait(lambda st: st["moves"] == "3")
+    # the players named on the live page (the terminal's `tag`), a space in a name
+    page.goto(server.url + "/")
+    page.wait_for_selector("#link.ok")
+    page.fill('#players-form input[name="Black"]', "Ada Lovelace")
+    page.fill('#players-form input[name="Gold"]', "Ben")
+    page.locator("#players-form button").click()
+    page.wait_for_function("document.getElementById('players-note').textContent.includes('Ada')")
     page.goto(server.url + "/library")
     assert page.locator("#empty").is_visible()
     page.locator("#pull-button").click()
     page.wait_for_selector("table.matches tbody tr", timeout=20000)
     assert "queens-gambit" in page.locator("table.matches").text_content()
+    assert "Ada Lovelace" in page.locator("table.matches").text_content()
     # the pull's result stays to be read (a reload took it away at once)
     page.wait_for_function("document.getElementById('pull-text').textContent.includes('pulled')")
     page.wait_for_timeout(1000)
@@ -155,7 +163,7 @@ def step_pull_then_replay_with_slider_and_keys_and_downloads(server, page, tmp_p
     )
     screenshot(page, "library.png")
     page.locator("table.matches tbody tr a").first.click()
-    page.wait_for_selector("#ply")
+    page.wait_for_selector("#match[data-ready]")  # its keys wired (a key before did nothing)
     assert page.locator("#ply").get_attribute("max") == "3"
     cards = "#position g.card"
     assert page.locator(cards).count() == 3
@@ -260,6 +268,7 @@ def step_keyboard_alone_reaches_every_control(server, page):
         assert want in seen, (want, seen)
     # the replay by keys alone: the slider takes the arrows itself
     page.goto(server.url + "/match/1")
+    page.wait_for_selector("#match[data-ready]")
     page.locator("#ply").focus()
     page.keyboard.press("Home")
     page.wait_for_selector('#position[data-ply="0"]')
@@ -280,7 +289,7 @@ def step_colour_blind_palette_recolours_the_page_and_the_board(server, page, boa
         "document.querySelector(%r).getAttribute('fill') == %r" % (cell, want), timeout=3000
     )
     assert page.evaluate("document.body.className") == "palette-colour-blind"
-    assert page.locator("#legend").text_content().startswith("legal")
+    legend_shows_every_entry(page, "colour-blind")
     # the board's LEDs took the same palette (SET palette 1)
     conf = server.bridge.call(lambda s: s.request("CONF")).result(5)
     assert "palette=1" in conf.split()
@@ -289,6 +298,44 @@ def step_colour_blind_palette_recolours_the_page_and_the_board(server, page, boa
     page.wait_for_function(
         "document.querySelector(%r).getAttribute('fill') != %r" % (cell, want), timeout=3000
     )
+    legend_shows_every_entry(page, "standard")
+
+
+def legend_shows_every_entry(page, palette):
+    """A screenshot of the legend: every row of the one table
+    (smartboard.sim.legend) is there, named, its swatch in the palette's
+    colour on screen (sampled in the picture), nothing hidden or cut."""
+    import io
+
+    from apixagon_host.web import live
+    from PIL import Image
+    from smartboard.sim.legend import LEGEND
+
+    page.emulate_media(reduced_motion="reduce")  # swatches steady, as the picture is taken
+    want = live.legend(palette)
+    items = page.locator("#legend li")
+    page.wait_for_function(
+        "document.querySelector('#legend li .swatch').style.background != ''", timeout=3000
+    )
+    assert items.count() == len(LEGEND) == len(want)
+    page.locator("#legend").scroll_into_view_if_needed()  # (boxes are as the view stands)
+    shot = Image.open(io.BytesIO(page.locator("#legend").screenshot())).convert("RGB")
+    box = page.locator("#legend").bounding_box()
+    screenshot(page, "live-legend-%s.png" % palette)
+    scale = shot.width / box["width"]
+    for k, (colour, name, blink) in enumerate(want):
+        li = items.nth(k)
+        text = li.inner_text().strip()
+        assert text.startswith(name), (k, text, name)
+        if blink:
+            assert text.endswith("(blinks fast)" if blink == "fast" else "(blinks)")
+        sw = li.locator(".swatch").bounding_box()
+        assert sw and sw["width"] > 5 and sw["height"] > 5, name  # shown, not squeezed
+        x = (sw["x"] + sw["width"] / 2 - box["x"]) * scale
+        y = (sw["y"] + sw["height"] / 2 - box["y"]) * scale
+        got = shot.getpixel((int(x), int(y)))
+        rgb = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        assert max(abs(a - b) for a, b in zip(got, rgb)) <= 3, (palette, name, got, colour)
 
 
 def test_a_short_game_live_then_in_the_library(server, browser, board, tmp_path):

@@ -17,19 +17,19 @@ import pytest
 pytest.importorskip("starlette", reason="the web companion's packages (make installs them)")
 
 from apixagon_host.store import Store  # noqa: E402
-from smartboard import matchlog  # noqa: E402
+from smartboard.logstore import records  # noqa: E402
 
 RECORD = ["mode queens-gambit", "start black", "B 12 E4", "G 3 A1"]
 
 
 def _db(tmp_path):
     path = str(tmp_path / "m.sqlite")
-    out, prev = bytearray(), matchlog.SEED
+    out, prev = bytearray(), records.SEED
     for text in RECORD:
-        kind = matchlog.HEADER if text[0] in "ms[" else matchlog.MOVE
-        rec, prev = matchlog.encode(prev, kind, text.encode())
+        kind = records.HEADER if text[0] in "ms[" else records.MOVE
+        rec, prev = records.encode(prev, kind, text.encode())
         out += rec
-    rec, prev = matchlog.encode(prev, matchlog.END, b"abandoned")
+    rec, prev = records.encode(prev, records.END, b"abandoned")
     s = Store(path)
     s.put("sim-A", "0001.alog", bytes(out + rec))
     s.close()

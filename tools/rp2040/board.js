@@ -7,7 +7,11 @@
 //   - PN532 readers on I2C: four behind a TCA9548A switch, each with a
 //     CD74HC4067 antenna mux on GPIOs (rev A), and the action pad's own;
 //   - the 74HC165 reed chain on SPI with its latch (rev B);
-//   - the buttons (to ground, pull-ups) and the strip's sense pin.
+//   - the buttons (to ground, pull-ups) and the strip's sense pin;
+//   - the USB-C CC sense divider on its ADC pin (the source's advertisement).
+// The GPIOs are the circuit's (hardware/<rev>/wiring.json, generated from
+// the netlist), not the firmware's pin table: a pins.py that disagrees
+// with the board fails here as it would on the board.
 // Every part runs on the chip's clock (125 MHz cycles), never on wall time,
 // so what the firmware measures with time.ticks_us() is the board's time.
 //
@@ -54,6 +58,7 @@ const world = {
   deadReaders: new Set(), // 0..3 cell readers, 'pad'
   stuckBuses: new Set(), // I2C ids held low
   stripPlugged: true,
+  ccMv: cfg.cc_mv || 0, // vRd on the live CC pin (emuboard.py CC_MV)
 };
 
 // ---- flash ------------------------------------------------------------------
@@ -435,6 +440,7 @@ function wireParts() {
   // tied to ground on the strip's side of the connector.
   for (const g of pins.BUTTONS) mcu.gpio[g].setInputValue(!world.pressed.has(g));
   if (pins.STRIP_SENSE !== undefined) mcu.gpio[pins.STRIP_SENSE].setInputValue(!world.stripPlugged);
+  applyCc();
   // No PIO program runs as code here: the strip's state machine is modelled
   // by its FIFO (below); the waveform is tests/test_pio_waveform.py's job.
   for (const pio of mcu.pio) pio.run = () => {};
@@ -804,6 +810,15 @@ class ReedChain {
   }
 }
 
+// The CC sense node: vRd scaled by the divider (CC_LEVELS are its ADC mV
+// at vRd = 660 mV), as a 12-bit reading of a 3.3 V ADC.
+function applyCc() {
+  const pins = cfg.pins;
+  if (!mcu || pins.CC_SENSE === undefined) return;
+  const mv = (world.ccMv * pins.CC_LEVELS[0]) / 660;
+  mcu.adc.channelValues[pins.CC_SENSE - 26] = Math.min(4095, Math.round((mv * 4095) / 3300));
+}
+
 function applyInputs() {
   if (!mcu) return;
   const pins = cfg.pins;
@@ -839,6 +854,10 @@ function handle(m) {
         world.stuckBuses.delete(m.bus);
         if (i2cBuses.has(m.bus)) i2cBuses.get(m.bus).release();
       }
+      break;
+    case 'cc': // the USB-C source's advertisement changes (vRd in mV)
+      world.ccMv = m.mv;
+      applyCc();
       break;
     case 'strip':
       world.stripPlugged = !!m.plugged;

@@ -70,6 +70,23 @@ def ensure_installed():
     )
 
 
+def wiring_of(rev):
+    """The revision's wiring as its circuit has it (hardware/<rev>/wiring.json,
+    generated from the netlist by `make hardware`): what the emulated
+    parts hang on, whatever the firmware's pin table believes."""
+    with open(os.path.join(ROOT, "hardware", rev, "wiring.json")) as f:
+        return json.load(f)
+
+
+# The USB-C source the emulated board is plugged into, by the voltage its
+# Rp makes across the board's 5.1 kOhm Rd (vRd, mV): Rp 56 k / 22 k / 10 k
+# to 5 V advertise Default USB power / 1.5 A / 3.0 A (USB Type-C
+# specification, source Rp). The default is a 1.5 A charger: rev A's five
+# readers leave the strip little of a 500 mA port (hardware/README.md, power).
+CC_MV = {"500mA": 5000 * 5.1 / 61.1, "1.5A": 5000 * 5.1 / 27.1, "3A": 5000 * 5.1 / 15.1}
+CC_DEFAULT = "1.5A"
+
+
 def pins_of(rev):
     """The revision's pin table (firmware/boards/<rev>/pins.py) as a dict."""
     ns = {}
@@ -116,7 +133,7 @@ class EmuBoard:
     ):
         self.image = image
         self.rev = rev
-        self.pins = pins_of(rev)
+        self.pins = wiring_of(rev)  # the parts are wired as the circuit says
         self.layout = _layout()
         self.workdir = workdir or os.path.join(ROOT, "build", "emu")
         os.makedirs(self.workdir, exist_ok=True)
@@ -149,6 +166,7 @@ class EmuBoard:
             "image": os.path.abspath(self.image),
             "flash": os.path.abspath(self.flash),
             "pins": self.pins,
+            "cc_mv": CC_MV[CC_DEFAULT],
             "nleds": self.layout.nleds,
             "ctl_fd": ctl_child.fileno(),
             "start_off": not self.powered,
@@ -362,6 +380,11 @@ class EmuBoard:
     def bus(self, i2c_id, stuck=True):
         """I2C block i2c_id's SDA held low (stuck), or let go."""
         return self.request("bus", bus=i2c_id, stuck=stuck)
+
+    def supply(self, advert):
+        """The USB-C source's current advertisement: "500mA", "1.5A" or "3A"
+        (the voltage on the board's CC pin; the firmware's limit follows)."""
+        return self.request("cc", mv=CC_MV[advert])
 
     def strip(self, plugged):
         return self.request("strip", plugged=plugged)

@@ -38,6 +38,8 @@ _GEOMETRY = dict(
     cache_size=min(BLOCK, 4 * 256),
     block_cycles=100,
 )
+_MTIME = 1  # MicroPython's LFS_ATTR_MTIME
+MTIME_NS = 1790000000 * 10**9  # what the board's clock read when it wrote (any)
 
 
 def flash_of(image):
@@ -96,6 +98,10 @@ class FlashFs:
             return False
 
     def write(self, path, data):
+        """A file written as the board writes one: with MicroPython's mtime
+        attribute (vfs_lfsx_file.c: type 1, 8 bytes, ns since 1970), which
+        the board's own files carry and which takes its bytes in the
+        folder's metadata (smartboard.logstore.lfs)."""
         parts = path.strip("/").split("/")
         for i in range(1, len(parts)):
             d = "/".join(parts[:i])
@@ -103,6 +109,44 @@ class FlashFs:
                 self.fs.mkdir(d)
         with self.fs.open(path, "wb") as f:
             f.write(data)
+        self.fs.setattr(path, _MTIME, MTIME_NS.to_bytes(8, "little"))
+
+    def remove(self, path):
+        self.fs.remove(path)
+
+    def size(self, path):
+        return self.fs.stat(path).size
+
+    def match_logs(self, root="logs"):
+        """{name: bytes} of every match log on the flash, as the board lists
+        them: its own file NNNN.alog, or packed in an archive NNNN.pack,
+        walked with the board's own code (smartboard.logstore.archive); a
+        D entry removes its log, and a log both on its own and packed (a
+        cut before the packing removed it) is its own file's."""
+        from smartboard.logstore import archive
+
+        out = {}
+        packed = {}
+        names = self.listdir(root)
+        for name in names:
+            if name.endswith(".alog"):
+                out[name] = self.read(root + "/" + name)
+        h = bytearray(archive.ENTRY)
+        for name in sorted(n for n in names if n.endswith(".pack")):
+            data = self.read(root + "/" + name)
+            off = 0
+            while True:
+                k, n, ln = archive.entry(_Bytes(data), None, off, len(data), h)
+                if k == archive.LOG:
+                    packed["%04d.alog" % n] = data[off + archive.ENTRY : off + archive.ENTRY + ln]
+                elif k == archive.GONE:
+                    packed.pop("%04d.alog" % n, None)
+                else:
+                    break
+                off += archive.ENTRY + ln
+        for name, data in packed.items():
+            out.setdefault(name, data)
+        return out
 
     def free(self):
         """Bytes free, as the board's statvfs counts them (whole blocks)."""
@@ -156,3 +200,93 @@ def replayed(path, ops, k, frac):
             new = old & int.from_bytes(body[:keep], "little")
             flash[off : off + keep] = new.to_bytes(keep, "little")
     return bytes(flash)
+
+
+class _Bytes:
+    # a file's bytes as the board's read_into reads them (archive.entry)
+    def __init__(self, data):
+        self.data = data
+
+    def read_into(self, path, off, buf):
+        n = min(len(buf), max(0, len(self.data) - off))
+        buf[:n] = self.data[off : off + n]
+        return n
+
+
+class BoardFlash:
+    """The firmware's flash interface (smartboard.logstore.flash.Flash: the
+    methods the match logs use) over a FlashFs: the board's own code, run
+    by CPython, on the board's littlefs itself, as MicroPython's VfsLfs2
+    answers it (errors as OSError with littlefs's errno, the mtime
+    attribute on every file written). A flash filled from the PC the way
+    the board fills it, in seconds where the emulated chip takes minutes
+    (tests/rp2040/test_rp2040_pack.py), and the twin that counts what
+    littlefs counts because it is littlefs (tests/host/test_flash_blocks.py
+    compares the block model with it)."""
+
+    def __init__(self, ffs):
+        self.ffs = ffs
+        self.fs = ffs.fs
+
+    def _call(self, fn, *args):
+        try:
+            return fn(*args)
+        except Exception as e:  # littlefs-python's LittleFSError
+            code = getattr(e, "code", None)
+            if code is None:
+                raise
+            raise OSError(-code, str(e))
+
+    def listdir(self, d):
+        return self._call(self.fs.listdir, d)
+
+    def ilistdir(self, d):
+        for name in self.listdir(d):
+            st = self._call(self.fs.stat, d + "/" + name)
+            yield name.encode(), st.type == 2, -1 if st.type == 2 else st.size
+
+    def mkdir(self, d):
+        self._call(self.fs.mkdir, d)
+
+    def isdir(self, path):
+        return self._call(self.fs.stat, path).type == 2
+
+    def size(self, path):
+        return self._call(self.fs.stat, path).size
+
+    def exists(self, path):
+        return self.ffs.exists(path)
+
+    def read_into(self, path, offset, buf):
+        def read():
+            with self.fs.open(path, "rb") as f:
+                f.seek(offset)
+                return f.read(len(buf))
+
+        data = self._call(read)
+        buf[: len(data)] = data
+        return len(data)
+
+    def _put(self, path, mode, data):
+        def put():
+            with self.fs.open(path, mode) as f:
+                f.write(bytes(data))
+            self.fs.setattr(path, _MTIME, MTIME_NS.to_bytes(8, "little"))
+
+        self._call(put)
+
+    def append(self, path, data):
+        # (littlefs-python's "ab" does not make a missing file, os's does)
+        self._put(path, "ab" if self.exists(path) else "wb", data)
+
+    def write(self, path, data):
+        self._put(path, "wb", data)
+
+    def rename(self, src, dst):
+        self._call(self.fs.rename, src, dst)
+
+    def remove(self, path):
+        self._call(self.fs.remove, path)
+
+    def free(self, d):
+        return self.ffs.free()

@@ -1,10 +1,14 @@
-# APIXAGON rev A — profile A: an NFC antenna under each of the 61 cells.
-# Raspberry Pi Pico (RP2040) GPIO numbers. See hardware/README.md.
+# APIXAGON rev A - profile A: an NFC antenna under each of the 61 cells.
+# Raspberry Pi RP2040 GPIO numbers (the Pico's, same chip). Generated from
+# the circuit (tools/hardware/circuit.py, hardware/rev_a/rev_a.net) by
+# `make hardware`: do not edit here - change the circuit and regenerate;
+# tests/hardware fails while this file disagrees with the netlist.
+# See hardware/README.md and hardware/rev_a/pins.md.
 NAME = "APIXAGON rev A (NFC per cell)"
 PROFILE = "A"
 LAYOUT = "layout_data"  # boards/layout_data.py: hardware/layout.json, frozen
 
-LED_PIN = 16  # WS2812 data, through a 74AHCT125 level shifter (5 V)
+LED_PIN = 16  # WS2812 data, through a 74AHCT1G125 buffer to 5 V
 LED_DRIVER = "pio"  # "pio" (rp2.StateMachine) or "bitstream" (neopixel)
 # The strip connector's sense pin: tied to ground on the strip's side, so
 # with the pull-up on it reads 1 when the strip is unplugged (Board.check_parts).
@@ -15,8 +19,8 @@ BUTTONS = (10, 11, 12)  # MODE, CONFIRM, DECLARE: to ground, pull-ups on
 # switch (they share the fixed address 0x24), each switching its RF output
 # over 16 antennas with a CD74HC4067 of its own (S0..S3; enable tied low).
 # The readers settle their fields and talk to their tags at once, so a
-# cell is come round to four times as often (issue 3: <= 300 ms from a
-# placement to the LEDs). Lane k serves sensor channels 16k .. 16k+15 of
+# cell is come round to four times as often (<= 300 ms from a placement
+# to the LEDs). Lane k serves sensor channels 16k .. 16k+15 of
 # hardware/layout.json.
 CELL_I2C = (0, 4, 5, 400000)  # bus id, SDA, SCL, Hz
 CELL_SWITCH = 0x70  # TCA9548A address; reader k on its port k
@@ -25,3 +29,11 @@ MUX_SELECT = ((18, 19, 20, 21), (8, 9, 13, 14), (22, 26, 27, 28), (0, 1, 2, 3))
 
 # The action pad: its own PN532 on I2C1 (never switched: no settle time).
 PAD_I2C = (1, 6, 7, 400000)
+
+# The supply (smartboard/power.py): the USB-C CC pins' voltage through a
+# divider on an ADC pin; CC_LEVELS are the ADC millivolts at the 1.5 A and
+# 3.0 A thresholds (vRd 0.66 V and 1.23 V), POWER_REST_MA what the board
+# draws from USB besides the LEDs (hardware/README.md, power).
+CC_SENSE = 29
+CC_LEVELS = (224, 417)
+POWER_REST_MA = 406

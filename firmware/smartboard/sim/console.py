@@ -11,6 +11,8 @@ from .. import board as B
 from .. import buttons, tag, view
 from .. import settings as S
 from ..report import refused_text
+from .legend import BLINKS, LEGEND, ink
+from .legend import lines as legend_lines
 from .rig import Rig
 
 HELP = """\
@@ -22,23 +24,6 @@ HELP = """\
   noise MISS TORN  NFC read faults per 1000 reads     wait MS    show
   help            this text                 quit    leave
 Set-up: mode = game mode, declare = who starts, confirm = start the match."""
-
-# What a blinking cell means, for the legend.
-_LEGEND = (
-    (view.LEGAL, "legal"),
-    (view.EXTEND, "extension"),
-    (view.BLOCKS, "block"),
-    (view.THREAT, "threat of 3"),
-    (view.ROYAL_OPEN, "royal open"),
-    (view.ROYAL_LOCKED, "royal locked"),
-    (view.SEALED_RUN, "sealed"),
-    (view.LAST, "last move"),
-    (view.ERR_RED, "illegal: lift"),
-    (view.ERR_AMBER, "put back"),
-    (view.ERR_UNKNOWN, "unknown card"),
-    (view.ERR_TAP, "tap on pad"),
-    (view.RESERVED, "reserve"),
-)
 
 
 def card_code(text, teams):
@@ -120,8 +105,10 @@ class Console:
             return "%-5s" % text if not v & 0x3F else "%-5s" % text.upper()
         if not v & 0x3F:
             return text
-        fg = "30" if r + g + b > 300 else "97"
-        return "\x1b[%s;48;2;%d;%d;%dm%s\x1b[0m" % (fg, r, g, b, text)
+        # the ink as an exact colour (a terminal's own black and white
+        # vary), whichever of the two reads better on this fill
+        fg = "0;0;0" if ink(r, g, b) else "255;255;255"
+        return "\x1b[38;2;%s;48;2;%d;%d;%dm%s\x1b[0m" % (fg, r, g, b, text)
 
     def status(self):
         b = self.rig.board
@@ -163,9 +150,10 @@ class Console:
 
     def legend(self):
         items = []
-        for v, name in _LEGEND:
-            items.append(self._cell(v, name))
-        self.out.write("LEDs: " + " ".join(items) + "  (* blinks)\n")
+        for v, name in LEGEND:
+            name += BLINKS[(v >> 6) & 3]
+            items.append((self._cell(v, name), len(name)))
+        self.out.write("\n".join(legend_lines(items)) + "\n")
 
     def command(self, line):
         """Run one typed command; False to quit. Errors are printed, and

@@ -1,5 +1,5 @@
 # The simulated twin of the board's flash filesystem, as the match logs
-# use it (smartboard.matchlog.Flash: the same methods). Files live in
+# use it (smartboard.logstore.flash.Flash: the same methods). Files live in
 # memory, so a test can look at every byte, and two faults can be injected:
 #
 #   cut_at   the power goes after this many units of the write stream: a
@@ -13,6 +13,13 @@
 #   capacity the flash size: free() reports what is left, and a write that
 #            does not fit writes what fits and raises OSError(ENOSPC), as a
 #            full filesystem may (set_free() picks the free space).
+#
+# Space is counted in bytes, as the logic tests want it (a chosen free
+# space stays exactly that until a write), or with lfs=True as the board's
+# littlefs counts it: whole blocks for any file over its inline size, the
+# folders' metadata pairs (smartboard.logstore.lfs; capacity the Pico's
+# 1408 KB unless given), so that packing matches frees what it frees on
+# the board.
 #
 # A rename is atomic (littlefs commits it in one metadata write): it is
 # either done or not at the cut. Like a flash, the storage is blocks of a
@@ -33,10 +40,20 @@ class PowerCut(Exception):
 
 
 class SimFlash:
-    def __init__(self, capacity=1 << 20, blocks=16):
+    def __init__(self, capacity=None, blocks=16, lfs=False):
         self.files = {}  # path -> [block, ...] (bytearray(BLOCK) each)
         self.lens = {}  # path -> bytes in it
         self.dirs = []
+        # lfs: the littlefs blocks taken (lfs.Usage), followed file by file
+        # (the module loaded only then: the logic tests run at small heaps)
+        self.use = self._lfs = None
+        if lfs:
+            from ..logstore import lfs as L
+
+            self._lfs = L
+            self.use = L.Usage()
+        if capacity is None:
+            capacity = L.BLOCKS * L.BLOCK if lfs else 1 << 20
         self.capacity = capacity
         self.units = 0  # the write stream so far (bytes + metadata operations)
         self.cut_at = -1  # units before the power goes; -1: never
@@ -58,6 +75,8 @@ class SimFlash:
         self.cut_at = -1
 
     def used(self):
+        if self.use is not None:
+            return self.use.blocks() * self._lfs.BLOCK
         n = 0
         for path in self.lens:
             n += self.lens[path]
@@ -81,7 +100,9 @@ class SimFlash:
     def _free_blocks(self, path):
         for b in self.files.pop(path, ()):
             self._pool.append(b)
-        self.lens.pop(path, None)
+        n = self.lens.pop(path, None)
+        if n is not None and self.use is not None:
+            self.use.file(path, n, -1)
 
     def _store(self, path, data, append):
         self._alive()
@@ -92,6 +113,10 @@ class SimFlash:
             self._free_blocks(path)
         at = self.lens.get(path, 0)
         room = self.capacity - self.used()
+        if self.use is not None:
+            # bytes the file can grow by in the blocks free (whole blocks)
+            k = self._lfs.data_blocks(at) + (room // self._lfs.BLOCK if room > 0 else 0)
+            room = (self._lfs.bytes_in(k) if k else self._lfs.INLINE) - at
         n = len(data)
         full = n > room
         if full:
@@ -113,6 +138,8 @@ class SimFlash:
             k = BLOCK - o if n - i > BLOCK - o else n - i
             blocks[j // BLOCK][o : o + k] = memoryview(data)[i : i + k]
             i += k
+        if self.use is not None:
+            self.use.file(path, at if path in self.lens else -1, at + n)
         self.lens[path] = at + n
         self.units += n
         if cut:
@@ -121,7 +148,7 @@ class SimFlash:
         if full:
             raise OSError(ENOSPC)
 
-    # ---- the interface (smartboard.matchlog.Flash) ----------------------------
+    # ---- the interface (smartboard.logstore.flash.Flash) ----------------------------
     def listdir(self, d):
         self._alive()
         if d not in self.dirs:
@@ -135,6 +162,8 @@ class SimFlash:
             raise OSError(EEXIST)
         self._unit()
         self.dirs.append(d)
+        if self.use is not None:
+            self.use.folder(d)
 
     def read(self, path):
         self._alive()
@@ -212,7 +241,10 @@ class SimFlash:
         if dst != src:
             self._free_blocks(dst)
             self.files[dst] = self.files.pop(src)
-            self.lens[dst] = self.lens.pop(src)
+            n = self.lens[dst] = self.lens.pop(src)
+            if self.use is not None:
+                self.use.file(src, n, -1)
+                self.use.file(dst, -1, n)
 
     def remove(self, path):
         self._alive()
@@ -223,4 +255,5 @@ class SimFlash:
 
     def free(self, d):
         self._alive()
-        return self.capacity - self.used()
+        f = self.capacity - self.used()
+        return f if f > 0 else 0

@@ -22,7 +22,9 @@ LONG_PRESS_MS = 900
 
 
 class Rig:
-    def __init__(self, profile="A", settings_path="apixagon-settings.bin", layout_path=None):
+    def __init__(
+        self, profile="A", settings_path="apixagon-settings.bin", layout_path=None, supply=None
+    ):
         lay = layout.load(layout_path or "hardware/layout.json")
         self.uids = uids.UidTable(settings_path + ".deck")
         self.uids.load()
@@ -66,11 +68,15 @@ class Rig:
         self.strip = SimStrip(lay.nleds)
         parts.append(part(PART_PAD, self.padreader.answering))
         parts.append(part(PART_STRIP, self.strip.connected))
+        painter = Painter(self.strip, lay.led)
+        # the LEDs' budget from the USB supply's twin (sim/supply.py), or
+        # the painter's own budget_ma without one
+        painter.supply = supply
         hw = Hardware(
             scanner,
             pad,
             buttons.Buttons(self.keys),
-            Painter(self.strip, lay.led),
+            painter,
             lay,
             paired=profile == "B",
             uids=self.uids,

@@ -14,7 +14,8 @@ import gc
 import sys
 import time
 
-from .. import link, loop, matchlog, proto, tag
+from .. import link, loop, proto, tag
+from ..logstore import writer
 from . import replay
 from .rig import Rig
 
@@ -139,7 +140,7 @@ def main(argv):
     from ..stdio import StdioPort
     from .folderflash import FolderFlash
 
-    log = matchlog.MatchLog("logs", (("Board", "simulator " + profile),), FolderFlash())
+    log = writer.MatchLog("logs", (("Board", "simulator " + profile),), FolderFlash())
 
     port = StdioPort()
     lk = SimLink(port, rig, log, profile)

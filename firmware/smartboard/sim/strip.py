@@ -25,16 +25,17 @@ class SimStrip:
         return f[3 * i + 1], f[3 * i], f[3 * i + 2]
 
 
-def phase_frames(layer, led, nleds, brightness):
+def phase_frames(layer, led, nleds, brightness, budget_ma=900):
     """Every frame a view layer can put on the strip: one per blink phase
     (lit, fast off, slow off, both off), painted by the real View and
     Painter — what an LED read-back must equal (tests on the emulated
-    RP2040, the benchmark's placement-to-LED)."""
+    RP2040, the benchmark's placement-to-LED). budget_ma: the board's LED
+    limit (its supply's, smartboard.power)."""
     from ..paint import Painter
     from ..view import View
 
     strip = SimStrip(nleds)
-    painter = Painter(strip, led)
+    painter = Painter(strip, led, budget_ma)
     painter.brightness = brightness
     view = View(painter)
     view.layer[:] = layer

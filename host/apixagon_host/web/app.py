@@ -28,7 +28,7 @@ from starlette.templating import Jinja2Templates
 
 from .. import logs, words
 from ..errors import CommandError
-from ..render import PngUnavailable, svg_to_png
+from ..render import PngUnavailable, led_legend_svg, svg_to_png
 from . import library, live
 from .guard import Guard, Quiet
 
@@ -48,6 +48,7 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
     names the Host header may carry besides the loopback ones; token: the
     secret remote clients need (--allow-remote)."""
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
+    bridge.db = db  # where the page's companion keeps the players' names
 
     def page(request, name, code=200, **ctx):
         ctx.setdefault("active", name)
@@ -169,9 +170,8 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
 
     async def command(request):
         """A companion command line (the simulated board's hands: put,
-        lift, tap, the buttons), as `apixagon monitor` takes it."""
-        from ..companion import Companion
-
+        lift, tap, the buttons; tag, the players' names), as `apixagon
+        monitor` takes it."""
         try:
             data = await form(request)
         except CommandError as e:
@@ -179,7 +179,7 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         line = str(data.get("line", ""))[:200]
         if line.split()[:1] and line.split()[0].lower() in ("pull", "quit", "exit", "q"):
             return JSONResponse({"ok": False, "lines": ["error: use the library's pull button"]})
-        _, lines = await call(lambda s: Companion(s).command(line))
+        _, lines = await call(lambda s: bridge.companion().command(line))
         return JSONResponse({"ok": not any(x.startswith("error:") for x in lines), "lines": lines})
 
     async def hands(request):
@@ -194,6 +194,12 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         return JSONResponse(await call(ask))
 
     # ---- library -------------------------------------------------------------
+    async def legend_svg(request):
+        # the LED legend as a picture, in the page's palette
+        palette = palette_of(request)
+        title = "What the LEDs show (%s palette)" % palette
+        return Response(led_legend_svg(live.legend(palette), title), media_type="image/svg+xml")
+
     async def library_page(request):
         try:
             rows = await run_in_threadpool(library.matches, db)
@@ -333,6 +339,7 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         Route("/api/pull", pull, methods=["POST"]),
         Route("/api/update", update, methods=["POST"]),
         Route("/api/job", job),
+        Route("/legend.svg", legend_svg),
         Route("/library", library_page),
         Route("/match/{id:int}", match_page),
         Route("/match/{id:int}/position.svg", position),

@@ -68,6 +68,18 @@ class Bridge:
         self._wake_r, self._wake_w = os.pipe()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="apixagon-link", daemon=True)
+        self._companion = None  # the page's companion (companion()): its tags wait in it
+        self.db = None
+
+    def companion(self):
+        """The one companion the pages' commands go through (in the link's
+        thread): the players' names a page gives (`tag`) wait in it for the
+        match to start, as the terminal companion's do."""
+        if self._companion is None:
+            from ..companion import Companion
+
+            self._companion = Companion(self.session, db=self.db)
+        return self._companion
 
     # ---- the thread ------------------------------------------------------------
     def start(self):
@@ -92,6 +104,9 @@ class Bridge:
                     s.pump()
                 self._run_calls()
                 s.tick()
+                if self._companion is not None:
+                    for line in self._companion.tick():
+                        self._notify("note", line)
         finally:
             s.close()
 

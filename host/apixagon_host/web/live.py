@@ -10,10 +10,11 @@ from apixagon.deck import RAIN
 from apixagon.game import Game
 from apixagon.geometry import NCELLS
 from smartboard import cbpalette, tag, view
-from smartboard.sim.console import _LEGEND
+from smartboard.sim.legend import LEGEND
 
 from .. import words
 from ..liveview import status_notes
+from ..logs import PLAYER_TAGS
 from ..render import render_svg
 
 PALETTES = ("standard", "colour-blind")
@@ -69,7 +70,7 @@ def board_svg(cells, layer, status, palette="standard"):
         colour = led_colour(v, pal)
         if colour is None:
             return None
-        blink = "fast" if v & view.FAST else "slow" if v & view.SLOW else ""
+        blink = blink_of(v)
         return colour, ' data-led="%d"%s' % (
             v & 0x3F,
             ' data-blink="%s"' % blink if blink else "",
@@ -162,11 +163,16 @@ def _clock(t):
     return time.strftime("%H:%M:%S", time.localtime(t))
 
 
+def blink_of(v):
+    """How LED layer value v blinks: "", "slow" or "fast"."""
+    return "fast" if v & view.FAST else "slow" if v & view.SLOW else ""
+
+
 def legend(palette="standard"):
-    """What each LED colour means (the console's legend), in this palette:
-    [(colour, name)]."""
+    """What each LED colour means (smartboard.sim.legend, the one table
+    every legend is drawn from), in this palette: [(colour, name, blink)]."""
     pal = palette_bytes(palette)
-    return [(led_colour(v, pal), name) for v, name in _LEGEND]
+    return [(led_colour(v, pal), name, blink_of(v)) for v, name in LEGEND]
 
 
 def snapshot(session, log, job=None, palette="standard"):
@@ -199,9 +205,24 @@ def snapshot(session, log, job=None, palette="standard"):
         "last_refusal": last_refusal,
         "notes": [n for n in status_notes(st) if n != refusal],  # the refusal has its own place
         "declarations": declarations(st),
+        # the tags the players form gives (logs.PLAYER_TAGS: the sides of a
+        # 2-player match, the teams of a team game)
+        "player_tags": PLAYER_TAGS[1] if st.get("sides") == "AB" else PLAYER_TAGS[0],
         "fields": {
             k: st.get(k, "")
-            for k in ("mode", "start", "option", "players", "display", "sides", "low", "free")
+            for k in (
+                "mode",
+                "start",
+                "option",
+                "players",
+                "display",
+                "sides",
+                "low",
+                "free",
+                "room",
+                "unlogged",
+                "lost",
+            )
         },
         "svg": board_svg(session.cells, session.layer, st, palette),
         "legend": legend(palette),

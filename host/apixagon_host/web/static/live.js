@@ -47,12 +47,19 @@
       li.append(t, " " + e.text);
       return li;
     }));
-    $("legend").replaceChildren(...s.legend.map(([colour, name]) => {
+    $("legend").replaceChildren(...s.legend.map(([colour, name, blink]) => {
       const li = document.createElement("li");
       const sw = document.createElement("span");
       sw.className = "swatch";
       sw.style.background = colour;
       li.append(sw, name);
+      if (blink) {
+        sw.dataset.blink = blink;
+        const b = document.createElement("span");
+        b.className = "blinks";
+        b.textContent = blink === "fast" ? " (blinks fast)" : " (blinks)";
+        li.append(b);
+      }
       return li;
     }));
     const f = $("setup-form");
@@ -106,6 +113,19 @@
       if (!b) return;
       const r = await apiPost("/api/command", { line: b.dataset.line });
       text("declare-out", r.lines.join("\n")); // a refusal shows as the board says it, above
+    });
+    $("players-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      // the companion's `tag Black=Anna Gold=Ben`: kept for the match on
+      // the board (or the next), stored with it at the pull
+      const pairs = [];
+      for (const input of e.target.querySelectorAll("input")) {
+        // (a quote would end the value: the record's tags hold none)
+        if (input.value.trim()) pairs.push(input.name + '="' + input.value.trim().replace(/"/g, "") + '"');
+      }
+      if (!pairs.length) { text("players-note", "type a name first"); return; }
+      const r = await apiPost("/api/command", { line: "tag " + pairs.join(" ") });
+      text("players-note", r.lines.join("\n"));
     });
     $("command-form").addEventListener("submit", async (e) => {
       e.preventDefault();

@@ -50,5 +50,8 @@
       const r = await apiPost("/match/" + id + "/tags", data);
       $("tags-note").textContent = r.ok ? "saved" : r.error;
     });
+    // Keys pressed before this line did nothing: say when they will
+    // (a quick reader, or a test, waits for it instead of guessing).
+    box.dataset.ready = "1";
   });
 })();

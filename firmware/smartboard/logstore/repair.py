@@ -1,10 +1,9 @@
-# What the match logs (smartboard.matchlog) need only now and then: the
-# sizes of a LOGS page from one pass over a littlefs folder (the board),
-# the copy that cuts a torn tail off, and the repairs of a logs folder
-# that is not as the board left it (MatchLog.rescan: fix_root, aside,
-# tell). Apart from matchlog so that the simulated board under the unix
-# port, where a module's bytecode takes heap (96 wK), loads it only when
-# it is needed; on the board the code is frozen into flash.
+# What the logs folder needs only now and then (formerly smartboard.logfs):
+# the copy that cuts a torn tail off, and the repairs of a logs folder that
+# is not as the board left it (Folder.rescan: fix_root, aside, tell). Apart
+# so that the simulated board under the unix port, where a module's
+# bytecode takes heap, loads it only when it is needed; on the board the
+# code is frozen into flash.
 #
 # Repairs never delete what the board did not make: an entry of logs/ that
 # is not a log, its marker or LAST (a folder named like a log, a file
@@ -12,63 +11,11 @@
 # file named logs, whose place the folder then takes. What cannot be moved
 # (logs.junk is itself a file, the name is taken there) stays and is
 # ignored by the listing: it never stops the board. The board says what
-# it moved (MatchLog.note, said by the board as a message).
-import os
-
-from apixagon.compat import const
-
-from . import matchlog
-
-_K_LOG = const(1)  # matchlog's (its const names are folded away on MicroPython)
-_S_IFDIR = const(0x4000)
-
-
-def sizes(log, nums):
-    """MatchLog.sizes on a filesystem whose listing gives sizes (littlefs),
-    where a lookup by name walks the folder's metadata blocks from the
-    first (0.1-0.2 s a name with a thousand logs on the RP2040). The pages
-    of a listing come in order and littlefs lists names in order, so one
-    pass over the folder goes on from page to page (log._dir: the pass, the
-    last log number it read, the log it read past the page's end): a
-    listing of a thousand logs reads each entry once, not once a page. A
-    page the pass has gone past, or names out of order, start a pass from
-    the first entry for what is missing."""
-    out = [-1] * len(nums)
-    left = len(nums)
-    hi = nums[-1]
-    st = log._dir
-    if st is None or st[1] >= nums[0]:
-        st = log._dir = [log.fs.ilistdir(log.root), 0, None]
-    if st[2] is not None:  # the log read past the last page's end
-        n, size = st[2]
-        st[2] = None
-        if n in nums:
-            out[nums.index(n)] = size
-            left -= 1
-    while left:
-        e = next(st[0], None)
-        if e is None:
-            log._dir = None  # all read
-            break
-        k, n = matchlog._kind(e[0])
-        if k != _K_LOG or e[1]:
-            continue
-        st[1] = n
-        if n > hi:
-            st[2] = (n, e[2])  # the next page's
-            break
-        if n in nums:
-            out[nums.index(n)] = e[2]
-            left -= 1
-    if left:
-        for name, isdir, size in log.fs.ilistdir(log.root):
-            k, n = matchlog._kind(name)
-            if k == _K_LOG and n in nums and not isdir and out[nums.index(n)] < 0:
-                out[nums.index(n)] = size
-                left -= 1
-                if not left:
-                    break
-    return out
+# it moved (the folder's note, said by the board as a message).
+#
+# Given the folder (log: its fs, root, note and space), never importing
+# the module that made it: folder.py imports this, not the other way.
+from .names import JUNK, join
 
 
 def copy(fs, src, dst, n, buf):
@@ -100,8 +47,6 @@ def copy_files(src, dst, n, buf):
 def _isdir(fs, path):
     if hasattr(fs, "isdir"):
         return fs.isdir(path)
-    if isinstance(fs, matchlog.Flash):
-        return os.stat(path)[0] & _S_IFDIR != 0
     return True  # not known: a folder, never moved
 
 
@@ -126,21 +71,21 @@ def fix_root(log):
 def aside(log, name):
     """An entry of the log's folder that is not the board's moved aside:
     whether it could be."""
-    return _aside(log, matchlog._join(log.root, name), name) is not None
+    return _aside(log, join(log.root, name), name) is not None
 
 
 def tell(log, seen, moved):
     """What a listing found and moved, for the players."""
     text = "%s: %d unknown entr%s" % (log.root, seen, "y" if seen == 1 else "ies")
     if moved:
-        text += ", %d moved to %s%s" % (moved, log.root, matchlog.JUNK)
+        text += ", %d moved to %s%s" % (moved, log.root, JUNK)
     if moved < seen:
         text += ", %d left where they are (ignored)" % (seen - moved)
     _tell(log, text)
 
 
 def _tell(log, text):
-    # for the players: the board says it (MatchLog.note) when it judges
+    # for the players: the board says it (the folder's note) when it judges
     # the storage again (space moved)
     log.note = text
     log.space += 1
@@ -150,12 +95,12 @@ def _aside(log, path, name):
     # path moved into <root>.junk/ under its name (.1 .. .9 if taken):
     # where it went, or None
     fs = log.fs
-    d = log.root + matchlog.JUNK
+    d = log.root + JUNK
     try:
         fs.mkdir(d)
     except OSError:
         pass  # there already (or not a folder: the rename fails below)
-    dst = matchlog._join(d, name)
+    dst = join(d, name)
     for k in range(10):
         to = dst
         if k:

@@ -1,0 +1,112 @@
+# Each revision's circuit (tools/hardware/circuit.py, SKiDL): its ERC is
+# clean, every generated file is what the circuit makes now, and one pin
+# changed in a copy of the circuit makes the pin checks fail until pins.py
+# and the emulator's wiring are generated again.
+import importlib
+import os
+import re
+import shutil
+import sys
+
+import pytest
+
+from hardware import check, gen, netlist, power
+
+REVS = ("rev_a", "rev_b")
+
+
+@pytest.fixture(scope="module")
+def made():
+    return {rev: gen.outputs(rev) for rev in REVS}
+
+
+@pytest.mark.parametrize("rev", REVS)
+def test_erc_is_clean(made, rev):
+    files, msgs, _ = made[rev]
+    assert msgs == []
+    erc = files[os.path.join("hardware", rev, "erc.txt")]
+    assert "errors: 0, warnings: 0" in erc
+    # every waiver is a pin left open on purpose, with its reason
+    for line in erc.split("Waivers:")[1].splitlines()[1:]:
+        assert re.match(r"- [^:]+: \S", line), line
+
+
+@pytest.mark.parametrize("rev", REVS)
+def test_generated_files_are_up_to_date(made, rev):
+    files, _, _ = made[rev]
+    stale = []
+    for path, text in files.items():
+        with open(os.path.join(check.ROOT, path)) as f:
+            if f.read() != text:
+                stale.append(path)
+    assert stale == [], "run `make hardware`: stale %s" % stale
+
+
+@pytest.mark.parametrize("rev", REVS)
+def test_every_part_bought_has_a_part_number(made, rev):
+    _, _, info = made[rev]
+    for refs, value, fp, maker, mpn, n, price in gen.bom_rows(info["netlist"]):
+        assert maker not in ("", "-") and mpn not in ("", "-"), (refs, value)
+        assert n > 0 and price.src
+
+
+@pytest.mark.parametrize("rev", REVS)
+def test_power_rest_is_the_parts(made, rev):
+    _, _, info = made[rev]
+    assert info["wiring"]["POWER_REST_MA"] == info["rest_ma"] > 0
+    assert info["rest_ma"] == pytest.approx(power.rest_ma(info["netlist"]), abs=1)
+
+
+def _mutant(tmp_path, rev, signal, gpio):
+    """A copy of the circuit with one signal moved to another GPIO."""
+    here = os.path.join(check.ROOT, "tools", "hardware")
+    pkg = tmp_path / "hw_mutant"
+    shutil.copytree(here, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    src = (pkg / "circuit.py").read_text()
+    # the copy reads the repository's hardware/layout.json, as the original
+    src = re.sub(r"(?m)^ROOT = .*$", "ROOT = %r" % check.ROOT, src)
+    block = src.index('"%s": {' % rev)
+    at = src.index('"%s": ' % signal, block)
+    end = src.index(",", at)
+    (pkg / "circuit.py").write_text(src[:at] + '"%s": %d' % (signal, gpio) + src[end:])
+    sys.path.insert(0, str(tmp_path))
+    try:
+        for m in [m for m in sys.modules if m.startswith("hw_mutant")]:
+            del sys.modules[m]
+        mod = importlib.import_module("hw_mutant.circuit")
+        b = mod.REVISIONS[rev]()
+        assert b.erc() == []
+        return b.netlist()
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    "rev,signal,gpio,key",
+    [
+        ("rev_a", "LED_DATA", 15, "LED_PIN"),
+        ("rev_a", "MUX2_S1", 23, "MUX_SELECT"),
+        ("rev_b", "SHIFT_MISO", 20, "SHIFT_SPI"),
+        ("rev_b", "BTN_DECLARE", 13, "BUTTONS"),
+    ],
+)
+def test_a_pin_moved_in_the_circuit_fails_until_regenerated(tmp_path, rev, signal, gpio, key):
+    text = _mutant(tmp_path, rev, signal, gpio)
+    _, pins, wiring = check.committed(rev)
+    got = check.disagreements(text, pins, wiring)
+    assert any(g.startswith("pins.py says %s" % key) for g in got), got
+    assert any(g.startswith("the emulator's wiring.json says %s" % key) for g in got), got
+    # regenerate both from the changed netlist: they agree again
+    w = gen.wiring(rev, netlist.derive(text), pins["POWER_REST_MA"])
+    ns = {}
+    exec(gen.pins_py(rev, w), ns)
+    new_pins = {k: v for k, v in ns.items() if k.isupper()}
+    assert check.disagreements(text, new_pins, w) == []
+
+
+def test_a_pin_the_rp2040_cannot_use_there_is_refused(tmp_path):
+    # I2C SDA on an odd GPIO: no I2C block has it (RP2040 datasheet 1.4.3)
+    text = _mutant(tmp_path, "rev_a", "CELL_SDA", 15)
+    _, pins, wiring = check.committed("rev_a")
+    got = check.disagreements(text, pins, wiring)
+    assert got and "cannot be I2C SDA" in got[0]

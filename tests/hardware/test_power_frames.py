@@ -1,0 +1,28 @@
+# Every frame the view paints, through the simulated board's scenarios and
+# LED modes (tools/hardware/modes.py), at the top brightness, on each
+# supply the USB-C CC pins can advertise: the estimate of the bytes
+# written never exceeds the firmware's limit, and the limit plus the rest
+# of the board stays within the supply.
+import pytest
+
+from hardware import check, modes
+
+SUPPLY = {"500mA": 500, "1.5A": 1500, "3A": 3000}
+
+
+@pytest.mark.parametrize("advert", sorted(SUPPLY))
+@pytest.mark.parametrize("rev,profile", [("rev_a", "A"), ("rev_b", "B")])
+def test_no_frame_draws_more_than_the_supply_allows(rev, profile, advert):
+    _, pins, _ = check.committed(rev)
+    # profile B's reeds take the simulator longer: two of the records (the
+    # specials and reserve; Junior's colours) - the screens are the same
+    rec = modes.RECORDS if profile == "A" else ("beehive_full.apx", "junior_full.apx")
+    rows = modes.frames(profile, pins, advert, rec)
+    limit = SUPPLY[advert] - pins["POWER_REST_MA"]
+    assert {m for m, _, _, _ in rows} == set(modes.MODES)
+    over = [r for r in rows if r[2] > limit or r[3] != limit]
+    assert over == [], over[:5]
+    worst = modes.worst(rows)
+    assert max(w for _, w in worst.values()) + pins["POWER_REST_MA"] <= SUPPLY[advert]
+    # the limit had work to do: a board full of cards blinks white
+    assert worst["set-up"][0] > 3000

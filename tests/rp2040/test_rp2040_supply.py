@@ -1,0 +1,35 @@
+"""The LEDs' current limit on the emulated RP2040, from the USB-C CC
+reading on its ADC pin (the circuit's divider, modelled in board.js): on a
+Default USB port a board full of cards (they blink white in set-up) is
+dimmed to what the port leaves the strip; when the source says 3 A the
+same frame goes out whole, within the 3 A limit."""
+
+import emukit
+from apixagon.geometry import NCELLS, cell_name
+from smartboard import tag
+
+
+def estimate(grb):
+    # smartboard/paint.py's estimate: 20 mA per channel at 255, 1 mA an LED
+    return sum(grb) * 20 // 255 + len(grb) // 3
+
+
+def test_the_strip_follows_the_supply_the_cc_pin_advertises(tmp_path):
+    rev = "rev_b"  # reeds: a card on every cell is quick to model
+    rest = emukit.wiring_of(rev)["POWER_REST_MA"]
+    board = emukit.boot(rev, tmp_path, before=lambda b: b.supply("500mA"))
+    try:
+        for x in range(NCELLS):
+            board.put(cell_name(x), tag.code(x & 1, tag.NORMAL, x % 31))
+        board.wait_ms(1500)
+        lit = [estimate(g) for _, g in board.frames[-6:]]
+        assert max(lit) <= 500 - rest
+        assert max(lit) > 500 - rest - 20  # the limit, not the frame, decided it
+        board.supply("3A")
+        n = len(board.frames)
+        board.wait_ms(1200)  # new blink phases: frames painted under the new limit
+        lit = [estimate(g) for _, g in board.frames[n:]]
+        # the white set-up frame at the default brightness, 160: 2357 mA
+        assert 2000 < max(lit) <= 3000 - rest
+    finally:
+        board.close()
