@@ -37,13 +37,39 @@
 #   sys.modules goes, and the next one starts: "prev", then the board's
 #   own firmware.
 # Setting a slot aside writes the record; a normal boot only reads it.
+#
+# An image built by `make firmware` reserves a ROMFS partition in its
+# flash (tools/build_firmware.py), read in place like frozen code: the
+# slot "rom", mounted by MicroPython at /rom. A firmware there keeps its
+# bytecode in the flash, not in the heap. `apixagon deploy` writes it
+# only while the record names another whole firmware (a copy of the one
+# running in fw/a, or the image's own), so the same rules hold for it.
+#
+# The watchdog bounds two waits that nothing else would end:
+# - a trial: the chip's watchdog is armed before the new slot is imported
+#   (TRIAL_MS), and only its loop feeds it; a slot that hangs at import
+#   (a .mpy cut short, a loop at module level) resets the board, and the
+#   next boot finds the trial cut short: the previous firmware runs;
+# - a board handed over to a host (a Ctrl-C at its loop: mpremote, an
+#   `apixagon deploy`): the watchdog stays armed and a timer feeds it while
+#   the host has spoken in the last HOST_IDLE_MS (alive(), which the
+#   host's scripts call); a host that died leaves the board at its REPL
+#   only that long, then the watchdog resets it into its firmware. stay()
+#   keeps the board at its REPL (for a person typing at it).
+# On the unix port (the simulated board) the watchdog is a twin: a file
+# whose age tools/devboard.py's supervisor watches, resetting the board
+# (its process) as the chip would.
 import os
 import sys
 
 DIR = "fw"  # relative: the flash's root is the current folder at boot
-SLOTS = ("a", "b")
+SLOTS = ("a", "b", "rom")
+ROM = "/rom"  # where MicroPython mounts the ROMFS partition
 RECORD = DIR + "/BOOT"
 MANIFEST = "FIRMWARE.json"
+TRIAL_MS = 8000  # a trial's import and start-up: ~2.5 s on the RP2040
+HOST_IDLE_MS = 30000  # a host silent this long has gone
+WDT_MS = 8000  # the RP2040's longest is 8.3 s
 
 # What this boot did (read by `apixagon deploy` after it takes the board over)
 booted = None  # the slot running, or None: the board's own firmware
@@ -91,6 +117,10 @@ def image_id():
         sys.path.pop(0)
 
 
+def slot_dir(slot):
+    return ROM if slot == "rom" else DIR + "/" + slot
+
+
 def check(slot, hashes=False, manifest=None):
     """None if the slot holds every file its manifest names, with its size
     (and with hashes=True its sha256); else what is wrong. manifest, if
@@ -98,7 +128,7 @@ def check(slot, hashes=False, manifest=None):
     The sizes come from one listing of each folder (littlefs gives them):
     a stat per file costs four times as long (215 against 38 ms on the
     RP2040)."""
-    d = DIR + "/" + slot + "/"
+    d = slot_dir(slot) + "/"
     try:
         if manifest is not None and _sha256(d + MANIFEST) != manifest:
             return "its manifest is not the one deployed"
@@ -227,18 +257,37 @@ def plan(rec, img):
 
 def boot(board_rev, entry="boards.start", call="run", arg=None):
     """Start the firmware: entry.call(arg) (arg defaults to the revision),
-    imported from the slot chosen, else from the board's own firmware."""
+    imported from the slot chosen, else from the board's own firmware. A
+    Ctrl-C (a host taking the board over) leaves the board at its REPL
+    with the watchdog watching the host (handover)."""
+    try:
+        _boot(board_rev, entry, call, arg)
+    except KeyboardInterrupt:
+        handover()
+        raise
+
+
+def _boot(board_rev, entry, call, arg):
     global booted, rev, image
+    if _dog is not None:
+        _dog.stop()  # boot.py's watch of a host: this boot has none
     rev = board_rev
     if arg is None:
         arg = board_rev
     image = image_id()
+    # MicroPython puts /rom on the path when the ROMFS holds an image: only
+    # a record naming it makes it the firmware's place.
+    for p in (ROM, ROM + "/lib"):
+        while p in sys.path:
+            sys.path.remove(p)
     rec = read_record()
     for slot in plan(rec, image):
         trial = slot == rec.get("cur") and rec.get("state") == "trial"
         sums = rec.get("sums")
         why = check(slot, trial, sums.get(slot) if isinstance(sums, dict) else None)
         if why is None:
+            if trial:
+                dog().arm(TRIAL_MS)
             why = _start(slot, rec, entry, call, arg)
             if why is None:
                 return  # it ran, and its loop ended
@@ -259,7 +308,7 @@ def _start(slot, rec, entry, call, arg):
     global booted
     path = sys.path[:]
     before = set(sys.modules)
-    sys.path.insert(0, DIR + "/" + slot)
+    sys.path.insert(0, slot_dir(slot))
     booted = slot
     try:
         fn = getattr(__import__(entry, None, None, (call,)), call)
@@ -310,9 +359,145 @@ def _watch(slot, rec):
 def _started(slot, rec):
     global running
     running = True
+    if _dog is not None:
+        _dog.started()
     if slot is not None and rec.get("cur") == slot and rec.get("state") != "ok":
         rec["state"] = "ok"
         try:
             write_record(rec)
         except Exception:  # noqa: BLE001 - the loop must go on
+            pass
+
+
+# ---- the watchdog ---------------------------------------------------------------
+_dog = None
+
+
+def dog():
+    """The board's watchdog: the chip's, or the simulated board's twin."""
+    global _dog
+    if _dog is None:
+        _dog = ChipDog() if sys.platform == "rp2" else FileDog()
+    return _dog
+
+
+def handover():
+    """The firmware stopped for a host (a Ctrl-C): the board stays at its
+    REPL while the host speaks (alive()), and goes back to its firmware
+    HOST_IDLE_MS after it last did."""
+    try:
+        dog().watch_host(HOST_IDLE_MS)
+    except Exception as e:  # noqa: BLE001 - the REPL must come all the same
+        _say("no watchdog for the host: %s" % e)
+
+
+def alive():
+    """The host is speaking: the board stays its for HOST_IDLE_MS more."""
+    if _dog is not None:
+        _dog.alive()
+
+
+def stay():
+    """Keep the board at its REPL until it is reset (no watchdog)."""
+    if _dog is not None:
+        _dog.stop()
+
+
+def unwatch():
+    """The firmware's loop takes the watchdog over (it feeds it itself)."""
+    if _dog is not None:
+        _dog.unwatch()
+
+
+class ChipDog:
+    """The RP2040's watchdog (machine.WDT, which has no stop: its enable bit
+    is cleared as the SDK's watchdog_disable() does) and, while a host has
+    the board, a hard timer that feeds it while the host speaks. Hard: the
+    timer runs at the REPL's prompt and inside a host's long exec alike."""
+
+    def __init__(self):
+        import machine
+
+        self.machine = machine
+        self.timer = None
+        self.last = 0
+        self.idle = 0
+        self.wdt = None
+
+    def arm(self, ms):
+        self.unwatch()
+        self.wdt = self.machine.WDT(timeout=ms)
+
+    def unwatch(self):
+        if self.timer is not None:
+            self.timer.deinit()
+            self.timer = None
+
+    def watch_host(self, idle_ms):
+        import time
+
+        self.ticks_ms = time.ticks_ms
+        self.ticks_diff = time.ticks_diff
+        self.idle = idle_ms
+        self.last = time.ticks_ms()
+        self.wdt = self.machine.WDT(timeout=WDT_MS)
+        if self.timer is None:
+            self.timer = self.machine.Timer(
+                mode=self.machine.Timer.PERIODIC, period=1000, callback=self._tick, hard=True
+            )
+
+    def _tick(self, t):
+        if self.ticks_diff(self.ticks_ms(), self.last) < self.idle:
+            self.wdt.feed()
+
+    def alive(self):
+        if self.timer is not None:
+            self.last = self.ticks_ms()
+            self.wdt.feed()
+
+    def started(self):
+        pass  # the firmware's loop feeds the watchdog from here on
+
+    def stop(self):
+        self.unwatch()
+        # WATCHDOG_CTRL's ENABLE through its atomic-clear alias
+        self.machine.mem32[0x4005B000] = 1 << 30
+
+
+class FileDog:
+    """The simulated board's watchdog: the file .watchdog holds a timeout
+    in ms; tools/devboard.py resets the board (kills its process) once the
+    file is older than that. No file: no watchdog."""
+
+    PATH = ".watchdog"
+
+    def __init__(self):
+        self.ms = 0
+
+    def _write(self, ms):
+        self.ms = ms
+        with open(self.PATH, "w") as f:
+            f.write(str(ms))
+
+    def arm(self, ms):
+        self._write(ms)
+
+    def watch_host(self, idle_ms):
+        self._write(idle_ms + WDT_MS)
+
+    def alive(self):
+        if self.ms:
+            self._write(self.ms)
+
+    def started(self):
+        self.stop()  # the simulated loop has no watchdog of its own
+
+    def unwatch(self):
+        self.stop()
+
+    def stop(self):
+        self.ms = 0
+        try:
+            os.remove(self.PATH)
+        except OSError:
             pass

@@ -35,6 +35,9 @@ include("$(PORT_DIR)/boards/manifest.py")
 # The boot selector, which every main.py calls (bootsel.py): on an image
 # it is frozen, out of any deploy's reach.
 module("bootsel.py")
+# boot.py: run at every reset, it has the selector watch a host that takes
+# the board over (bootsel.handover).
+module("boot.py")
 package("apixagon")
 
 # The board firmware without its simulator, smartboard/sim (about 16 KB as

@@ -374,3 +374,70 @@ def test_a_stock_boards_main_py_with_and_without_the_selector(tmp_path, selector
     else:
         assert (fw, booted) == ("lib-fw", "-")
         modules_from(runs[-1], lib)
+
+
+def run_mp(board, code):
+    env = dict(os.environ, MICROPYPATH=board.factory + ":" + board.lib)
+    return subprocess.run(
+        [devboard.micropython(), "-c", code],
+        cwd=board.flash,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+def test_the_watchdog_twin_watches_a_trial_and_a_host(board):
+    # The simulated board's watchdog (FileDog): the file whose age
+    # tools/devboard.py's supervisor enforces. A trial arms it for its
+    # import and the loop's first pass ends it; a host taking the board
+    # over (a Ctrl-C) arms it for HOST_IDLE_MS + the chip's 8 s, alive()
+    # renews it, stay() ends it.
+    dog = os.path.join(board.flash, ".watchdog")
+    board.slot("a", "v1")
+    board.slot("b", "v2")
+    board.record({"cur": "b", "state": "new", "prev": "a", "image": "IMG1"})
+    fields, err = board.boot()
+    assert run_of(fields) == ("v2", "b") and not os.path.exists(dog)
+    p = run_mp(
+        board,
+        "import os, bootsel\n"
+        "try:\n"
+        "    raise KeyboardInterrupt\n"
+        "except KeyboardInterrupt:\n"
+        "    bootsel.handover()\n"
+        "print('W', open('.watchdog').read())\n"
+        "bootsel.alive()\n"
+        "print('A', open('.watchdog').read())\n"
+        "bootsel.stay()\n"
+        "print('S', '.watchdog' in os.listdir())\n",
+    )
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["W", "38000", "A", "38000", "S", "False"], p.stdout
+
+
+def test_boot_py_starts_the_watch_and_never_raises(board, tmp_path):
+    # boot.py (frozen in every image) runs at every reset: with the
+    # selector, it starts the watch of a host; without one, or with one
+    # that fails, it says nothing (MicroPython would skip main.py).
+    with open(os.path.join(ROOT, "firmware", "boot.py")) as f:
+        code = f.read()
+    p = run_mp(board, code + "print('DOG', open('.watchdog').read())\n")
+    assert p.returncode == 0 and "DOG 38000" in p.stdout, (p.stdout, p.stderr)
+    os.remove(os.path.join(board.flash, ".watchdog"))
+    broken = str(tmp_path / "broken")
+    os.makedirs(broken)
+    with open(os.path.join(broken, "bootsel.py"), "w") as f:
+        f.write("def handover():\n    raise OSError('no timer')\n")
+    for path in (broken, str(tmp_path / "nothing")):
+        env = dict(os.environ, MICROPYPATH=path)
+        p = subprocess.run(
+            [devboard.micropython(), "-c", code + "print('MAIN')\n"],
+            cwd=board.flash,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert p.returncode == 0 and p.stdout.strip() == "MAIN", (p.stdout, p.stderr)

@@ -169,8 +169,9 @@ def test_revision_manifest_freezes_its_main_and_pins(rev, tmp_path):
         and f.split("/")[1] not in others
         and not (f.startswith("boards/rev_") and f.endswith("/main.py"))
     }
-    assert set(files) - {"main.py", "bootsel.py"} == want
+    assert set(files) - {"main.py", "bootsel.py", "boot.py"} == want
     assert files["bootsel.py"] == os.path.join(FIRMWARE, "bootsel.py")
+    assert files["boot.py"] == os.path.join(FIRMWARE, "boot.py")  # the watch of a host
     assert {"boards/start.py", "boards/layout_data.py", "smartboard/layout.py"} <= want
 
 

@@ -140,7 +140,11 @@ MEMORY_MATCHES = (
     ("3v2", "3v2_full.apx"),
     ("junior", "junior_full.apx"),
 )
-FIRMWARES = ("frozen", "deployed")
+# deployed: `apixagon deploy` onto the image's board (into its ROMFS
+# partition, run in place); littlefs: the same firmware as .mpy in a slot of
+# the littlefs (what a stock MicroPython board gets, and image boards got
+# before the partition), written from the PC (deployed_files).
+FIRMWARES = ("frozen", "deployed", "littlefs")
 TAKEBACK_EVERY = 4
 
 
@@ -1139,14 +1143,26 @@ class Bench:
             lock = self._deploy_locks.setdefault(rev, threading.Lock())
         with lock:
             if rev not in self._deployed:
-                flash, heap, took = real_deploy(
+                flash, heap, took, blocks = real_deploy(
                     self.images[rev], rev, self.workdir("deploy-" + rev)
                 )
                 self._deployed[rev] = flash
                 self.put_memory(
-                    ("deploy", rev), {"heap_after_restart": heap, "wall_s": round(took, 1)}
+                    ("deploy", rev),
+                    dict(blocks, heap_after_restart=heap, wall_s=round(took, 1)),
                 )
-                self.say("  deploy %s: %.0f s, heap %d after its restart\n" % (rev, took, heap))
+                self.say(
+                    "  deploy %s: %.0f s, heap %d after its restart, littlefs blocks %d "
+                    "(a .mpy slot: %d), ROMFS %d bytes\n"
+                    % (
+                        rev,
+                        took,
+                        heap,
+                        blocks["lfs_blocks"],
+                        blocks["slot_blocks"],
+                        blocks["romfs_bytes"],
+                    )
+                )
             return self._deployed[rev]
 
     def put_memory(self, path, value):
@@ -1170,6 +1186,9 @@ class Bench:
                 flash_from=self.deployed_flash(rev),
                 deployed=True,
             )
+        elif kind == "littlefs":
+            files = deployed_files(IMAGES, rev, work)
+            fig = heap_match(self.images[rev], rev, work, record, files=files, deployed=True)
         else:
             fig = heap_match(self.images[rev], rev, work, record)
         self.put_memory((kind, rev, name), fig)
@@ -1350,11 +1369,46 @@ def deployed_files(image_dir, rev, tmp, firmware=None):
     return files
 
 
+def update_path_blocks(image, rev, workdir, flash):
+    """What the update path takes of the flash: the littlefs blocks a
+    deploy left in use beyond a fresh board's (the ROMFS deploy: its fw/
+    folder and record), those of the same firmware as a .mpy slot in the
+    littlefs (deployed_files, fw/a), and the ROMFS image's bytes."""
+    import json
+
+    # against a fresh flash with the folder every board makes at its
+    # first boot (logs/): the deployed board has it too
+    fresh = os.path.join(workdir, "fresh.bin")
+    make_flash(fresh, image, [("logs", None)])
+    base = flashfs.FlashFs(fresh).free()
+    after = flashfs.FlashFs(flash)
+    slot = os.path.join(workdir, "slot.bin")
+    make_flash(slot, image, [("logs", None)] + deployed_files(IMAGES, rev, workdir))
+    rom = 0
+    rec = json.loads(after.read("fw/BOOT")) if after.exists("fw/BOOT") else {}
+    if rec.get("cur") == "rom":
+        with open(flash, "rb") as f:
+            data = f.read()[flashfs.ROMFS_OFFSET :]
+        i, n = 3, 0  # the ROMFS header's length
+        while True:
+            n = (n << 7) | (data[i] & 0x7F)
+            i += 1
+            if not data[i - 1] & 0x80:
+                break
+        rom = n + i
+    return {
+        "lfs_blocks": (base - after.free()) // flashfs.BLOCK,
+        "slot_blocks": (base - flashfs.FlashFs(slot).free()) // flashfs.BLOCK,
+        "romfs_bytes": rom,
+    }
+
+
 def real_deploy(image, rev, workdir):
     """`apixagon deploy` of this checkout's firmware/ onto a board running
-    the image (real mpremote, into fw/a; its restart boots the slot as a
-    trial, which the slot's loop marks good): (the flash file it leaves,
-    the heap free after that restart, the deploy's wall seconds)."""
+    the image (real mpremote, into its ROMFS partition; its restart boots
+    it as a trial, which its loop marks good): (the flash file it leaves,
+    the heap free after that restart, the deploy's wall seconds, the flash
+    it takes: update_path_blocks)."""
     from apixagon_host import cli
     from apixagon_host import link as L
 
@@ -1374,7 +1428,7 @@ def real_deploy(image, rev, workdir):
     finally:
         b.close()  # the emulator writes its flash file as it quits
     check_slot_ran(b.flash)
-    return b.flash, heap, took
+    return b.flash, heap, took, update_path_blocks(image, rev, workdir, b.flash)
 
 
 def boot_record(flash):
@@ -1386,11 +1440,11 @@ def boot_record(flash):
 
 
 def check_slot_ran(flash):
-    """The boot record a deployed board's run left: fw/a, its loop ran
-    (state "ok": only the slot's own first loop pass writes it after a
-    trial), nothing set aside."""
+    """The boot record a deployed board's run left: fw/a or the ROMFS
+    partition, its loop ran (state "ok": only the slot's own first loop
+    pass writes it after a trial), nothing set aside."""
     rec = boot_record(flash)
-    if rec.get("cur") != "a" or rec.get("state") != "ok" or rec.get("bad"):
+    if rec.get("cur") not in ("a", "rom") or rec.get("state") != "ok" or rec.get("bad"):
         raise RuntimeError("the deployed firmware did not run: fw/BOOT %r" % rec)
 
 
@@ -1990,6 +2044,18 @@ def memory_rows(fig):
                 ["apixagon deploy, %s: heap after its restart" % r.replace("_", " ")]
                 + [str(d["heap_after_restart"]) if c == ("deployed", r) else "" for c in cols]
             )
+            if "lfs_blocks" in d:
+                rows.append(
+                    ["  the update path's littlefs blocks (4 KB) at rest"]
+                    + [
+                        str(d["lfs_blocks"])
+                        if c == ("deployed", r)
+                        else str(d["slot_blocks"])
+                        if c == ("littlefs", r)
+                        else ""
+                        for c in cols
+                    ]
+                )
     return rows
 
 
@@ -2007,7 +2073,8 @@ def print_report(fig):
         print()
         print(
             "The heap of each mode's match (STATUS heap=, after a collection, after every move "
-            "and take-back; the frozen image, and the firmware deployed as .mpy into a slot):"
+            "and take-back; the frozen image, the firmware deployed into the ROMFS partition, "
+            "and as .mpy into a slot of the littlefs):"
         )
         for r in mem:
             print("  " + "  ".join("%-*s" % (w[i], c) for i, c in enumerate(r)))

@@ -46,6 +46,17 @@ TARBALL = "micropython-1.28.0-rp2-src.tar.xz"
 VERSION = "1.28.0"  # the offline tarball's; an upstream checkout should be this tag
 MP_BOARD = "RPI_PICO"  # the pin tables are the Pico's GPIOs
 FLASH_BASE = 0x10000000  # RP2040 XIP flash: where the image is written
+# The Pico's 2 MB flash: the image from its start, the littlefs (the match
+# logs, settings, fw/) in its last 1408 KB, as the stock image has it (a
+# board flashed with a newer image keeps its littlefs where it was). Our
+# images reserve a ROMFS partition just below the littlefs, out of the
+# image's own room: the firmware `apixagon deploy` writes there runs in
+# place from the flash, like the frozen one (firmware/bootsel.py, slot
+# "rom"). One slot: two would not fit beside a 437 KB image (640 KB of
+# room, a slot's ROMFS image is 104 KB and grows with the firmware).
+FLASH_BYTES = 2048 * 1024
+STORAGE_BYTES = 1408 * 1024  # MicroPython's for RPI_PICO (mpconfigboard.h)
+ROMFS_BYTES = 160 * 1024
 UF2_FAMILY = 0xE48BFF56  # RP2040
 
 # Debian package -> how to tell it is already there.
@@ -340,6 +351,37 @@ def build_mpy_cross(tree, out, jobs, env):
         raise BuildError("mpy-cross did not build", log)
 
 
+def board_dir(tree, out):
+    """MicroPython's RPI_PICO board with the ROMFS partition: its folder,
+    copied into out and the size added to its mpconfigboard.h (the port
+    places the partition below the littlefs: rp2_flash.c)."""
+    src = os.path.join(tree, "ports", "rp2", "boards", MP_BOARD)
+    dest = os.path.join(out, "board-" + MP_BOARD)
+    os.makedirs(dest, exist_ok=True)
+    for name in sorted(os.listdir(src)):
+        with open(os.path.join(src, name)) as f:
+            text = f.read()
+        if name == "mpconfigboard.h":
+            text += (
+                "\n// APIXAGON (tools/build_firmware.py): the deployed firmware's partition,\n"
+                "// read in place (ROMFS), below the littlefs.\n"
+                "#define MICROPY_HW_ROMFS_BYTES (%d)\n" % ROMFS_BYTES
+            )
+        _write_if_changed(os.path.join(dest, name), text)
+    return dest
+
+
+def check_room(image, rev):
+    """The image must end below the ROMFS partition."""
+    room = FLASH_BYTES - STORAGE_BYTES - ROMFS_BYTES
+    size = os.path.getsize(image)
+    if size > room:
+        raise BuildError(
+            "%s: the image is %.1f KB, %.1f KB over its room below the ROMFS partition "
+            "(ROMFS_BYTES in tools/build_firmware.py)" % (rev, size / 1024, (size - room) / 1024)
+        )
+
+
 def build_revision(tree, rev, out, jobs, env, sim=False):
     """DIR/apixagon-REV.uf2 and .elf; a short line of what came out."""
     t0 = time.monotonic()
@@ -359,7 +401,7 @@ def build_revision(tree, rev, out, jobs, env, sim=False):
         bdir,
         "-DPICO_BUILD_DOCS=0",
         "-DMICROPY_BOARD=" + MP_BOARD,
-        "-DMICROPY_BOARD_DIR=" + os.path.join(port, "boards", MP_BOARD),
+        "-DMICROPY_BOARD_DIR=" + board_dir(tree, out),
         # Else the SDK downloads picotool; the UF2 is made here instead.
         "-DPICO_NO_PICOTOOL=1",
         "-DMICROPY_FROZEN_MANIFEST=" + manifest,
@@ -399,6 +441,7 @@ def build_revision(tree, rev, out, jobs, env, sim=False):
     if not _run_logged(["cmake", "--build", bdir, "-j%d" % jobs], log, env=env):
         raise BuildError("%s: the build failed" % rev, log)
     image = os.path.join(bdir, "firmware.bin")
+    check_room(image, rev)
     uf2 = os.path.join(out, "apixagon-%s.uf2" % rev)
     elf = os.path.join(out, "apixagon-%s.elf" % rev)
     tmp = uf2 + ".tmp"
@@ -420,10 +463,11 @@ def build_revision(tree, rev, out, jobs, env, sim=False):
     shutil.copyfile(os.path.join(bdir, "firmware.elf"), elf + ".tmp")
     os.replace(elf + ".tmp", elf)
     os.replace(tmp, uf2)
-    return "%s: %s (image %.1f KB), %s (%.0f s)" % (
+    return "%s: %s (image %.1f KB, ROMFS %d KB), %s (%.0f s)" % (
         rev,
         _rel(uf2),
         os.path.getsize(image) / 1024,
+        ROMFS_BYTES // 1024,
         os.path.basename(elf),
         time.monotonic() - t0,
     )

@@ -64,6 +64,9 @@ import build_mpy  # noqa: E402
 # What a board has is measured on the emulated RP2040 (README: ~195 KB
 # free with the image's firmware, a match in play).
 HEAP = "160wK"
+# The chip's watchdog on the simulated board: a file the firmware writes
+# (firmware/bootsel.py, FileDog), which the supervisor below enforces.
+WATCHDOG_FILE = ".watchdog"
 
 
 def micropython():
@@ -121,6 +124,7 @@ class DevBoard:
         self.factory = factory  # a folder playing the image's frozen modules
         self.proc = None
         self.boots = 0
+        self.watchdog_resets = 0
         self._stop = False
         self._hold = False  # power_cut(hold=True): no boot until power_on()
         self.master, self.slave = pty.openpty()
@@ -131,6 +135,11 @@ class DevBoard:
         self.stderr = []
 
     def _spawn(self):
+        # a reset clears the chip's watchdog: so its twin's file
+        try:
+            os.remove(os.path.join(self.flash, WATCHDOG_FILE))
+        except OSError:
+            pass
         path = [os.path.join(self.flash, "lib")]
         if self.factory:
             path.insert(0, self.factory)
@@ -160,7 +169,34 @@ class DevBoard:
         self._spawn()
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
+        threading.Thread(target=self._watchdog, daemon=True).start()
         return self
+
+    def _watchdog(self):
+        """The chip's watchdog, played: the firmware's twin of it
+        (bootsel.FileDog) keeps a file whose content is its timeout in ms
+        and whose age is the time since it was last fed; once older than
+        that, the board is reset (its process killed, then booted again)."""
+        path = os.path.join(self.flash, WATCHDOG_FILE)
+        while not self._stop:
+            time.sleep(0.2)
+            try:
+                with open(path) as f:
+                    ms = int(f.read().strip() or 0)
+                age = time.time() - os.stat(path).st_mtime
+            except (OSError, ValueError):
+                continue
+            p = self.proc
+            if ms and age * 1000 > ms and p is not None and p.poll() is None:
+                with self._lock:
+                    if self._stop:
+                        return
+                    self.watchdog_resets += 1
+                    try:
+                        os.remove(path)
+                    except OSError:
+                        pass
+                    p.send_signal(signal.SIGKILL)
 
     def _watch(self):
         while not self._stop:

@@ -245,12 +245,11 @@ def board_id():
 
 # A loop that stops (a bug, a hang in a driver) is restarted by the chip's
 # watchdog. A loop the PC stopped (mpremote's Ctrl-C: it takes the board
-# over, to copy a firmware) stops the watchdog too: MicroPython's WDT has no
-# stop, and a watchdog left running would reset the board 8 s after any
-# soft reset the PC asks for (mpremote's raw REPL resets without running
-# main.py, and a soft reset ends every timer that could feed it) - in the
-# middle of a copy or a rollback. The board is the PC's then; the next
-# start of the loop (a power-on, a reset) arms the watchdog again.
+# over, to copy a firmware) stops the watchdog here, and the boot selector
+# arms it again to watch the PC instead (bootsel.handover: fed while the
+# PC speaks, so a PC that died leaves the board at its REPL ~40 s, not
+# until it is unplugged). Without the selector (a main.py of before the
+# slots) the board is the PC's until a reset, as it was.
 WATCHDOG_MS = 8000  # the RP2040's longest is 8.3 s; a loop pass takes < 0.2 s
 # WATCHDOG_CTRL (0x40058000) through the RP2040's atomic-clear alias
 # (+0x3000): writing ENABLE there clears it alone, as the SDK's
@@ -260,10 +259,21 @@ _WATCHDOG_CTRL_CLR = 0x4005B000
 _WATCHDOG_ENABLE = 1 << 30
 
 
+def _own_watchdog():
+    """The loop feeds the watchdog from here on: the selector's watch of a
+    host (its timer) ends."""
+    import sys
+
+    unwatch = getattr(sys.modules.get("bootsel"), "unwatch", None)
+    if unwatch is not None:
+        unwatch()
+
+
 def loop_forever(b, lk):
     import machine
     from smartboard import loop
 
+    _own_watchdog()
     wdt = machine.WDT(timeout=WATCHDOG_MS)
     now = loop.Millis(time.ticks_ms, time.ticks_diff)
     try:
@@ -292,5 +302,14 @@ def safe_mode(pins, err):
     from smartboard.loop import Millis
 
     now = Millis(time.ticks_ms, time.ticks_diff)
-    while True:
-        lk.poll(now())
+    # The watchdog here too: a trial boot armed it (bootsel), and a safe
+    # mode that hangs is no better than a loop that does.
+    _own_watchdog()
+    wdt = machine.WDT(timeout=WATCHDOG_MS)
+    try:
+        while True:
+            wdt.feed()
+            lk.poll(now())
+    except KeyboardInterrupt:
+        machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
+        raise

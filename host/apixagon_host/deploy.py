@@ -27,6 +27,16 @@ MicroPython) reads it at every boot. The steps:
    marks it good at the first pass of its loop. The host waits for HELLO
    with the new version (fwcheck).
 
+On a board flashed with our image the firmware goes instead into the
+image's ROMFS partition (the slot "rom", _deploy_rom), where it runs in
+place from the flash: the firmware running there is first copied into
+fw/a and the record pointed at that copy, then the partition is erased and
+written, its image's sha256 checked, and the record switched to it; once
+the new firmware answers, the copy goes. A board that stops answering
+under mpremote (reset, unplugged) is given up within seconds
+(fwtransport.SILENCE), and one left at its REPL by a host that died goes
+back to its firmware by itself (firmware/bootsel.py, handover).
+
 A power cut or a killed PC before the record is replaced leaves the old
 firmware running; after it, the new one boots as a trial; a trial that
 does not reach its loop is set aside at the next boot. If the new
@@ -144,6 +154,7 @@ def deploy(
                 port,
                 ["exec", T.FREE],
                 ["exec", T.state_script(T.SLOTS, not full or dry_run, b.boot)],
+                ["exec", T.ROM_PROBE],
                 timeout=T.SHORT,
             )
             st = T.parse_state(lines)
@@ -157,6 +168,20 @@ def deploy(
             _leave(port, timeout, e)  # nothing written: the old firmware runs again
             raise
         running = st["booted"] if st["booted"] != "?" else st["record"].get("cur")
+        if st["rom"] and not stock:
+            rom_b = B.copy(b, os.path.join(tmp, "rom"))
+            rom_b.drop(B.SIM)
+            image = rom_b.romfs()
+            if len(image) <= st["rom"]:
+                return _deploy_rom(
+                    port, rom_b, image, st, running, full, dry_run, timeout, was_safe,
+                    old_fw, out, progress, t0,
+                )  # fmt: skip
+            say(
+                out,
+                "the firmware's ROMFS image (%.1f KB) does not fit the board's partition "
+                "(%.1f KB): into a slot of the littlefs" % (len(image) / 1024, st["rom"] / 1024),
+            )
         target = target_slot(running, st["record"])
         send, keep, copy, boot, removed = plan(b, st, running, target, full, stock)
         result = {
@@ -212,8 +237,7 @@ def deploy(
             _leave(port, timeout, e)  # the record was not replaced: the old firmware runs
             if isinstance(e, CommandError):
                 raise CommandError(
-                    "update failed: %s; nothing switched: the board runs fw %s, as before"
-                    % (e, old_fw),
+                    "update failed: %s; nothing switched: %s" % (e, _as_before(e, old_fw)),
                     EXIT_FAILED,
                 )
             raise
@@ -235,10 +259,156 @@ def deploy(
         return result
 
 
+def _deploy_rom(
+    port, b, image, st, running, full, dry_run, timeout, was_safe, old_fw, out, progress, t0
+):
+    """Into the image's ROMFS partition: the firmware runs in place from the
+    flash (its bytecode out of the heap, as the image's own). One
+    partition, so while it is erased and written the record names another
+    whole firmware: the one running, copied first into fw/a if it is the
+    ROMFS one. Once the new one answers, the copies in the littlefs go."""
+    import hashlib
+
+    sha = hashlib.sha256(image).hexdigest()
+    result = {
+        "port": port,
+        "old_fw": old_fw,
+        "fw": b.fw,
+        "slot": T.ROMSLOT,
+        "copied": sorted(b.files),
+        "removed": [],
+        "unchanged": 0,
+        "romfs": len(image),
+    }
+    up_to_date = False
+    if running == T.ROMSLOT and (dry_run or not full):
+        try:
+            up_to_date = T.rom_sum(port) == sha
+        except BaseException as e:
+            _leave(port, timeout, e)
+            raise
+    if dry_run:
+        say(
+            out,
+            "dry run: %s: a ROMFS image of %d files, %.1f KB, into the board's partition "
+            "(%.1f KB)"
+            % (
+                "up to date" if up_to_date else "to write",
+                len(b.files),
+                len(image) / 1024,
+                st["rom"] / 1024,
+            ),
+        )
+        result.update(dry_run=True, copied=[] if up_to_date else result["copied"])
+        C.reboot(port, timeout)
+        return result
+    if not full and up_to_date:
+        info = C.reboot(port, timeout)
+        result.update(copied=[], unchanged=len(b.files))
+        result["seconds"] = time.monotonic() - t0
+        say(
+            out,
+            "up to date: fw %s, %d files in the ROMFS partition (%.1f s)"
+            % (info.get("fw"), len(b.files), result["seconds"]),
+        )
+        return result
+    keep = "a" if running == T.ROMSLOT else None
+    prev = keep or (running if running in T.SLOTS else None)
+    record = {
+        "cur": T.ROMSLOT,
+        "state": "new",
+        "prev": prev,
+        "image": (st["image"] or {}).get("id"),
+    }
+    say(
+        out,
+        "writing the firmware's ROMFS image (%d files, %.1f KB) into the board's partition%s"
+        % (
+            len(b.files),
+            len(image) / 1024,
+            " (the running one kept in fw/a meanwhile)" if keep else "",
+        ),
+    )
+    cmds = [["exec", T.FREE]]
+    if keep:
+        cmds.append(["exec", T.rom_keep_script(keep)])
+    cmds.append(["exec", T.rom_prepare_script(len(image))])
+    writes = T.rom_write_commands(image)
+    cmds += writes
+    cmds.append(["exec", T.rom_switch_script(image, b.files[B.MANIFEST], [], record)])
+    bar = Files(len(writes), progress)
+
+    def on_line(line):
+        if line.startswith("R "):
+            bar.file("ROMFS block %s" % line[2:])
+
+    try:
+        try:
+            lines = T.mpremote(port, *cmds, on_line=on_line)
+        finally:
+            bar.end()
+        if keep and "KEPT-OK" not in lines:
+            raise CommandError("the board could not keep its firmware in fw/%s" % keep, EXIT_FAILED)
+        if "PREPARE-OK" not in lines:
+            raise CommandError("the board could not erase its ROMFS partition", EXIT_FAILED)
+        if "SWITCHED" not in lines:
+            bad = [line[4:] for line in lines if line.startswith("BAD ")]
+            raise CommandError(
+                "the ROMFS image failed its check on the board: %s"
+                % ", ".join(bad or ["no answer"]),
+                EXIT_FAILED,
+            )
+    except BaseException as e:
+        _leave(port, timeout, e)  # the record names what ran (or its copy)
+        if isinstance(e, CommandError):
+            raise CommandError(
+                "update failed: %s; nothing switched: %s" % (e, _as_before(e, old_fw)),
+                EXIT_FAILED,
+            )
+        raise
+    say(out, "verified: the ROMFS image matches its sha256 on the board")
+    info = _start_new(port, b, T.ROMSLOT, prev, st, timeout, was_safe, old_fw, out)
+    # The new one answers: the littlefs copies go (the image's own firmware
+    # stays the board's fallback).
+    try:
+        lines = T.mpremote(port, ["exec", T.FREE], ["exec", T.drop_script()], timeout=T.SHORT)
+        dropped = [line[8:] for line in lines if line.startswith("DROPPED ")]
+        info = C.reboot(port, timeout)
+    except CommandError as e:
+        dropped = []
+        say(out, "note: the copies in fw/ stay (%s)" % e)
+        T.restart_quietly(port)
+        info = C.await_firmware(port, timeout)
+    result["removed"] = ["fw/%s" % d for d in dropped]
+    result["seconds"] = time.monotonic() - t0
+    say(
+        out,
+        "%s fw %s -> %s: ROMFS %.1f KB, %d files%s (%.1f s)"
+        % (
+            "deployed" if full else "updated",
+            old_fw,
+            info.get("fw"),
+            len(image) / 1024,
+            len(b.files),
+            ", fw/%s freed" % " fw/".join(dropped) if dropped else "",
+            result["seconds"],
+        ),
+    )
+    return result
+
+
+def _as_before(error, old_fw):
+    if isinstance(error, T.BoardGone):
+        return "the board boots fw %s when it is back" % old_fw
+    return "the board runs fw %s, as before" % old_fw
+
+
 def _leave(port, timeout, error):
     """Out of the REPL after an error, before anything was switched: the
     board restarted into the firmware it ran, and (but after a Ctrl-C)
     waited for, so that the command ends with the board answering."""
+    if isinstance(error, T.BoardGone):
+        return  # nothing there to restart: it boots what it ran when it is back
     if not isinstance(error, Exception):
         T.restart_quietly(port)
         return

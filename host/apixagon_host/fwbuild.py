@@ -23,6 +23,7 @@ from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
 
 PACKAGES = ("apixagon", "smartboard", "boards")  # each compiled into the slot, whole
 MANIFEST = "FIRMWARE.json"  # in the slot: {"fw": version, "files": {path: [size, sha256]}}
+SIM = "smartboard/sim/"  # the simulator: never loaded on a board
 MAIN = "main.py"  # a stock board's: at the flash's root, as source
 SELECTOR = "lib/bootsel.mpy"  # a stock board's boot selector
 SELECTOR_SRC = "bootsel.py"
@@ -71,6 +72,39 @@ class Build:
             if os.path.isfile(self.local_boot(p))
         }
 
+    def drop(self, prefix):
+        """Leave out the slot paths under prefix (the simulator, on a board
+        whose firmware runs in place: it is never loaded there)."""
+        self.paths = [p for p in self.paths if not p.startswith(prefix)]
+        self.finish()
+
+    def romfs(self):
+        """The slot as a ROMFS image (MicroPython's VfsRom format, mpremote's
+        writer): every file of the manifest and the manifest, in folders."""
+        from mpremote.romfs import VfsRomWriter
+
+        tree = {}
+        for p in self.paths + [MANIFEST]:
+            node = tree
+            parts = p.split("/")
+            for d in parts[:-1]:
+                node = node.setdefault(d, {})
+            node[parts[-1]] = p
+        w = VfsRomWriter()
+
+        def put(node):
+            for name in sorted(node):
+                if isinstance(node[name], dict):
+                    w.opendir(name)
+                    put(node[name])
+                    w.closedir()
+                else:
+                    with open(self.local(node[name]), "rb") as f:
+                        w.mkfile(name, f.read())
+
+        put(tree)
+        return bytes(w.finalise())
+
     def revisions(self):
         """The board revisions this firmware has pin tables for."""
         return sorted(
@@ -98,6 +132,14 @@ class Build:
         with open(self.local_boot(MAIN), "w") as f:
             f.write(text)
         self.finish()
+
+
+def copy(b, outdir):
+    """Another Build of b's files, staged in outdir (to drop some)."""
+    shutil.copytree(b.root, outdir)
+    c = Build(outdir, b.paths, b.fw, b.mpy)
+    c.arch = getattr(b, "arch", None)
+    return c
 
 
 def check_revision(b, rev):

@@ -10,11 +10,16 @@ not at all — the host puts back here: the record rewritten to boot the
 previous slot (or the board's own firmware), and a restart.
 """
 
+import os
 import time
 
 from . import fwtransport as T
 from . import link as L
 from .errors import EXIT_FAILED, CommandError
+
+# A board that restarts leaves the USB for a moment (~1 s on a Pico); one
+# whose port stays away this long was unplugged.
+PORT_GONE = 5.0
 
 
 def _repl_signs(noise):
@@ -42,8 +47,17 @@ def await_firmware(port, timeout, status=False):
     deadline = time.monotonic() + timeout
     lk = None
     wait = 0.3
+    missing = None  # since when the port has been gone
     try:
         while True:
+            if os.path.exists(port) or not port.startswith("/dev/"):
+                missing = None
+            elif missing is None:
+                missing = time.monotonic()
+            elif time.monotonic() - missing > PORT_GONE:
+                raise CommandError(
+                    "the board's port %s has gone (unplugged?)" % port, L.EXIT_NO_BOARD
+                )
             try:
                 if lk is None:
                     lk = L.Link(port, timeout=wait)

@@ -8,9 +8,11 @@ sha256 and switch the boot record. `restart` leaves the REPL with a soft
 reset, and the board boots through its selector (firmware/bootsel.py).
 
 The on-board layout (bootsel.py has the whole story): fw/a and fw/b, the
-slots; fw/BOOT, the boot record, only ever replaced by a rename; it names
-the sha256 of each slot's manifest ("sums"), computed on the board once
-the slot is verified.
+slots; on a board with our image also "rom", its ROMFS partition (mounted
+at /rom), written a 4 KB block at a time; fw/BOOT, the boot record, only
+ever replaced by a rename; it names the sha256 of each slot's manifest
+("sums"), computed on the board once the slot is verified. Every script
+first tells the board's watchdog that the host is still there (ALIVE).
 """
 
 import base64
@@ -27,9 +29,19 @@ from .errors import EXIT_FAILED, CommandError
 
 MPREMOTE_TIMEOUT = 180.0  # seconds for one mpremote run that writes a firmware
 SHORT = 60.0  # ... and for one that reads or writes a few lines
+# A board that says nothing for this long has gone (reset or unplugged
+# under mpremote, which would wait for it for ever): every script here
+# prints as it goes, its longest silence a few hundred ms on the RP2040
+# (one file hashed, one chunk written; ~10 times that on the emulated
+# one). APIXAGON_BOARD_SILENCE sets it.
+SILENCE = 8.0
+GONE = 2.0  # seconds a port may be missing before the board counts as unplugged
 CHUNK = 6144  # file bytes per exec (8 KB of base64 in the script) ...
 PIECE = 1024  # ... in string literals of this many bytes
 SLOTS = ("a", "b")
+ROMSLOT = "rom"  # the image's ROMFS partition (firmware/bootsel.py)
+ROM = "/rom"
+BLOCK = 4096  # the ROMFS partition's erase block
 DIR = "fw"
 RECORD = DIR + "/BOOT"
 NEW = ".new"  # a boot file is written beside its place, renamed over it
@@ -52,11 +64,19 @@ def _die_with_parent():
         pass
 
 
-def mpremote(port, *commands, timeout=MPREMOTE_TIMEOUT, on_line=None):
+class BoardGone(MpremoteError):
+    """The board stopped answering under mpremote: reset or unplugged."""
+
+
+def mpremote(port, *commands, timeout=MPREMOTE_TIMEOUT, on_line=None, silence=None):
     """Run `mpremote connect PORT resume CMD + CMD ...` (one takeover of the
-    board, no soft reset); its output lines."""
+    board, no soft reset); its output lines. BoardGone once the board has
+    said nothing for `silence` seconds (SILENCE) or its port has gone: a
+    board reset or unplugged under mpremote, which would wait for ever."""
     import subprocess
 
+    if silence is None:
+        silence = float(os.environ.get("APIXAGON_BOARD_SILENCE") or SILENCE)
     argv = [sys.executable, "-m", "mpremote", "connect", port, "resume"]
     for i, cmd in enumerate(commands):
         argv += (["+"] if i else []) + list(cmd)
@@ -72,19 +92,49 @@ def mpremote(port, *commands, timeout=MPREMOTE_TIMEOUT, on_line=None):
     timer = threading.Timer(timeout, p.kill)
     timer.start()
     lines = []
+    heard = [time.monotonic()]
+    gone = []
+    done = threading.Event()
+
+    def watch():
+        missing = None
+        while not done.wait(0.25):
+            now = time.monotonic()
+            if os.path.exists(port):
+                missing = None
+            elif missing is None:
+                missing = now
+            if missing is not None and now - missing > GONE:
+                gone.append("its port %s has gone" % port)
+            elif now - heard[0] > silence:
+                gone.append("it said nothing for %g s" % silence)
+            if gone:
+                p.kill()
+                return
+
+    threading.Thread(target=watch, daemon=True).start()
     try:
         for line in p.stdout:
+            heard[0] = time.monotonic()
             line = line.rstrip("\r\n")
             lines.append(line)
             if on_line is not None:
                 on_line(line)
         rc = p.wait()
     finally:
+        done.set()
         timer.cancel()
         if p.poll() is None:
             p.kill()
             p.wait()
         p.stdout.close()
+    if rc != 0 and not gone and not os.path.exists(port):
+        gone.append("its port %s has gone" % port)  # mpremote's read failed with it
+    if gone:
+        raise BoardGone(
+            "the board stopped answering (%s): reset or unplugged?" % gone[0],
+            lines,
+        )
     if rc != 0:
         what = "timed out" if rc < 0 else "failed"
         tail = "\n".join(line for line in lines[-6:] if line.strip())
@@ -110,6 +160,10 @@ FREE = (
     "        del globals()[k]\n"
     "gc.collect()\n"
 )
+# The host is speaking: the board's watchdog leaves it at its REPL
+# (firmware/bootsel.py, alive) HOST_IDLE_MS more. In every script, first.
+ALIVE = "getattr(__import__('sys').modules.get('bootsel'), 'alive', int)()\n"
+FREE = ALIVE + FREE
 
 _DEV = """\
 import os, json
@@ -137,6 +191,7 @@ def _rmtree(p):
             _rmtree(q)
         else:
             os.remove(q)
+            print('.')
     os.rmdir(p)
 def _files(top, rel=''):
     out = []
@@ -168,15 +223,18 @@ def _rrec():
         return r if isinstance(r, dict) else {}
     except (OSError, ValueError):
         return {}
-def _sums(r):
+def _sdir(v):
+    return %(rom)r if v == 'rom' else %(dir)r + '/' + v
+def _sums(r, preset=None):
     # each slot the record boots: its manifest's sha256, which the selector
-    # checks at every boot (called once the slots are known good)
-    s = {}
+    # checks at every boot (called once the slots are known good); preset:
+    # those the host gives (the ROMFS slot's, whose mount is of before)
+    s = dict(preset or {})
     for k in ('cur', 'prev'):
         v = r.get(k)
-        if v:
+        if v and v not in s:
             try:
-                s[v] = _h(%(dir)r + '/' + v + '/FIRMWARE.json')
+                s[v] = _h(_sdir(v) + '/FIRMWARE.json')
             except OSError:
                 pass
     r['sums'] = s
@@ -186,7 +244,7 @@ def _wrec(r):
     f.write(json.dumps(r))
     f.close()
     os.rename(%(record)r + '.new', %(record)r)
-""" % {"record": RECORD, "dir": DIR}
+""" % {"record": RECORD, "dir": DIR, "rom": ROM}
 
 # What the board has: the running firmware (the selector's account of this
 # boot), the image, the record, each slot's files (with hashes, if asked),
@@ -230,6 +288,36 @@ print('MPY', getattr(sys.implementation, '_mpy', 0))
 print('STATE-OK')
 """
 
+# Whether the board has a ROMFS partition (an image's), and its size: a
+# line, as small as can be (a board taken over in the middle of its loop
+# has little heap to compile a script after the state's).
+ROM_PROBE = (
+    "import vfs\n"
+    "print('ROM', len(memoryview(vfs.rom_ioctl(2, 0))) "
+    "if hasattr(vfs, 'rom_ioctl') and vfs.rom_ioctl(1) > 0 else 0)\n"
+)
+
+# The sha256 of the image the partition holds (its length from its header).
+_ROMSUM = """\
+import vfs, hashlib, binascii
+_m = memoryview(vfs.rom_ioctl(2, 0))
+if bytes(_m[:3]) == b'\\xd2\\xcd\\x31':
+    _i = 3
+    _l = 0
+    while True:
+        _l = (_l << 7) | (_m[_i] & 0x7F)
+        _i += 1
+        if not _m[_i - 1] & 0x80:
+            break
+    _l += _i
+    if _l <= len(_m):
+        _d = hashlib.sha256()
+        for o in range(0, _l, 4096):
+            _d.update(_m[o:min(o + 4096, _l)])
+        print('ROMSUM', binascii.hexlify(_d.digest()).decode())
+print('ROMSUM-OK')
+"""
+
 # Make the target slot ready: out of the record (a slot being written is
 # never one to boot), its manifest gone, what the new firmware does not
 # keep removed (everything, for a full deploy), the files it shares with
@@ -256,6 +344,7 @@ else:
     for q in _files(T):
         if q not in keep:
             os.remove(T + '/' + q)
+            print('.')
 for d in %(dirs)r:
     _mkdirs(d)
 b = bytearray(1024)
@@ -282,6 +371,7 @@ want = %(files)r
 have = {}
 for q in _files(T):
     have[q] = _h(T + '/' + q)
+    print('V', q)
 bad = [p for p in want if have.get(p) != want[p]]
 bad += [p + ' (extra)' for p in have if p not in want]
 for tmp, dest, h in %(boot)r:
@@ -297,6 +387,177 @@ if not bad:
     print('SWITCHED')
 """
 
+# ---- the ROMFS partition (an image's: firmware/bootsel.py, slot "rom") ------------
+# It holds one firmware, written in place: before it is erased, the record
+# must name another whole firmware. When the board runs the ROMFS one, it
+# is first copied into a slot of the littlefs and verified there, and the
+# record names that copy (the same firmware, run from the littlefs).
+_ROM_KEEP = """\
+K = %(dir)r + '/' + %(keep)r
+r = _rrec()
+if r.get('prev') == %(keep)r or r.get('cur') == %(keep)r:
+    if r.get('cur') == %(keep)r:
+        r['cur'] = None
+    r['prev'] = None
+    _wrec(r)
+if _isdir(K):
+    _rmtree(K)
+f = open(%(rom)r + '/FIRMWARE.json')
+man = json.loads(f.read())['files']
+f.close()
+b = bytearray(1024)
+for p in list(man) + ['FIRMWARE.json']:
+    _mkdirs((K + '/' + p).rpartition('/')[0])
+    src = open(%(rom)r + '/' + p, 'rb')
+    dst = open(K + '/' + p, 'wb')
+    while True:
+        n = src.readinto(b)
+        if not n:
+            break
+        dst.write(b if n == len(b) else b[:n])
+    src.close()
+    dst.close()
+    print('KEEP', p)
+bad = []
+for p in man:
+    if _h(K + '/' + p) != man[p][1]:
+        bad.append(p)
+    print('V', p)
+for p in bad[:8]:
+    print('BAD', p)
+if not bad:
+    r = _rrec()
+    r['cur'] = %(keep)r
+    r['state'] = 'ok'
+    r['prev'] = None
+    r.pop('sums', None)
+    _wrec(_sums(r))
+    print('KEPT-OK')
+"""
+
+# The partition out of the record, then erased (its blocks, as far as the
+# new image goes).
+_ROM_PREPARE = """\
+import sys, vfs
+# nothing may read the partition while it is rewritten: an import that
+# looked into /rom would parse half-erased records
+for p in ('/rom', '/rom/lib'):
+    while p in sys.path:
+        sys.path.remove(p)
+try:
+    vfs.umount('/rom')
+except OSError:
+    pass
+_seg = vfs.rom_ioctl(2, 0)
+_mkdirs(%(dir)r)
+r = _rrec()
+if 'rom' in (r.get('cur'), r.get('prev')):
+    if r.get('cur') == 'rom':
+        r['cur'] = r.get('prev') if r.get('prev') != 'rom' else None
+        r['state'] = 'ok'
+    r['prev'] = None
+    if isinstance(r.get('sums'), dict):
+        r['sums'].pop('rom', None)
+    _wrec(r)
+for i in range(%(blocks)d):
+    _seg.ioctl(6, i)
+    print('E', i)
+print('PREPARE-OK')
+"""
+
+# The image checked where it lies (its sha256, and that it mounts), then
+# the record that boots it.
+_ROM_SWITCH = """\
+import hashlib, binascii
+_m = memoryview(_seg)
+_d = hashlib.sha256()
+for o in range(0, %(n)d, 4096):
+    _d.update(_m[o:min(o + 4096, %(n)d)])
+    print('V', o)
+ok = binascii.hexlify(_d.digest()).decode() == %(sha)r
+if ok:
+    try:
+        vfs.VfsRom(_m[:%(n)d])
+    except Exception as e:
+        print('BAD', 'ROMFS', e)
+        ok = False
+else:
+    print('BAD', 'ROMFS image differs from its sha256')
+print('VERIFIED', 1 if ok else 0)
+if ok:
+    for tmp, dest, h in %(boot)r:
+        os.rename(tmp, dest)
+    _wrec(_sums(%(record)r, {'rom': %(mansum)r}))
+    print('SWITCHED')
+"""
+
+# Once the ROMFS firmware runs: the copies of firmwares in the littlefs that
+# the record no longer boots go (their blocks are the match logs' again).
+_DROP = """\
+r = _rrec()
+if r.get('cur') == 'rom' and r.get('state') == 'ok':
+    if r.get('prev') in ('a', 'b'):
+        r['prev'] = None
+        r['sums'] = {'rom': (r.get('sums') or {}).get('rom')}
+        _wrec(r)
+    for s in ('a', 'b'):
+        if _isdir(%(dir)r + '/' + s):
+            _rmtree(%(dir)r + '/' + s)
+            print('DROPPED', s)
+print('DROP-OK')
+"""
+
+
+def rom_keep_script(keep):
+    return script(_ROM_KEEP, keep=keep, rom=ROM)
+
+
+def rom_prepare_script(nbytes):
+    return script(_ROM_PREPARE, blocks=(nbytes + BLOCK - 1) // BLOCK)
+
+
+def rom_switch_script(image, mansum, boot, record):
+    import hashlib
+
+    return script(
+        _ROM_SWITCH,
+        n=len(image),
+        sha=hashlib.sha256(image).hexdigest(),
+        mansum=mansum,
+        boot=boot,
+        record=record,
+    )
+
+
+def drop_script():
+    return script(_DROP)
+
+
+def rom_write_commands(image, per_exec=1):
+    """`exec` commands that program the image into the erased partition
+    (_seg, set by rom_prepare_script), a 4 KB block at a time, the first
+    block last: until the whole image is there, the partition has no
+    ROMFS header, and MicroPython mounts nothing from it. Each prints
+    `R block`."""
+    blocks = []
+    for off in range(0, len(image), BLOCK):
+        data = image[off : off + BLOCK]
+        data += b"\xff" * (-len(data) % 256)  # whole pages; 0xFF programs nothing
+        blocks.append((off // BLOCK, data))
+    blocks = blocks[1:] + blocks[:1]
+    cmds = []
+    for i in range(0, len(blocks), per_exec):
+        body = ALIVE + "from binascii import a2b_base64\n"
+        for n, data in blocks[i : i + per_exec]:
+            body += "_seg.writeblocks(%d, a2b_base64(%r), 0)\nprint('R %d')\n" % (
+                n,
+                base64.b64encode(data).decode(),
+                n,
+            )
+        cmds.append(["exec", body])
+    return cmds
+
+
 # The record put back to what ran before (the host's own rollback).
 _SET_RECORD = """\
 _wrec(_sums(%(record)r))
@@ -310,6 +571,16 @@ def script(body, **values):
 
 def state_script(slots, hashes, boot):
     return script(_STATE, slots=list(slots), hashes=bool(hashes), boot=list(boot))
+
+
+def rom_sum(port):
+    """The sha256 of the ROMFS image the board's partition holds (None:
+    none there); the board is left at its REPL."""
+    lines = mpremote(port, ["exec", ALIVE + _ROMSUM], timeout=SHORT)
+    for line in lines:
+        if line.startswith("ROMSUM "):
+            return line[7:]
+    return None
 
 
 def prepare_script(target, running, full, keep, dirs, copy):
@@ -346,9 +617,9 @@ def write_commands(items, chunk=CHUNK, piece=PIECE):
     def flush():
         nonlocal body, size
         if body:
-            head = "import binascii\ndef _w(p, m, d):\n    f = open(p, m)\n"
+            head = ALIVE + "import binascii\ndef _w(p, m, d):\n    f = open(p, m)\n"
             head += "    f.write(binascii.a2b_base64(d))\n    f.close()\n"
-            cmds.append(["exec", head + "".join(body)])
+            cmds.append(["exec", head + "".join(body) + "print('.')\n"])
         body = []
         size = 0
 
@@ -382,10 +653,12 @@ def parse_state(lines):
         "notes": [],
         "image": None,
         "record": {},
-        "slots": {s: {} for s in SLOTS},
+        "slots": {s: {} for s in SLOTS + (ROMSLOT,)},
         "boot": {},
         "main_rev": None,
         "mpy": None,
+        "rom": None,  # the ROMFS partition's size, if the board has one
+        "romsum": None,  # the sha256 of the ROMFS image it holds (rom_sum)
     }
     for line in lines:
         word, _, rest = line.partition(" ")
@@ -416,6 +689,10 @@ def parse_state(lines):
             st["main_rev"] = rest.strip() or None
         elif word == "MPY":
             st["mpy"] = int(rest)
+        elif word == "ROM":
+            st["rom"] = int(rest) or None
+        elif word == "ROMSUM":
+            st["romsum"] = rest
     if st["mpy"] is None or "STATE-OK" not in lines:
         raise CommandError("could not read the firmware files on the board", EXIT_FAILED)
     return st

@@ -87,13 +87,15 @@ def running_modules(port):
 
 
 def one_origin(booted, mods, factory=None):
-    """The folder every module of ours comes from (fw/a/, fw/b/ or the
-    image's), or AssertionError naming the mix."""
+    """The folder every module of ours comes from (fw/a/, fw/b/, /rom/ or
+    the image's), or AssertionError naming the mix."""
     assert len(mods) >= 10, "hardly any module of ours loaded: %s" % mods
     origins = {}
     for name, path in mods.items():
         if path.startswith("fw/a/") or path.startswith("fw/b/"):
             where = path[:5]
+        elif path.startswith("/rom/"):  # an image's ROMFS partition
+            where = "/rom/"
         elif factory is not None and path.startswith(factory):
             where = "image"
         else:
@@ -101,7 +103,7 @@ def one_origin(booted, mods, factory=None):
         origins.setdefault(where, []).append(name)
     assert len(origins) == 1, "a mix of firmwares: %s" % origins
     where = next(iter(origins))
-    want = "image" if booted == "-" else "fw/%s/" % booted
+    want = "image" if booted == "-" else "/rom/" if booted == "rom" else "fw/%s/" % booted
     assert where == want, "the selector says %s, the modules come from %s" % (booted, where)
     return where
 

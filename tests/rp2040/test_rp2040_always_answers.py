@@ -103,9 +103,11 @@ def test_a_hung_loop_is_restarted_by_the_watchdog(tmp_path):
 
 def test_the_pcs_soft_reset_does_not_leave_the_watchdog_running(tmp_path):
     # mpremote without `resume` stops the loop, then soft-resets the board
-    # into its raw REPL (no main.py runs, no timer survives): a watchdog
-    # still armed would reset the board under the PC 8 s later, in the
-    # middle of a copy or a rollback
+    # into its raw REPL (no main.py runs, no timer of before survives): the
+    # image's boot.py, which runs at every reset, has the selector watch the
+    # PC again (bootsel.handover), so the watchdog is fed for the PC's 30 s
+    # and does not reset the board under it 8 s later, in the middle of a
+    # copy or a rollback
     board = emukit.boot("rev_a", tmp_path)
     try:
         out = subprocess.run(

@@ -1,21 +1,28 @@
-"""`apixagon deploy` cut by the power on the emulated RP2040: the rev A
-image's board, the real mpremote writing a new firmware into a slot of
-its littlefs, and the power cut inside a flash program or erase (only
-part of its bytes written, as tools/rp2040/board.js does it) at two
-moments: in the middle of the copy (after a seeded random file is whole,
-inside one of the next flash operations) and at the switch (once all but
-the manifest are whole, inside the 2nd to 5th flash operation from then:
-the manifest's, the boot record's write and rename, the trial boot's).
-The PC's deploy is killed as the board goes dark. After power-on the
-board answers HELLO with the firmware the boot record left on the flash
-(read as the PC reads it) says: the old one, or the new one once the
-record names it — never a mix (every module of ours from one place: the
-image's frozen modules or one slot) and never the bare REPL; in the
-middle of the copy, always the old one. Measured while writing this test,
-ops 2 and 3 came before the record's rename (old), 4 and 5 in the trial
-boot's record write (new, its trial started again), 7 after the trial had
-begun (set aside: old). The same on the simulated board, many times
-over: tests/e2e/test_deploy_kills.py."""
+"""`apixagon deploy` cut by the power on the emulated RP2040, inside its
+flash programs and erases: the rev A image's board, the real mpremote
+writing a firmware into the image's ROMFS partition (tools/build_firmware.py,
+firmware/bootsel.py: slot "rom").
+
+Two deploys are run whole while board.js journals every flash operation
+(tools/rp2040/board.js 'journal'): the first from the image's own firmware
+into the empty partition (erase, program, the record's switch, the trial
+boot, the drop of nothing), the second from that ROMFS firmware to a new
+one (its copy into fw/a first, verified; the record naming the copy; the
+partition erased and programmed, its first block last; the switch; the
+trial boot; the copy dropped). A power cut inside operation k, after a
+part of its bytes, leaves the flash that the journal's first k operations
+and that part make (tools/rp2040/flashfs.py replayed): the board is booted
+on it and must answer HELLO, never from the bare REPL, with every module
+of ours from one place (the image's, fw/a or /rom) holding the version
+HELLO names, and that version the one the boot record on that flash says:
+the old firmware until the record names the new one, the new one after
+(a trial found cut short: the old one again).
+
+In `make test` a seeded sample (CUTS, 12: every run of ROMFS and of
+littlefs operations has one; APIXAGON_CUT_SEED another draw);
+APIXAGON_CUTS=all boots once for every operation of both deploys (about
+550, ~1.5 h here). The same deploys SIGKILLed on the simulated board,
+many times over: tests/e2e/test_deploy_kills.py."""
 
 import json
 import os
@@ -26,93 +33,156 @@ import emukit
 from apixagon_host import fwbuild
 from apixagon_host import fwcheck as C
 from apixagon_host import fwtransport as T
-from flashfs import FlashFs
+from flashfs import ROMFS_BYTES, ROMFS_OFFSET, FlashFs, journal, replayed
 
 sys.path.insert(0, os.path.join(emukit.ROOT, "tests", "e2e"))
-from deploykit import Run, copy_with_version, one_origin, running_modules  # noqa: E402
+from deploykit import Run, copy_with_version, one_origin  # noqa: E402
 
-SEED = 20261130  # mid-copy after file 9; at the switch, op 4
-NEW = "9.8.1-rp2040-cut"
+SEED = int(os.environ.get("APIXAGON_CUT_SEED", "20261130"))
+CUTS = os.environ.get("APIXAGON_CUTS", "12")
+V1, V2 = "9.8.1-rp2040-cut", "9.8.2-rp2040-cut"
 
-
-def cut_during(board, cmd, firmware, after_files, ops, frac):
-    """`apixagon CMD` of firmware; once its copy has written after_files
-    files (a negative number: all but so many), a power cut inside the
-    ops-th flash operation from then (frac of its bytes written); the
-    deploy killed as the power goes, the power back on. What the cut hit
-    (with the boot record it left), and the deploy's output."""
-    r = Run(cmd, board.port, firmware, timeout=60, progress=True)
-    try:
-        if after_files < 0:
-            done = r.wait_files(left=-after_files, timeout=300)
-        else:
-            done = r.wait_files(after_files, timeout=300)
-        assert done, r.output()
-        board.cut(flash_op=ops, frac=frac)
-        board.wait_for(lambda: not board.on, 120, "the power cut")
-    finally:
-        r.kill()
-    cut = [e for e in board.events if e.get("ev") == "off"][-1]
-    fs = FlashFs(board.flash)  # read as the PC reads it, the power off
-    cut["record"] = json.loads(fs.read("fw/BOOT")) if fs.exists("fw/BOOT") else None
-    board.power_on()
-    board.wait_usb()
-    return cut, r.output()
+_WHERE = """\
+import sys, json
+bs = sys.modules.get('bootsel')
+b = (bs.booted or '-') if bs else '?'
+print('BOOTED', b)
+for k in sorted(sys.modules):
+    if k.split('.')[0] in ('apixagon', 'smartboard', 'boards'):
+        print('M', k, getattr(sys.modules[k], '__file__', '?'))
+if b not in ('-', '?'):
+    f = open(bs.slot_dir(b) + '/FIRMWARE.json')
+    print('SLOTFW', json.loads(f.read())['fw'])
+    f.close()
+"""
 
 
-def firmware_after(board):
-    """The version the board answers with, checked to come whole from one
-    place; the board left answering."""
-    fw = C.await_firmware(board.port, 60)["fw"]  # the bare REPL raises here
-    booted, mods = running_modules(board.port)
-    where = one_origin(booted, mods, factory="")  # frozen: apixagon/game.py
-    T.restart(board.port)
-    assert C.await_firmware(board.port, 60)["fw"] == fw
-    return fw, where
+def where_from(port):
+    """(the slot booted, {module: file}, the booted slot's version)."""
+    lines = T.mpremote(port, ["exec", _WHERE], timeout=T.SHORT)
+    booted, mods, fw = "?", {}, None
+    for line in lines:
+        if line.startswith("BOOTED "):
+            booted = line[7:]
+        elif line.startswith("M "):
+            name, _, path = line[2:].partition(" ")
+            mods[name] = path
+        elif line.startswith("SLOTFW "):
+            fw = line[7:]
+    return booted, mods, fw
 
 
-def expected(record, old):
-    """What the board must boot after a cut, from the boot record the cut
-    left on the flash: the new slot once the record names it (a "new"
-    record boots it as a trial; a "trial" cut short is set aside)."""
-    if record and record.get("cur") == "a" and record.get("state") in ("new", "ok"):
-        return NEW, "fw/a/"
-    return old, "image"
+def romfs_of(firmware, tmp):
+    """The ROMFS image `apixagon deploy` makes of a firmware folder."""
+    b = fwbuild.build(firmware, tmp)
+    b.drop(fwbuild.SIM)
+    return b.romfs()
 
 
-def test_a_deploy_cut_inside_its_flash_writes_boots_old_or_new(tmp_path):
+def expected(flash, images, own):
+    """What a board must boot from this flash: the version the record
+    says, with the partition holding one of images {version: ROMFS image}."""
+    fs = FlashFs(None, flash)
+    rec = json.loads(fs.read("fw/BOOT")) if fs.exists("fw/BOOT") else {}
+    slots = []
+    if rec.get("state") == "trial":  # set aside: its prev, if any
+        slots = [rec.get("prev")]
+    else:
+        slots = [rec.get("cur"), rec.get("prev")]
+    for s in slots:
+        if s == "rom":
+            rom = flash[ROMFS_OFFSET : ROMFS_OFFSET + ROMFS_BYTES]
+            for v, img in images.items():
+                if rom[: len(img)] == img:
+                    return v, "/rom/", rec
+        elif s in ("a", "b") and fs.exists("fw/%s/FIRMWARE.json" % s):
+            return json.loads(fs.read("fw/%s/FIRMWARE.json" % s))["fw"], "fw/%s/" % s, rec
+    return own, "image", rec
+
+
+def deploy_journalled(board, firmware, path):
+    board.request("journal", path=path)
+    r = Run("deploy", board.port, firmware, timeout=60)
+    rc, out = r.finish(600)
+    board.request("journal")
+    assert rc == 0, out
+    return journal(path), out
+
+
+def sample(ops, rnd, n):
+    """Op indexes: every op, or one in each run of ROMFS / littlefs
+    operations and the rest at random, n in all."""
+    if n == "all":
+        return list(range(len(ops)))
+    runs = []
+    for i, (_, off, _, _) in enumerate(ops):
+        rom = off < ROMFS_OFFSET + ROMFS_BYTES
+        if not runs or runs[-1][0] != rom:
+            runs.append((rom, []))
+        runs[-1][1].append(i)
+    picks = {rnd.choice(idx) for _, idx in runs}
+    while len(picks) < min(int(n), len(ops)):
+        picks.add(rnd.randrange(len(ops)))
+    return sorted(picks)
+
+
+def test_a_deploy_cut_inside_any_flash_operation_boots_old_or_new(tmp_path):
     rnd = random.Random(SEED)
-    new = copy_with_version(os.path.join(emukit.ROOT, "firmware"), str(tmp_path / "new"), NEW)
+    v1 = copy_with_version(os.path.join(emukit.ROOT, "firmware"), str(tmp_path / "v1"), V1)
+    v2 = copy_with_version(v1, str(tmp_path / "v2"), V2)
+    images = {V1: romfs_of(v1, str(tmp_path / "s1")), V2: romfs_of(v2, str(tmp_path / "s2"))}
     board = emukit.boot("rev_a", tmp_path)
     try:
-        old = C.await_firmware(board.port, 60)["fw"]
-        n = len(fwbuild.build(new, str(tmp_path / "stage")).files)  # the bar's n/n
-        # In the middle of the copy: before the switch, the old one, always.
-        m = rnd.randint(1, n - 1)
-        cut, out = cut_during(board, "deploy", new, m, rnd.randint(1, 6), rnd.random())
-        assert cut.get("why") == "cut" and cut.get("flash_op"), cut
-        assert cut["record"] is None, cut  # nothing switched
-        got = firmware_after(board)
-        assert got == (old, "image"), "cut after file %d: %s %s\n%s" % (m, got, cut, out)
-        # At the switch: once all but the last file (the manifest, sent
-        # last) are whole, inside one of the next flash operations: the
-        # manifest's, the boot record's write and rename, or the trial
-        # boot's (the bar's last step shows only as the switch ends). An
-        # update: what the first copy left whole in fw/a stays.
-        ops = rnd.randint(2, 5)  # a new seed can move them: the record decides
-        cut, out = cut_during(board, "update", new, -1, ops, rnd.random())
-        got = firmware_after(board)
-        want = expected(cut["record"], old)
-        assert got == want, "cut at the switch (op %d): %s, not %s: %s\n%s" % (
-            ops,
-            got,
-            want,
-            cut,
-            out,
-        )
-        print(
-            "rp2040 cuts: mid-copy after file %d of %d -> old; at the switch, op %d -> %s (%s)"
-            % (m, n, ops, "new" if got[0] == NEW else "old", cut)
-        )
+        own = C.await_firmware(board.port, 60)["fw"]
+        j1, _ = deploy_journalled(board, v1, str(tmp_path / "j1"))
+        j2, _ = deploy_journalled(board, v2, str(tmp_path / "j2"))
     finally:
         board.close()
+    n = CUTS if CUTS == "all" else max(2, int(CUTS) // 2)
+    cases = [("j1", j1, k) for k in sample(j1, rnd, n)]
+    cases += [("j2", j2, k) for k in sample(j2, rnd, n)]
+    print(
+        "journals: the first deploy %d flash operations, the second %d; %d cuts"
+        % (len(j1), len(j2), len(cases))
+    )
+    seen = {}
+    for name, ops, k in cases:
+        frac = rnd.random()
+        flash = replayed(str(tmp_path / name), ops, k, frac)
+        fw, where, rec = expected(flash, images, own)
+        path = str(tmp_path / "cut.bin")
+        with open(path, "wb") as f:
+            f.write(flash)
+        kind, off, nbytes, _ = ops[k]
+        what = "%s op %d (%s at %#x, %d bytes, %.2f written), record %s" % (
+            name,
+            k,
+            kind,
+            off,
+            nbytes,
+            frac,
+            rec,
+        )
+        board = emukit.boot("rev_a", tmp_path, flash=path)
+        try:
+            got = C.await_firmware(board.port, 90)["fw"]  # the bare REPL raises here
+            booted, mods, slot_fw = where_from(board.port)
+            origin = one_origin(booted, mods, factory="")
+            assert (got, origin) == (fw, where), "%s: booted %s from %s, not %s from %s" % (
+                what,
+                got,
+                origin,
+                fw,
+                where,
+            )
+            if booted not in ("-", "?"):
+                assert slot_fw == got, what
+        except Exception as e:
+            raise AssertionError("%s: %s" % (what, e)) from e
+        finally:
+            board.close()
+        seen.setdefault((name, got), 0)
+        seen[(name, got)] += 1
+    print("cuts: " + ", ".join("%s -> %s: %d" % (k[0], k[1], v) for k, v in sorted(seen.items())))
+    if CUTS != "all" and int(CUTS) >= 8:
+        assert len({fw for (n, fw) in seen if n == "j2"}) == 2, seen  # both sides of the switch

@@ -14,16 +14,21 @@ after a collection, asked after every move and every take-back (and on
 every STATUS between).
 
 Here, in `make test`, on rev A (the image with less heap than rev B's):
-the 2-player match with the firmware frozen and deployed, the 6-player
-beehive match frozen; about a minute each on the emulator. The deployed
+the 2-player match with the firmware frozen and deployed as .mpy into a
+slot of the littlefs (what a stock MicroPython board gets: the most heap
+the update path can take; on a board with our image `apixagon deploy`
+writes the ROMFS partition instead, run in place:
+tests/rp2040/test_rp2040_romfs.py), the 6-player beehive match frozen;
+about a minute each on the emulator. The deployed
 firmware is the slot `apixagon deploy` writes, put on the flash from the
 PC (bench_target.deployed_files: fwbuild's files and the boot record of
 the deploy's switch), booted as the deploy's restart boots it (the slot's
 trial, marked good by its own loop), then the power cut and on again: the
 match is played after a boot like every later one. Bench-only
 (`tools/bench_target.py --part memory`, after a real `apixagon deploy`
-over mpremote): rev B; the 3v2 and junior matches; the beehive match
-deployed. `pytest -s` prints the figures."""
+over mpremote, into the ROMFS partition, and the littlefs slot as here):
+rev B; the 3v2 and junior matches; the beehive match deployed. `pytest -s`
+prints the figures."""
 
 import os
 import sys

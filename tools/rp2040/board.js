@@ -120,9 +120,31 @@ let flashOps = 0;
 const opKinds = { erase: 0, program: 0 };
 let cutOp = null; // {left, frac}
 
+// A journal of the flash operations (the 'journal' request): the flash as
+// it was at its start (PATH.base), then each operation as it comes: a byte
+// 'E' or 'P', its offset and length (u32 LE), and a program's bytes. A test
+// replays any prefix of it, the last operation cut part way, to have the
+// flash a power cut there would leave, without the deploy run again
+// (tests/rp2040/test_rp2040_deploy_cuts.py).
+let journal = null; // its file descriptor
+
+function journalOp(kind, off, n, src, mcu) {
+  const head = Buffer.alloc(9);
+  head.write(kind === 'erase' ? 'E' : 'P', 0, 'latin1');
+  head.writeUInt32LE(off, 1);
+  head.writeUInt32LE(n, 5);
+  fs.writeSync(journal, head);
+  if (kind === 'program') {
+    const data = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) data[i] = mcu.readUint8(src + i);
+    fs.writeSync(journal, data);
+  }
+}
+
 function flashOp(kind, off, n, src, mcu) {
   flashOps++;
   opKinds[kind]++;
+  if (journal !== null) journalOp(kind, off, n, src, mcu);
   let keep = n;
   let cut = false;
   if (cutOp && (!cutOp.kind || cutOp.kind === kind) && --cutOp.left <= 0) {
@@ -254,6 +276,41 @@ function profReport() {
   return { pcs: out, idle: prof.idle, other: prof.other };
 }
 
+// A sleeping core's clock jumps to its next alarm: idle time costs nothing
+// here, and the emulated chip runs far ahead of the wall clock at its REPL.
+// While a host is at work (bytes from it, or to it, in the last PACE_MS of
+// wall time: a host waiting for a long script's output is still there) the
+// board's idle time is paced to the wall clock instead: a host's seconds
+// are then the board's, as with a real chip, and whatever the board times
+// against the host (its watchdog's watch of a host, firmware/bootsel.py)
+// means what it does on a Pico. Busy, the emulated chip is slower than a
+// real one anyway.
+const PACE_MS = 5000;
+let pace = null; // {wall, cyc}: the wall clock and the chip's at its start
+
+function paced() {
+  const now = Date.now();
+  if (now - usb.lastRx > PACE_MS) {
+    pace = null;
+    return false;
+  }
+  if (!pace) pace = { wall: now, cyc: cycles() };
+  return true;
+}
+
+function idleStep(clock) {
+  // false: the chip is ahead of the wall clock; wait for it
+  let dt = clock.nanosToNextAlarm;
+  if (!(dt > 0)) dt = 1000;
+  if (paced()) {
+    const ahead = (cycles() - pace.cyc) * NS_PER_CYCLE - (Date.now() - pace.wall) * 1e6;
+    if (ahead >= 0) return false;
+    dt = Math.min(dt, -ahead);
+  }
+  clock.tick(dt);
+  return true;
+}
+
 function runSlice() {
   if (!running) return;
   if (prof) return runSliceProfiled();
@@ -264,8 +321,10 @@ function runSlice() {
   const until = Date.now() + 25;
   for (let i = 1; running; i++) {
     if (core.waiting) {
-      const dt = clock.nanosToNextAlarm;
-      clock.tick(dt > 0 ? dt : 1000);
+      if (!idleStep(clock)) {
+        setTimeout(() => mcu === chip && runSlice(), 2); // a reset meanwhile: its own loop
+        return;
+      }
     } else {
       clock.tick(core.executeInstruction() * NS_PER_CYCLE);
     }
@@ -312,7 +371,7 @@ function runSliceProfiled() {
 // rp2040js's USBCDC answers an OUT request at once, empty when the host has
 // nothing to send, so the device would take an interrupt every few
 // microseconds. A real host NAKs until it has data: requests wait here.
-const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false };
+const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false, lastRx: 0 };
 // The link's traffic since the last 'usbstat' mark, stamped in cycles: the
 // first byte handed to the chip and the last one it sent (a download's
 // rate in the chip's own time, whatever the PC's speed).
@@ -337,6 +396,7 @@ function wireUsb() {
     if (traffic.txFirst < 0) traffic.txFirst = now;
     traffic.txLast = now;
     traffic.txBytes += buf.length;
+    usb.lastRx = Date.now(); // a host reading the board is one at work too (paced())
     process.stdout.write(Buffer.from(buf));
   };
   mcu.usbCtrl.onEndpointRead = (ep, size) => {
@@ -361,6 +421,7 @@ function feedUsb() {
 
 process.stdin.on('data', (data) => {
   if (!mcu) return; // no power: the bytes fall on the floor
+  usb.lastRx = Date.now();
   for (const b of data) usb.rx.push(b);
   feedUsb();
 });
@@ -814,6 +875,14 @@ function handle(m) {
       break;
     case 'save':
       if (mcu) saveFlash();
+      break;
+    case 'journal': // m.path: start a journal of the flash operations there; none: stop it
+      if (journal !== null) fs.closeSync(journal);
+      journal = null;
+      if (m.path) {
+        fs.writeFileSync(m.path + '.base', flash);
+        journal = fs.openSync(m.path, 'w');
+      }
       break;
     case 'wait': // acknowledged once the chip's clock has run m.cycles on
       if (mcu) {

@@ -158,6 +158,50 @@ class FlashFs:
             f.write(self.image)
 
 
+# ---- a journal of flash operations (board.js, the 'journal' request) ---------------
+ROMFS_BYTES = 160 * 1024  # our images' partition, just below the littlefs
+ROMFS_OFFSET = STORAGE_OFFSET - ROMFS_BYTES
+
+
+def journal(path):
+    """The operations board.js journalled in path: [(kind "E"/"P", offset,
+    length, a program's bytes)]."""
+    with open(path, "rb") as f:
+        data = f.read()
+    ops = []
+    i = 0
+    while i + 9 <= len(data):
+        kind = chr(data[i])
+        off, n = struct.unpack_from("<II", data, i + 1)
+        i += 9
+        body = b""
+        if kind == "P":
+            body = data[i : i + n]
+            i += n
+        ops.append((kind, off, n, body))
+    return ops
+
+
+def replayed(path, ops, k, frac):
+    """The flash a power cut inside operation k (0-based) of the journal
+    leaves, after `frac` of its bytes, as board.js cuts one: the flash at
+    the journal's start (path.base), operations 0..k-1 whole, then k's
+    first bytes (an erase sets them to 0xFF, a program ANDs them in)."""
+    with open(path + ".base", "rb") as f:
+        flash = bytearray(f.read())
+    for i, (kind, off, n, body) in enumerate(ops[: k + 1]):
+        keep = n if i < k else int(n * frac)
+        if not keep:
+            continue
+        if kind == "E":
+            flash[off : off + keep] = b"\xff" * keep
+        else:
+            old = int.from_bytes(flash[off : off + keep], "little")
+            new = old & int.from_bytes(body[:keep], "little")
+            flash[off : off + keep] = new.to_bytes(keep, "little")
+    return bytes(flash)
+
+
 class _Bytes:
     # a file's bytes as the board's read_into reads them (archive.entry)
     def __init__(self, data):
