@@ -90,7 +90,7 @@ def set_more(link, args, i):
                 value |= 1 << (letters.index(w[0]) * 3 + seat - 1)
     else:
         if i == S.LEVEL and v == "6":
-            # the engine's 6 answers in ~3 s of the board's chip (README)
+            # the engine's 6 answers in ~3 s of the board's chip (docs/figures.md)
             link._err(link._seq, 6, "level 6: the board offers 1 to 5 (6 is the PC's)")
             return proto.SENT
         lo, hi = (1, 5) if i == S.LEVEL else (0, 2 if i == S.ASSIST else 6)
