@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed-stamp
 EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench run web console lint fmt mpy firmware emu clean install uninstall hardware ladder
+.PHONY: all test test-fast bench run web console lint fmt mpy firmware emu clean install uninstall hardware ladder docs
 
 all: test
 
@@ -110,6 +110,12 @@ console: $(STAMP)
 	@$(PY) tools/build_mpy.py build/mpy >/dev/null
 	$(VENV)/bin/micropython -X heapsize=96wK tools/simboard.py build/mpy --profile $(PROFILE)
 
+# The manual (mkdocs.yml, docs/): MkDocs with the Material theme into
+# build/site, offline; strict, so a broken link or a page left out of the
+# nav is an error (make test builds it too: tests/test_docs.py).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir build/site
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check firmware host tests tools
 	$(VENV)/bin/ruff format --check firmware host tests tools
@@ -156,7 +162,7 @@ $(FIRMWARE_UF2) &: $(FIRMWARE_SRC) | $(STAMP)
 	@RP2040_DIR="$(RP2040_DIR)" MICROPYTHON_DIR="$(MICROPYTHON_DIR)" \
 	  $(PY) tools/build_firmware.py $(REVISIONS)
 
-# Memory, size and speed figures (README): the core and the whole firmware
+# Memory, size and speed figures (docs/figures.md): the core and the whole firmware
 # under the unix port, the serial link, the CircuitPython strip adapter
 # on Adafruit's library (CPython and the unix port), then the images on the emulated
 # RP2040 (tools/bench_target.py, several minutes; it installs rp2040js

@@ -61,7 +61,7 @@ import build_mpy  # noqa: E402
 # loads the engine (apixagon.engine, dealer, smartboard.computer: their
 # bytecode, which a board keeps frozen in flash, and its tables): 43 KB of
 # this 64-bit heap, and a level's search allocates more: 160 wK.
-# What a board has is measured on the emulated RP2040 (README: ~195 KB
+# What a board has is measured on the emulated RP2040 (docs/figures.md: ~195 KB
 # free with the image's firmware, a match in play).
 HEAP = "160wK"
 # The chip's watchdog on the simulated board: a file the firmware writes

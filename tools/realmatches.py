@@ -5,7 +5,7 @@ figures and tests: each mode's scripted match played to its end
 writer (smartboard.logstore.writer, CPython), with the header the board
 gives it: its [Board] tag and, the companion having set its clock, [Date]
 and [Time]. 648 to 1 468 bytes, 1 218 on average (rev A's name): the length mix the
-board's "How many matches fit" counts in (README).
+board's "How many matches fit" counts in (docs/firmware/storage.md).
 
     from realmatches import logs, mix
     logs("rev_a")            # [(mode, bytes)] the four

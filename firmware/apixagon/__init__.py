@@ -1,3 +1,4 @@
-# APIXAGON rules core: one package that runs unchanged on the board
-# (MicroPython on an RP2040) and on the host (CPython).
+"""The rules core (RULES.md): one package run unchanged by MicroPython on
+the board and by CPython on the host."""
+
 VERSION = "0.1.0"

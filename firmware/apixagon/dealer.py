@@ -5,7 +5,7 @@
 # (draw 3, hand limit 4; 2v1's single player 2 and 3, §5). In a team game
 # the people of that team draw from the same deck: the pile holds the
 # cards the board has not seen placed, so a card it names may be one a
-# teammate holds (the players then swap it; README).
+# teammate holds (the players then swap it; docs/guide/computer.md).
 #
 # A turn (turn()): a special instead of the draw and the placement (D-2,
 # judged on the hand held, before any draw), else a draw to the hand

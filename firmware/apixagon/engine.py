@@ -23,7 +23,7 @@
 #      after each answer (half its worth: the opponent moves again);
 #   6  the same over 8 moves and 16 deals.
 # Weighing the opponent without the reply measured no stronger than level
-# 3 (README): watching comes with looking ahead. A weaker level is a
+# 3 (docs/guide/computer.md): watching comes with looking ahead. A weaker level is a
 # player who sees less or thinks less, never one who blunders at random:
 # the noise of levels 1-2 only orders moves of about the same worth.
 #

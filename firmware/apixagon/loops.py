@@ -1,7 +1,7 @@
 # The rules' loops over the whole board, compiled to machine code on the
 # board (@micropython.viper): each runs after every sensor event, and as
 # bytecode they cost the board's chip milliseconds apiece where its
-# budget for a whole event is 25 ms (README, figures on the target). On
+# budget for a whole event is 25 ms (docs/figures.md, on the target). On
 # CPython (the host) they run as the plain Python they read as
 # (apixagon.compat), so the board and the host run one source.
 #

@@ -1,1 +1,2 @@
-# Pin tables per board revision: data only, no behaviour (KMK style).
+"""The start-up code, the layout as frozen data and, per revision, the pin
+table: the one place that knows the platform."""

@@ -1,2 +1,2 @@
-# Board firmware above the rules core: card tags,
-# the board layout, and hardware behind small interfaces with simulated twins.
+"""The board firmware above the rules core: the loop, the referee, the LEDs,
+the link and the match logs; hardware behind small interfaces."""

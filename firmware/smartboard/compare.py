@@ -2,7 +2,7 @@
 # machine code on the board (@micropython.viper; plain Python on CPython:
 # apixagon.compat). It runs once or twice on every sensor event, and as
 # bytecode one pass over the 61 cells cost the board's chip 9 ms of the
-# event's 25 ms budget (README, figures on the target).
+# event's 25 ms budget (docs/figures.md, on the target).
 #
 # phys[x]: the stable sensed state (scan: 0 empty, 1 + tag code, UNPAIRED,
 # FOREIGN, UNREADABLE); board[x]: the game's byte (0 free, else 1 + side*32

@@ -31,9 +31,7 @@ def reply(board, args):
     kind = _KINDS[k]
     arg = 0
     if kind == OUT:
-        from .link import number
-
-        arg = number(args[1], 1, g.players if g.mode == JUNIOR else 6)  # ValueError: ERR 6
+        arg = proto.number(args[1], 1, g.players if g.mode == JUNIOR else 6)  # ValueError: ERR 6
     elif _ARGS[k]:
         arg = _side(args[1], record.side_letters(g))
     if board.declare(kind, arg) != OK:

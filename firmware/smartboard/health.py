@@ -1,8 +1,10 @@
 # What the board says about a part that fails on its own (smartboard.board,
 # "parts that fail on their own"): imported only when a part goes down or
 # comes back, so a healthy board keeps none of these words in its heap.
-# A part is a tuple (kind, ok, k, cells, err) made by board.part().
-from .board import PART_READER
+# A part is a tuple (kind, ok, k, cells, err) made by board.part(); its
+# kind indexes these tables in board's PART_ order (0 a cell reader). The
+# board imports this module, so it does not import the board back.
+_READER = 0  # board.PART_READER
 
 _NAMES = ("reader%d", "pad", "strip", "cells")
 _DOWN = (
@@ -20,7 +22,7 @@ _BACK = (
 
 
 def _fill(p, text):
-    return text % (p[2] + 1) if p[0] == PART_READER else text
+    return text % (p[2] + 1) if p[0] == _READER else text
 
 
 def name(p):

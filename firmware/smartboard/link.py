@@ -29,11 +29,6 @@ _SETTINGS = ("display", "bright", "mode", "start", "option", "players", "palette
 _MORE = ("computer", "level", "assist", "hintlimit")
 _MORE_AT = (S.COMPUTER, S.LEVEL, S.ASSIST, S.HINT_LIMIT)
 _PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
-# Numbers in requests: on the RP2040 a small int ends near 2^30 and a
-# bigger one is a heap object; a frame of digits must never become a
-# 240-digit clock or an OverflowError in a slice. A number is at most this
-# many characters, then checked against the request's own range.
-_DIGITS = const(10)
 MAX_OFFSET = const(1 << 24)  # GET: beyond any log a 2 MB flash can hold
 # FETCH: bytes a request at most, ~50 ms of the RP2040's loop spent on it
 MAX_FETCH = const(16384)
@@ -42,25 +37,10 @@ CLOCK_MIN = 946684800  # CLOCK: 2000-01-01 ..
 CLOCK_MAX = 4102444800  # .. 2100-01-01 (unix seconds)
 
 
-_SENT = "sent"  # a handler that wrote its reply itself (GET)
-
-
-def number(text, lo, hi):
-    """The int `text` spells, if it is one in lo..hi; else ValueError
-    (answered bad arguments). Never builds a long from a long string."""
-    n = len(text)
-    if n == 0 or n > _DIGITS:
-        raise ValueError(text[:_DIGITS])
-    i = 1 if text[0] == "-" else 0
-    if i == n:
-        raise ValueError(text)
-    for k in range(i, n):
-        if not "0" <= text[k] <= "9":
-            raise ValueError(text[:_DIGITS])
-    v = int(text)
-    if not lo <= v <= hi:
-        raise ValueError(text)
-    return v
+# Parsed here and by the handlers split out of this module (report,
+# declare), which load on demand and so must not import it back.
+number = proto.number
+_SENT = proto.SENT
 
 
 class _SafeMode(Exception):

@@ -9,7 +9,7 @@
 # supply gives less what the rest of the board takes (smartboard.power,
 # from the USB-C CC reading), or budget_ma where nothing reads a supply.
 #
-# A frame has 2 ms of the board's chip (README, figures on the target): the
+# A frame has 2 ms of the board's chip (docs/figures.md, on the target): the
 # palette is rendered with gamma and brightness once per brightness (the
 # same bytes as cell() computes; View.frame copies its entries), and the
 # current limit's loop is machine code on the board (@micropython.viper;

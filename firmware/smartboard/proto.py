@@ -376,3 +376,29 @@ class Deframer:
             self._over = False
             return E_TRUNCATED
         return 0
+
+
+# Numbers in requests: on the RP2040 a small int ends near 2^30 and a
+# bigger one is a heap object; a frame of digits must never become a
+# 240-digit clock or an OverflowError in a slice. A number is at most this
+# many characters, then checked against the request's own range.
+_DIGITS = const(10)
+SENT = "sent"  # a board handler that wrote its reply itself (GET)
+
+
+def number(text, lo, hi):
+    """The int `text` spells, if it is one in lo..hi; else ValueError
+    (answered bad arguments). Never builds a long from a long string."""
+    n = len(text)
+    if n == 0 or n > _DIGITS:
+        raise ValueError(text[:_DIGITS])
+    i = 1 if text[0] == "-" else 0
+    if i == n:
+        raise ValueError(text)
+    for k in range(i, n):
+        if not "0" <= text[k] <= "9":
+            raise ValueError(text[:_DIGITS])
+    v = int(text)
+    if not lo <= v <= hi:
+        raise ValueError(text)
+    return v

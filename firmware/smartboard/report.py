@@ -18,7 +18,7 @@ from apixagon.codes import (
 )
 from apixagon.geometry import NCELLS, cell_name
 
-from . import referee, tag
+from . import proto, referee, tag
 from . import settings as S
 from .board import DECLARATIONS, PLAY, RESUME
 from .view import matches
@@ -80,9 +80,7 @@ def set_more(link, args, i):
         if v == "none":
             value = 0
         elif v[0] in "0123456789":
-            from .link import number
-
-            value = number(v, 0, 63)
+            value = proto.number(v, 0, 63)
         else:
             value = 0
             for w in v.split("+"):
@@ -91,14 +89,12 @@ def set_more(link, args, i):
                 seat = number_of_seat(w[1:])
                 value |= 1 << (letters.index(w[0]) * 3 + seat - 1)
     else:
-        from .link import _SENT, number
-
         if i == S.LEVEL and v == "6":
-            # the engine's 6 answers in ~3 s of the board's chip (README)
+            # the engine's 6 answers in ~3 s of the board's chip (docs/figures.md)
             link._err(link._seq, 6, "level 6: the board offers 1 to 5 (6 is the PC's)")
-            return _SENT
+            return proto.SENT
         lo, hi = (1, 5) if i == S.LEVEL else (0, 2 if i == S.ASSIST else 6)
-        value = number(v, lo, hi) - (i == S.LEVEL)
+        value = proto.number(v, lo, hi) - (i == S.LEVEL)
     s.set(i, value, link.board.now)
     return "%s=%s" % (key, v)
 

@@ -1,7 +1,7 @@
 # LED rendering: one palette index per cell, computed when the game or the
 # referee changes, then painted each frame with the blink phase applied.
 # The rules are asked only on a change (a full hint query costs ~2 ms on
-# the emulated RP2040, README); a frame is a palette entry copied per cell,
+# the emulated RP2040, docs/figures.md); a frame is a palette entry copied per cell,
 # and a frame is written only when something changed or something blinks
 # (a frame costs ~0.5 ms, its write to the strip included).
 #
@@ -179,7 +179,7 @@ _N = const(61)  # NCELLS, as a constant viper folds (an import is an object)
 
 # The match screen is redrawn after every move: its passes over the 61 cells
 # run as machine code on the board (viper; plain Python on CPython), which
-# keeps the sensor event inside its 25 ms (README, figures on the target).
+# keeps the sensor event inside its 25 ms (docs/figures.md, on the target).
 @micropython.viper
 def _mark(layer: ptr8, where: ptr8, v: int):
     """layer[x] = v wherever where[x] is set."""

@@ -543,7 +543,7 @@ class ScreenView:
 
 
 # The smallest terminal the live view draws in: the board's rows (47
-# columns), the status line and three rows of events (README says it).
+# columns), the status line and three rows of events (docs/guide/companion.md says it).
 MIN_COLS = 48
 MIN_ROWS = 18
 

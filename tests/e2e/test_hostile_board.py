@@ -1,8 +1,8 @@
 """The host against boards that misbehave (tests/e2e/fakeboard.py: a board
 on a real pseudo-terminal answering from a thread) and against data
 folders and database files it cannot trust. Each case runs the real
-`apixagon` console script and checks the exit code and message of
-README's table, that it came back well before any timeout (no hang), that
+`apixagon` console script and checks the exit code and message each
+case expects, that it came back well before any timeout (no hang), that
 no traceback was printed, and what the database holds afterwards:
 unchanged, or whole logs and verified prefixes of them, nothing half."""
 

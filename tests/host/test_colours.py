@@ -149,7 +149,7 @@ def test_every_colour_lights_at_the_lowest_brightness():
 
 
 def test_the_thresholds_are_the_stated_ones():
-    # README and colours.py say these; a change is a decision, made there
+    # docs/guide/web.md and colours.py say these; a change is a decision, made there
     assert (C.MIN_DE00, C.MIN_DE00_CB, C.MIN_DE00_CVD, C.MIN_CONTRAST) == (20, 15, 10, 4.5)
 
 

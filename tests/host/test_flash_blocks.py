@@ -134,7 +134,7 @@ def test_the_simulated_board_fills_up_at_the_boards_log(tmp_path, monkeypatch):
             except (OSError, LittleFSError):
                 break
         held[name] = i
-    assert 300 <= held["board"] <= 360, held  # README: "about 330 matches"
+    assert 300 <= held["board"] <= 360, held  # docs/firmware/storage.md: "about 330 matches"
     for name in ("folder", "twin"):
         assert abs(held[name] - held["board"]) <= held["board"] // 50, held
     # and full is full: no block left on any

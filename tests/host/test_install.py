@@ -1,5 +1,5 @@
-"""`make install`: the `apixagon` command on the user's PATH (README,
-"Where the command lives") is a link to the venv's console script."""
+"""`make install`: the `apixagon` command on the user's PATH (docs/guide/
+command-line.md, "Where the command lives") is a link to the venv's console script."""
 
 import os
 import shutil

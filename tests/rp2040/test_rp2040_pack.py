@@ -17,7 +17,7 @@ in the image).
   it lists and serves every one (STATUS logs=, room=0, LOGS, GET), and the
   simulated board's block model of the same files agrees with its free
   space. (`make bench`'s capacity part fills the whole flash on the chip:
-  README, "How many matches fit".)
+  docs/firmware/storage.md, "How many matches fit".)
 """
 
 import os

@@ -1,1 +1,2 @@
-# Pin tables per board revision: data only, no behaviour (KMK style).
+"""Revision A (an NFC antenna under each cell): its pin table and its
+image's main."""

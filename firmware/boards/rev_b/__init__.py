@@ -1,1 +1,2 @@
-# Pin tables per board revision: data only, no behaviour (KMK style).
+"""Revision B (reed sensors and the action pad): its pin table and its
+image's main."""

@@ -1,2 +1,2 @@
-# Hardware drivers: each wraps a bus or platform object passed in by the
-# board's start-up code, so no driver looks at which platform it runs on.
+"""Hardware drivers, each wrapping a bus or platform object the start-up
+code passes in, so no driver looks at which platform it runs on."""

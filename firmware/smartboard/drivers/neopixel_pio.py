@@ -4,7 +4,7 @@
 # 183 words do not fit the 4-word FIFO. Fed by a DMA channel paced by the
 # state machine's TX DREQ, write() costs the CPU a copy and the trigger,
 # and the strip's 1.8 ms on the wire run beside the loop: a frame has 2 ms
-# of the chip in all (README, figures on the target).
+# of the chip in all (docs/figures.md, on the target).
 #
 # The start-up code builds the parts and passes them in (this file never
 # imports rp2, machine or time):

@@ -13,7 +13,7 @@
 #     takes no block of its own; a longer one is a CTZ skip-list of whole
 #     blocks, block i after the first starting with ctz(i) + 1 pointers of
 #     4 bytes (lfs2_ctz_index). So a 600-byte match log takes 4 KB: the
-#     board held ~330 matches, not 1000 (README, "How many matches fit").
+#     board held ~330 matches, not 1000 (docs/firmware/storage.md, "How many matches fit").
 #   - a folder is a chain of metadata pairs (2 blocks each) holding its
 #     entries: a name tag and the name, a struct tag and the inline data or
 #     the skip-list's head (8 bytes), the mtime attribute (tag and 8).

@@ -4,8 +4,8 @@
 # A step costs the RP2040 ~2-5 ms, the copy 4.6-12.8 ms (littlefs copies
 # the archive's partly filled last block a byte at a time before it
 # appends), plus littlefs's own rare spikes that any write meets (its first
-# allocation after a boot, a folder's metadata compacted): README, "How
-# many matches fit".
+# allocation after a boot, a folder's metadata compacted): docs/firmware/storage.md,
+# "How many matches fit".
 #
 # A log is packed in four kinds of steps:
 #   walk    its records checked, RECORDS a step: CRCs and hash chain whole,

@@ -33,6 +33,10 @@ from . import library, live
 from .guard import Guard, Quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The manual as `make docs` builds it in this checkout (build/site): served
+# at /manual/ and linked from every page when it is there, so a player at
+# the board's page finds the guide without a second server.
+MANUAL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "build", "site")
 DISPLAYS = ("adult", "hint", "card_query")  # SET display: smartboard.view ADULT HINT QUERY
 # The computer's seats the set-up offers (SET computer): two players, then
 # every seat of a team game by its record name
@@ -44,14 +48,25 @@ SSE_WAKE_S = 0.5  # a stream looks this often whether the server is stopping
 MAX_ID = 2**63 - 1  # SQLite's largest INTEGER: a larger id is no match (404)
 
 
-def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda: False, token=None):
+def create_app(
+    bridge,
+    db=None,
+    allow_remote=False,
+    hosts=None,
+    stopping=lambda: False,
+    token=None,
+    manual=MANUAL,
+):
     """The app around a started bridge.Bridge (or any object with its
     session, log, version, job, call, watch, unwatch, run_job) and the
     match database db (None: the user's). stopping(): true once the
     server is shutting down (the event streams end then). hosts: the
     names the Host header may carry besides the loopback ones; token: the
-    secret remote clients need (--allow-remote)."""
+    secret remote clients need (--allow-remote); manual: the built manual's
+    folder, served at /manual/ if it holds an index.html."""
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
+    has_manual = bool(manual) and os.path.isfile(os.path.join(manual, "index.html"))
+    templates.env.globals["manual"] = has_manual
     bridge.db = db  # where the page's companion keeps the players' names
 
     def page(request, name, code=200, **ctx):
@@ -357,6 +372,8 @@ def create_app(bridge, db=None, allow_remote=False, hosts=None, stopping=lambda:
         Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=os.path.join(HERE, "static")), name="static"),
     ]
+    if has_manual:
+        routes.append(Mount("/manual", StaticFiles(directory=manual, html=True), name="manual"))
     middleware = [
         Middleware(Quiet),
         Middleware(Guard, allow_remote=allow_remote, hosts=hosts or (), token=token),
