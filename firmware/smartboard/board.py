@@ -472,7 +472,9 @@ class Board:
         self._expect_at = g.nlog
         ref.expect = m
         ref.expect_cells = rem.reserve_cells() if m and m >> 16 == RESERVE else b""
-        if m:
+        if m == computer.WAITING:
+            pass  # a far seat's move not known yet (smartboard.remote)
+        elif m:
             self._event("expect")
         else:
             self._say("the computer has no move: declare for it")

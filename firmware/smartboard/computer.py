@@ -17,6 +17,7 @@
 from apixagon import dealer, record
 from apixagon import engine as E
 from apixagon.codes import DECK_EMPTY, JUNIOR, OK, PASS, PLACE, RESERVE
+from apixagon.compat import const
 
 # The levels the board offers (apixagon.engine has 1 to 6): each answers
 # within 2 s of the chip's time at its worst position of the scripted
@@ -67,6 +68,12 @@ def level_of(tags):
 def tags(g, held, level):
     """The match log's tags naming the computer's seats and its level."""
     return (("Computer", names(g, held)), ("Level", "%d" % level))
+
+
+# The referee's expect while a seat played from elsewhere has no move known
+# yet (smartboard.remote): a kind no card or special matches, so whatever
+# that side puts down is refused (wrong-move) and no cell pulses.
+WAITING = const(0xFF0000)
 
 
 class Remote:
