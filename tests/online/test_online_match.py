@@ -13,6 +13,7 @@ import pytest
 from apixagon_host import link as L
 from apixagon_host.errors import CommandError
 from apixagon_host.online import protocol as P
+from apixagon_host.online.session import Gone
 from apixagon_host.online.transport import Transport
 from onlinekit import Home, move_lines, record_lines, table_after, wait_for
 from smartboard.logstore import names, records
@@ -167,3 +168,20 @@ def test_join_with_a_wrong_code_or_a_bad_one_says_so(tmp_path, firmware_mpy, mqt
         link.close()
     finally:
         h.board.stop()
+
+
+def test_an_absent_side_is_declared_gone_after_the_grace(homes, mqtt):
+    b, g = homes["B"], homes["G"]
+    b.connect(mqtt.url, "GONE55", "host", side="black", grace=1.5)
+    g.connect(mqtt.url, "GONE55", "join")
+    play_move(homes, 1)
+    t0 = time.monotonic()
+    g.kill()  # its last will: offline
+    wait_for(lambda: b.session.done.is_set(), timeout=15, what="black's session to end")
+    took = time.monotonic() - t0
+    assert isinstance(b.error, Gone) and "away for 1.5 s" in str(b.error), b.error
+    assert b.error.code == 1
+    assert 1.5 <= took < 10, took
+    assert any("away" in t for t in b.said)
+    # the board keeps the match: its log has the move
+    assert b.board.proc.poll() is None
