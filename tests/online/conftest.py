@@ -32,3 +32,13 @@ def mqtt():
         pytest.skip("mosquitto is not installed and apt-get could not install it (make tries)")
     with B.Broker() as b:
         yield b
+
+
+@pytest.fixture
+def homes(tmp_path, firmware_mpy, mqtt):
+    from onlinekit import Home
+
+    h = {"B": Home(tmp_path, firmware_mpy, "black"), "G": Home(tmp_path, firmware_mpy, "gold")}
+    yield h
+    for home in h.values():
+        home.stop()

@@ -29,6 +29,35 @@ def move_lines(lines):
     return [x for x in lines if x[:1] in "BG" and x[1:2] == " "]
 
 
+LINES = record_lines()
+MOVES = move_lines(LINES)
+
+
+def play_move(homes, k, before_far=None):
+    """Move k of the record: the mover's hands at its board, then, once
+    the other board waits for it, the hands there (a pass or a
+    deck-empty its board carries out itself)."""
+    line = MOVES[k - 1]
+    x = homes[line[0]]
+    y = homes["G" if line[0] == "B" else "B"]
+    x.hands(LINES, k)
+    wait_for(lambda: x.moves >= k, what="move %d on its own board" % k)
+    if before_far is not None:
+        before_far()
+    wait_for(
+        lambda: y.moves >= k or y.session.side.expecting == k,
+        what="the other board to wait for move %d %s" % (k, line),
+    )
+    if y.moves < k and line.split()[1] not in ("pass", "deck-empty"):
+        st = y.status()
+        assert st.get("expect") == line.replace(" ", "_"), (k, y.name, st, y.said[-5:])
+        y.hands(LINES, k)
+    wait_for(
+        lambda: y.moves >= k and x.session.side.acked >= k,
+        what="move %d acknowledged" % k,
+    )
+
+
 def wait_for(pred, timeout=20, what="the condition"):
     end = time.monotonic() + timeout
     while time.monotonic() < end:

@@ -15,11 +15,8 @@ from apixagon_host.errors import CommandError
 from apixagon_host.online import protocol as P
 from apixagon_host.online.session import Gone
 from apixagon_host.online.transport import Transport
-from onlinekit import Home, move_lines, record_lines, table_after, wait_for
+from onlinekit import LINES, MOVES, Home, play_move, table_after, wait_for
 from smartboard.logstore import names, records
-
-LINES = record_lines()
-MOVES = move_lines(LINES)
 
 
 def newest_log(home):
@@ -31,39 +28,6 @@ def newest_log(home):
     v, good, _, _ = records.read_log(data, got)
     assert v == records.OK_LOG, records.verdict_name(v)
     return got
-
-
-def play_move(homes, k, before_far=None):
-    """Move k of the record: the mover's hands at its board, then, once
-    the other board waits for it, the hands there (a pass or a
-    deck-empty its board carries out itself)."""
-    line = MOVES[k - 1]
-    x = homes[line[0]]
-    y = homes["G" if line[0] == "B" else "B"]
-    x.hands(LINES, k)
-    wait_for(lambda: x.moves >= k, what="move %d on its own board" % k)
-    if before_far is not None:
-        before_far()
-    wait_for(
-        lambda: y.moves >= k or y.session.side.expecting == k,
-        what="the other board to wait for move %d %s" % (k, line),
-    )
-    if y.moves < k and line.split()[1] not in ("pass", "deck-empty"):
-        st = y.status()
-        assert st.get("expect") == line.replace(" ", "_"), (k, y.name, st, y.said[-5:])
-        y.hands(LINES, k)
-    wait_for(
-        lambda: y.moves >= k and x.session.side.acked >= k,
-        what="move %d acknowledged" % k,
-    )
-
-
-@pytest.fixture
-def homes(tmp_path, firmware_mpy, mqtt):
-    h = {"B": Home(tmp_path, firmware_mpy, "black"), "G": Home(tmp_path, firmware_mpy, "gold")}
-    yield h
-    for home in h.values():
-        home.stop()
 
 
 def test_a_match_over_the_broker_survives_kills_drops_and_a_power_cut(homes, mqtt):
