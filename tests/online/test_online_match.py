@@ -83,13 +83,13 @@ def test_a_match_over_the_broker_survives_kills_drops_and_a_power_cut(homes, mqt
 
 def test_a_forged_move_is_refused_by_the_receiving_board(homes, mqtt):
     b, g = homes["B"], homes["G"]
-    b.connect(mqtt.url, "FORGE7", "host", side="black")
-    g.connect(mqtt.url, "FORGE7", "join")
+    b.connect(mqtt.url, "FRGX7", "host", side="black")
+    g.connect(mqtt.url, "FRGX7", "join")
     play_move(homes, 1)  # B 11 I9
     # a third party (or a broken board) says Gold played onto Black's card
     spy = Transport(mqtt.url, "forger").start()
-    forged = P.encode("move", "FORGE7", "G", n=2, line="G 22 I9", head="x")
-    spy.publish(P.topic_from("FORGE7", "G"), forged)
+    forged = P.encode("move", "FRGX7", "G", n=2, line="G 22 I9", head="x")
+    spy.publish(P.topic_from("FRGX7", "G"), forged)
     wait_for(lambda: b.session.refused, what="the forged move refused")
     assert b.session.refused[0][2] == "refused occupied G 22 I9"
     st = b.status()
@@ -103,15 +103,15 @@ def test_a_forged_move_is_refused_by_the_receiving_board(homes, mqtt):
         b"not json",
         b"[1,2]",
         P.encode("ack", "OTHER9", "G", n=1, head="x"),
-        b'{"v":1,"t":"dance","code":"FORGE7","side":"G"}',
-        b'{"v":9,"t":"ack","code":"FORGE7","side":"G","n":1,"head":"x"}',
-        P.encode("move", "FORGE7", "G", n=0, line="G 1 A1", head="x"),
-        P.encode("snapshot", "FORGE7", "G", lines=["B 1 A1"], moves=1, head="bad", log=""),
-        P.encode("ack", "FORGE7", "G", n=99, head="x"),
+        b'{"v":1,"t":"dance","code":"FRGX7","side":"G"}',
+        b'{"v":9,"t":"ack","code":"FRGX7","side":"G","n":1,"head":"x"}',
+        P.encode("move", "FRGX7", "G", n=0, line="G 1 A1", head="x"),
+        P.encode("snapshot", "FRGX7", "G", lines=["B 1 A1"], moves=1, head="bad", log=""),
+        P.encode("ack", "FRGX7", "G", n=99, head="x"),
     ):
         before = list(b.session.side.moves)
         k = len(b.session.errors)
-        spy.publish(P.topic_from("FORGE7", "G"), junk)
+        spy.publish(P.topic_from("FRGX7", "G"), junk)
         wait_for(lambda: len(b.session.errors) > k, what="the error for %r" % junk[:40])
         assert b.session.side.moves == before
     spy.stop(False)
@@ -125,8 +125,8 @@ def test_join_with_a_wrong_code_or_a_bad_one_says_so(tmp_path, firmware_mpy, mqt
         link = L.connect(h.board.port, timeout=5)
         from apixagon_host.online.session import Session
 
-        with pytest.raises(CommandError, match="no match NOSUCH"):
-            Session(link, mqtt.url, "NOSUCH", "join", wait=1).start()
+        with pytest.raises(CommandError, match="no match NXSUCH"):
+            Session(link, mqtt.url, "NXSUCH", "join", wait=1).start()
         with pytest.raises(CommandError, match="bad match code"):
             Session(link, mqtt.url, "no such!", "join", wait=1)
         link.close()
@@ -136,8 +136,8 @@ def test_join_with_a_wrong_code_or_a_bad_one_says_so(tmp_path, firmware_mpy, mqt
 
 def test_an_absent_side_is_declared_gone_after_the_grace(homes, mqtt):
     b, g = homes["B"], homes["G"]
-    b.connect(mqtt.url, "GONE55", "host", side="black", grace=1.5)
-    g.connect(mqtt.url, "GONE55", "join")
+    b.connect(mqtt.url, "GNEX55", "host", side="black", grace=1.5)
+    g.connect(mqtt.url, "GNEX55", "join")
     play_move(homes, 1)
     t0 = time.monotonic()
     g.kill()  # its last will: offline

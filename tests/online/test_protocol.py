@@ -113,7 +113,7 @@ def test_the_board_refusing_a_far_move_is_reported_and_not_asked_again():
         (b"[]", "not an object"),
         (b'{"v":2,"t":"ack"}', "version"),
         (json.dumps({"v": 1, "t": "hug", "code": CODE, "side": "G"}).encode(), "unknown message"),
-        (msg("ack", n=1, head="x").replace(CODE.encode(), b"OTHER2"), "wrong match code"),
+        (msg("ack", n=1, head="x").replace(CODE.encode(), b"THER2"), "wrong match code"),
         (msg("ack", who="B", n=1, head="x"), "from side"),
         (msg("ack", n=-1, head="x"), "out of range"),
         (json.dumps({"v": 1, "t": "ack", "code": CODE, "side": "G", "n": "1"}).encode(), "field n"),

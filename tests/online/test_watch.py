@@ -75,7 +75,7 @@ def test_the_watcher_keeps_only_records_the_rules_take(mqtt):
         assert w.view("SEEN42")["moves"] == 3
     assert w.refused == 4
     w.take("apixagon/v1/bad code/record", good)
-    assert w.view("BAD CODE") is None and w.view("NOSUCH") is None
+    assert w.view("BAD CODE") is None and w.view("NXSUCH") is None
 
 
 def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt):
@@ -83,11 +83,11 @@ def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt):
     web = Web(watcher)
     b, g = homes["B"], homes["G"]
     try:
-        b.connect(mqtt.url, "SHOW42", "host", side="black")
-        g.connect(mqtt.url, "SHOW42", "join")
-        assert web.get("/watch/NOSUCH")[0] == 404
+        b.connect(mqtt.url, "SHWX42", "host", side="black")
+        g.connect(mqtt.url, "SHWX42", "join")
+        assert web.get("/watch/NXSUCH")[0] == 404
         assert web.get("/watch/not%20a%20code")[0] == 404
-        assert web.get("/watch/NOSUCH.apx")[0] == 404
+        assert web.get("/watch/NXSUCH.apx")[0] == 404
         page = None
         path = shutil.which("chromium") or shutil.which("chromium-browser")
         pw = None
@@ -100,12 +100,12 @@ def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt):
             play_move(homes, k)
             want = max(0, k - 2)
             wait_for(
-                lambda: moves_of(web.get("/watch/SHOW42.apx")[1]) == MOVES[:want],
+                lambda: moves_of(web.get("/watch/SHWX42.apx")[1]) == MOVES[:want],
                 what="the feed at move %d" % k,
             )
             if page is not None:
                 if k == 1:
-                    page.goto(web.url + "/watch/SHOW42")
+                    page.goto(web.url + "/watch/SHWX42")
                 page.wait_for_function(
                     "t => document.querySelector('#shown') && "
                     "document.querySelector('#shown').textContent.startsWith(t)",
@@ -115,9 +115,9 @@ def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt):
                 items = page.locator("#moves li").all_text_contents()
                 assert items == MOVES[:want]
                 assert "hand" not in page.content().lower()
-        status, text = web.get("/watch/SHOW42.apx?delay=5")
+        status, text = web.get("/watch/SHWX42.apx?delay=5")
         assert status == 200 and moves_of(text) == MOVES[:1]
-        status, text = web.get("/watch/show42")
+        status, text = web.get("/watch/shwx42")
         assert status == 200 and "move 4 shown of 6 played" in text
         if pw is not None:
             os.makedirs(os.path.join("build", "screens"), exist_ok=True)

@@ -48,7 +48,8 @@ class Broker:
         with open(conf, "w") as f:
             f.write(
                 "listener %d %s\nallow_anonymous true\npersistence false\n"
-                "max_queued_messages 10000\nlog_dest none\n" % (self.port, self.host)
+                "max_queued_messages 10000\nlog_dest none\nset_tcp_nodelay true\n"
+                % (self.port, self.host)
             )
         self.proc = subprocess.Popen(
             [self.exe, "-c", conf],

@@ -34,7 +34,7 @@ VERSION = 1
 MAX_BYTES = 16384  # a whole record of the longest match fits many times
 ROOT = "apixagon/v1"
 KINDS = ("hello", "snapshot", "move", "ack", "refused", "want")
-CODE_RE = re.compile(r"^[A-Z2-9]{4,12}$")  # no 0/O, 1/I: read aloud, typed by hand
+CODE_RE = re.compile(r"^[A-HJ-NP-Z2-9]{4,12}$")  # no 0/O, 1/I: read aloud, typed by hand
 GRACE_S = 30.0  # an absent side is declared gone after this long
 _LETTERS = "BGAJ"
 
@@ -48,7 +48,8 @@ def check_code(code):
     c = (code or "").strip().upper()
     if not CODE_RE.match(c):
         raise ProtocolError(
-            "bad match code %r: 4 to 12 of the letters A-Z and digits 2-9" % (code or "")[:20]
+            "bad match code %r: 4 to 12 of the letters A-Z but I, O and the digits 2-9"
+            % (code or "")[:20]
         )
     return c
 
