@@ -6,7 +6,7 @@ import socket
 
 from ..errors import CommandError
 from . import protocol as P
-from .transport import DEFAULT_URL
+from .transport import DEFAULT_URL, parse_url
 
 
 def add_args(p):
@@ -58,6 +58,8 @@ def run(state, args):
     if side:
         side = {"black": "B", "gold": "G"}.get(side.lower(), side.upper())
     url = args.broker or DEFAULT_URL
+    parse_url(url)  # a bad URL said before the board is touched
+    P.check_code_or_usage(args.code)
     broker = None
     if not args.broker and args.role == "host" and not _listening("127.0.0.1", 1883):
         from .broker import Broker

@@ -54,6 +54,16 @@ def check_code(code):
     return c
 
 
+def check_code_or_usage(code):
+    """check_code for the command line: a bad code is a usage error."""
+    from ..errors import CommandError
+
+    try:
+        return check_code(code)
+    except ProtocolError as e:
+        raise CommandError(str(e)) from None
+
+
 # ---- topics ---------------------------------------------------------------------
 def topic_from(code, side):
     """Where a side publishes its messages (the other subscribes)."""
