@@ -79,6 +79,7 @@ class Session:
         self.done = threading.Event()
         self.status = {}
         self.finished = None  # the result once the match is over on both boards
+        self.log_head = "-"  # NAME@LINK of the board's log as last read
 
     # ---- set-up ---------------------------------------------------------------------
     def start(self):
@@ -217,7 +218,10 @@ class Session:
             size = dict((n, s) for n, s, _ in self.link.logs()).get(name)
             got = records.Lines()
             if size:
-                records.read_log(self.link.fetch(name, 0, size), got)
+                link = records.read_log(self.link.fetch(name, 0, size), got)[3]
+                # the log's own chain head (its last record's link): what a
+                # pulled copy of this log can be checked against later
+                self.log_head = "%s@%s" % (name, bytes(link).hex())
             if len(got.moves) >= want or time.monotonic() > end:
                 return list(got.header) + list(got.moves)
             time.sleep(0.2)
@@ -266,7 +270,7 @@ class Session:
     def _hello(self):
         s = self.side
         self.send("hello", moves=len(s.moves), head=s.head(), setup={})
-        self.send("snapshot", **s.snapshot(self.status.get("log", "-")))
+        self.send("snapshot", **s.snapshot(self.log_head))
         self.do([("record", s.lines())])
 
     def send(self, kind, **fields):
@@ -347,11 +351,18 @@ class Session:
             ev.set()
         try:
             self.link.read_frame(time.monotonic() + timeout)
-        except L.LinkLost:
-            raise
-        self._board_events()
-        self._poll()
-        self._board_events()
+            self._board_events()
+            self._poll()
+            self._board_events()
+        except L.LinkLost as e:
+            self._board_lost(e)
+        except L.BoardError as e:
+            # a board busy booting (a power cut) answers nothing for a
+            # moment: looked at again at the next poll, the network served
+            # meanwhile
+            if self.ready:
+                self.say("the board does not answer (%s): waiting for it" % e)
+            self.ready = False
         self._network(timeout)
         now = time.monotonic()
         s = self.side
@@ -359,7 +370,7 @@ class Session:
             if self.unacked_at is None:
                 self.unacked_at = now
             elif now - self.unacked_at > RESEND_S and self.net.connected.is_set():
-                self.send("snapshot", **s.snapshot(self.status.get("log", "-")))
+                self.send("snapshot", **s.snapshot(self.log_head))
                 self.unacked_at = now
         else:
             self.unacked_at = None
@@ -372,6 +383,23 @@ class Session:
             self.finished = self.status.get("winner", "?")
             return False
         return True
+
+    def _board_lost(self, e):
+        # unplugged (a real board's USB goes with its power): the port is
+        # opened again once it is back; the broker is served meanwhile
+        if self.ready:
+            self.say("%s: waiting for the board" % e)
+        self.ready = False
+        port = self.link.port
+        self.link.close()
+        time.sleep(0.5)
+        try:
+            link = L.connect(port, timeout=5)
+        except L.BoardError:
+            return
+        link.on_event = self._on_board_event
+        self.link = link
+        self.last_poll = 0.0
 
     def run(self, seconds=0):
         """Until the match is over on both boards (0), an error, stop(),
