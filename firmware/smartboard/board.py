@@ -609,6 +609,14 @@ class Board:
         ref = self.ref
         self.declaring = 0
         r = OK
+        rem = self.remote
+        if rem is not None and not rem.level and self._far_declaration(rem, kind, arg):
+            # a seat played from elsewhere (smartboard.remote) declares at
+            # its own board: its move comes from there, its deck is there
+            who = arg if kind == DECK_EMPTY else ref.game.side_to_play()
+            ref._refuse(referee.WRONG_MOVE, kind, bytes((who,)))
+            self._refresh()
+            return referee.WRONG_MOVE
         if kind == DECK_EMPTY:
             r = ref.declare_deck_empty(arg)
         elif kind == FORCED_REMOVAL:
@@ -621,6 +629,16 @@ class Board:
             r = ref.confirm_reserve()
         self._refresh()
         return r
+
+    def _far_declaration(self, rem, kind, arg):
+        g = self.ref.game
+        if kind == PASS:
+            return rem.plays(g)
+        if kind == DECK_EMPTY:
+            for t, _ in rem.held:
+                if t == arg:
+                    return True
+        return False
 
     def _refresh(self):
         ref = self.ref

@@ -98,3 +98,14 @@ def test_expect_needs_a_far_seat():
     bd = started("lr-none")
     ok, reply = bd.ask("EXPECT 0 B 12 E3")
     assert not ok and reply.startswith("8 "), reply
+
+
+def test_the_far_side_declares_at_its_own_board():
+    bd = _black_moved("lr-declare")
+    g = bd.r.board.ref.game
+    assert bd.ask("DECLARE pass") == (True, "refused wrong-move G pass")
+    assert bd.ask("DECLARE deck-empty G") == (True, "refused wrong-move G deck-empty")
+    assert g.nmoves() == 1 and not g.over()
+    # its declaration, given by the host, the board carries out itself
+    assert bd.ask("EXPECT 1 G deck-empty") == (True, "2 G deck-empty")
+    assert g.over()
