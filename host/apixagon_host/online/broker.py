@@ -28,7 +28,9 @@ def free_port():
 
 
 class Broker:
-    def __init__(self, port=None, host="127.0.0.1"):
+    def __init__(self, port=None, host="127.0.0.1", tls=None, users=None):
+        # tls: (certfile, keyfile) for an mqtts:// listener; users: {name:
+        # password}, then only they may connect (mosquitto_passwd hashes them)
         self.exe = mosquitto()
         if self.exe is None:
             raise NetworkError(
@@ -36,21 +38,41 @@ class Broker:
             )
         self.host = host
         self.port = port or free_port()
+        self.tls = tls
+        self.users = users
         self.dir = tempfile.mkdtemp(prefix="apixagon-mqtt-")
         self.proc = None
 
     @property
     def url(self):
-        return "mqtt://%s:%d" % (self.host, self.port)
+        return "%s://%s:%d" % ("mqtts" if self.tls else "mqtt", self.host, self.port)
 
     def start(self, timeout=10.0):
         conf = os.path.join(self.dir, "mosquitto.conf")
+        self.log = os.path.join(self.dir, "mosquitto.log")
+        text = (
+            "listener %d %s\npersistence false\nmax_queued_messages 10000\n"
+            "log_dest file %s\nlog_type error\nset_tcp_nodelay true\n"
+            % (self.port, self.host, self.log)
+        )
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            # as root mosquitto drops to the user `mosquitto`, who cannot
+            # read this folder (its key, its password file): it stays the
+            # owner here, a broker of this machine's own
+            text += "user root\n"
+        if self.tls:
+            text += "certfile %s\nkeyfile %s\n" % self.tls
+        if self.users:
+            pw = os.path.join(self.dir, "passwd")
+            open(pw, "w").close()
+            tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+            for name, password in self.users.items():
+                subprocess.run([tool, "-b", pw, name, password], check=True, capture_output=True)
+            text += "allow_anonymous false\npassword_file %s\n" % pw
+        else:
+            text += "allow_anonymous true\n"
         with open(conf, "w") as f:
-            f.write(
-                "listener %d %s\nallow_anonymous true\npersistence false\n"
-                "max_queued_messages 10000\nlog_dest none\nset_tcp_nodelay true\n"
-                % (self.port, self.host)
-            )
+            f.write(text)
         self.proc = subprocess.Popen(
             [self.exe, "-c", conf],
             stdout=subprocess.DEVNULL,
@@ -61,6 +83,11 @@ class Broker:
         while time.monotonic() < end:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode(errors="replace").strip()
+                try:
+                    with open(self.log) as f:
+                        err = (err + " " + f.read()).strip()
+                except OSError:
+                    pass
                 raise NetworkError("mosquitto did not start: %s" % err[-300:])
             try:
                 socket.create_connection((self.host, self.port), 0.2).close()

@@ -55,6 +55,8 @@ class Transport:
         self.presence_topic = presence_topic
         self.subs = []
         self.connected = threading.Event()
+        self.refused = ""
+        self.last_error = ""
         c = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
             client_id=client_id,
@@ -71,25 +73,44 @@ class Transport:
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
+        c.on_log = self._on_log
         self.client = c
 
     def start(self, timeout=10.0):
         """Connect (and keep reconnecting in paho's thread); NetworkError
         if the first connection does not come up within timeout."""
         try:
-            self.client.connect_async(self.host, self.port, KEEPALIVE_S)
-        except (OSError, ValueError) as e:
-            raise NetworkError("cannot reach the broker %s:%d: %s" % (self.host, self.port, e))
-        self.client.loop_start()
-        if not self.connected.wait(timeout):
-            self.stop(False)
+            # the first connection at once, here: a refused port, a name
+            # that does not resolve or a certificate that does not verify is
+            # said as it is (paho's own thread would only retry it)
+            self.client.connect(self.host, self.port, KEEPALIVE_S)
+        except (OSError, ValueError) as e:  # ssl.SSLError is an OSError
             raise NetworkError(
-                "no connection to the broker %s:%d within %g s" % (self.host, self.port, timeout)
-            )
+                "cannot reach the broker %s:%d: %s" % (self.host, self.port, e)
+            ) from None
+        self.client.loop_start()
+        end = time.monotonic() + timeout
+        while not self.connected.wait(0.05):
+            if self.refused or time.monotonic() > end:
+                self.stop(False)
+                why = (
+                    "the broker %s:%d refused the connection: %s"
+                    % (self.host, self.port, self.refused)
+                    if self.refused
+                    else "no connection to the broker %s:%d within %g s%s"
+                    % (self.host, self.port, timeout, self._why())
+                )
+                raise NetworkError(why)
         return self
+
+    def _why(self):
+        # paho keeps a failed TLS handshake's or connect's error to itself:
+        # the last one it logged, if any
+        return " (%s)" % self.last_error if self.last_error else ""
 
     def _on_connect(self, client, userdata, flags, reason, properties=None):
         if reason.is_failure:
+            self.refused = str(reason)  # bad user or password, not allowed
             self.inbox.put(("down", "broker refused: %s" % reason))
             return
         for t in self.subs:
@@ -102,6 +123,10 @@ class Transport:
     def _on_disconnect(self, client, userdata, flags, reason, properties=None):
         self.connected.clear()
         self.inbox.put(("down", str(reason)))
+
+    def _on_log(self, client, userdata, level, text):
+        if level in (self._mqtt.MQTT_LOG_WARNING, self._mqtt.MQTT_LOG_ERR) or "rror" in text:
+            self.last_error = text[:200]
 
     def _on_message(self, client, userdata, m):
         self.inbox.put(("msg", m.topic, bytes(m.payload)))
