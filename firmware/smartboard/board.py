@@ -447,7 +447,7 @@ class Board:
             return
         if self._expect_at == g.nlog:
             return  # worked out for this position already (or none found)
-        from . import computer
+        from . import seats  # (not computer: a far seat never loads the engine)
 
         for _ in range(4):  # its declarations, then its move
             u = self._undone
@@ -458,8 +458,8 @@ class Board:
             else:
                 m = rem.move(g)
             self._expect_seat = (g.side_to_play(), g.seat_to_play())
-            if m and computer.carried_by_board(m):
-                if computer.declare(g, m) == OK:
+            if m and seats.carried_by_board(m):
+                if seats.declare(g, m) == OK:
                     self._nlog = g.nlog
                     ref.changed += 1  # the next pass sees its end, if it ended the match
                     self._event("move")
@@ -472,7 +472,7 @@ class Board:
         self._expect_at = g.nlog
         ref.expect = m
         ref.expect_cells = rem.reserve_cells() if m and m >> 16 == RESERVE else b""
-        if m == computer.WAITING:
+        if m == seats.WAITING:
             pass  # a far seat's move not known yet (smartboard.remote)
         elif m:
             self._event("expect")

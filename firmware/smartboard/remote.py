@@ -9,7 +9,6 @@
 # power cut the host names the seats again (the board's log is the
 # match; the host knows whose seats they were). Its own module, imported
 # at the first REMOTE: a board never asked keeps it out of its heap.
-from apixagon import engine as E
 from apixagon import record
 from apixagon.codes import (
     BAD_SYNTAX,
@@ -24,11 +23,18 @@ from apixagon.codes import (
     SMOKER,
 )
 
-from . import computer, proto, report
+from . import proto, report
+from . import seats as _seats  # (the function seats() below is REMOTE's)
 from .board import PLAY, RESUME
 
 
-class Far(computer.Remote):
+def _move(kind, a=0, b=0):
+    # a move as apixagon.engine encodes it (kind << 16 | a << 8 | b), the
+    # engine itself not loaded
+    return kind << 16 | a << 8 | b
+
+
+class Far(_seats.Remote):
     """Seats whose moves come from the host: the move given for the
     position at nlog `at`, else WAITING (whatever that side puts down is
     refused until its move is known)."""
@@ -36,13 +42,13 @@ class Far(computer.Remote):
     level = 0
 
     def __init__(self, held):
-        computer.Remote.__init__(self, held)
+        _seats.Remote.__init__(self, held)
         self.at = -1
         self.m = 0
         self.cells = b""
 
     def move(self, g):
-        return self.m if self.at == g.nlog else computer.WAITING
+        return self.m if self.at == g.nlog else _seats.WAITING
 
     def done(self, m, t, seat, g=None):
         self.at = -1
@@ -65,7 +71,7 @@ def seats(board, args):
     w = args[0]
     held = []
     if w != "none":
-        held = computer.seats_of(g, computer.mask_of(g, w.replace("+", " ")))
+        held = _seats.seats_of(g, _seats.mask_of(g, w.replace("+", " ")))
         if not held or len(held) != len(w.split("+")):
             raise ValueError(w[:16])  # a seat the match does not have: ERR 6
     b.remote = Far(held) if held else None
@@ -75,7 +81,7 @@ def seats(board, args):
     b.ref.expect_cells = b""
     if b.phase == PLAY:
         b._refresh()
-    return "remote=" + (computer.names(g, held).replace(" ", "+") if held else "none")
+    return "remote=" + (_seats.names(g, held).replace(" ", "+") if held else "none")
 
 
 class _Line:
@@ -131,24 +137,24 @@ def expect(board, args):
         r = NOT_YOUR_TURN  # not the far seat's turn: nothing it may do
     elif kind == PLACE:
         r = g.check_place(t, card, cells[0], seat)
-        m = E.move(PLACE, card, cells[0])
+        m = _move(PLACE, card, cells[0])
     elif kind == RAIN_MOVE:
         r = g.check_rain(t, cells[0], seat)
-        m = E.move(RAIN_MOVE, 0, cells[0])
+        m = _move(RAIN_MOVE, 0, cells[0])
     elif kind == BEEKEEPER:
         r = g.check_beekeeper(t, cells[0], cells[1], seat)
-        m = E.move(BEEKEEPER, cells[0], cells[1])
+        m = _move(BEEKEEPER, cells[0], cells[1])
     elif kind == SMOKER:
         r = g.check_smoker(t, cells[0], seat)
-        m = E.move(SMOKER, 0, cells[0])
+        m = _move(SMOKER, 0, cells[0])
     elif kind == RESERVE:
         r = g.check_reserve(t, bytes(cells), seat)
-        m = E.move(RESERVE)
+        m = _move(RESERVE)
     elif kind == PASS:
         r = g.check_pass(t, seat)
-        m = E.move(PASS)
+        m = _move(PASS)
     elif kind == DECK_EMPTY:
-        m = E.move(DECK_EMPTY)  # the core judges it as the board declares it
+        m = _move(DECK_EMPTY)  # the core judges it as the board declares it
     else:
         r = BAD_SYNTAX  # a forced removal or Junior's out: the players' own, at their board
     if r:

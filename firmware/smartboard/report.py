@@ -44,7 +44,7 @@ def expect_text(board):
     ref = board.ref
     e = ref.expect if ref is not None else 0
     if not e or e >> 16 == 255:
-        return ""  # none, or a far seat's move not known yet (computer.WAITING)
+        return ""  # none, or a far seat's move not known yet (seats.WAITING)
     g = ref.game
     t = g.side_to_play()
     kind = e >> 16
@@ -116,10 +116,10 @@ def status(board, parts, letters):
     those that apply."""
     rem = board.remote
     if rem is not None:
-        from . import computer
+        from .seats import names
 
         g = board.ref.game
-        seats = computer.names(g, rem.held).replace(" ", "+")
+        seats = names(g, rem.held).replace(" ", "+")
         if rem.level:
             parts.append("computer=%s:%d" % (seats, rem.level))
         else:
