@@ -101,6 +101,7 @@ def latency(moves, say):
         finally:
             for board, s in homes.values():
                 s.close()
+                s.done.wait(5)  # its loop out of the link before the link closes
                 s.link.close()
                 board.stop()
     out = []

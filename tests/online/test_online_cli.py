@@ -70,3 +70,37 @@ def test_bad_input_is_said_with_its_exit_code(tmp_path, firmware_mpy, mqtt):
         assert r.returncode == 4 and "broker" in r.stderr, r.stderr
     finally:
         b.stop()
+
+
+def test_a_killed_host_is_seen_away_by_its_last_will(tmp_path, firmware_mpy, mqtt):
+    import signal
+    import time
+
+    b = board(tmp_path, firmware_mpy, "b")
+    g = board(tmp_path, firmware_mpy, "g")
+    try:
+        host = subprocess.Popen(
+            CLI + ["host", "KXLL", "--broker", mqtt.url, "-p", b.port],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        join = subprocess.Popen(
+            CLI + ["join", "KXLL", "--broker", mqtt.url, "-p", g.port, "--grace", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(4)  # both connected and present
+        host.send_signal(signal.SIGKILL)  # no goodbye: the broker's last will speaks
+        host.wait(10)
+        out, err = join.communicate(timeout=60)
+        assert join.returncode == 1, err
+        assert "the other side is away" in out
+        assert "has been away for 2 s" in err
+    finally:
+        for p in (host, join):
+            if p.poll() is None:
+                p.kill()
+        b.stop()
+        g.stop()
