@@ -195,7 +195,10 @@ class Session:
                     raise CommandError("this board's firmware has no REMOTE: update it") from None
                 raise
         self.ready = True
-        self.events = [e for e in self.events if e[0] != "move"]  # the log has them
+        # the moves the log has are not taken twice; one made while it was
+        # read is still to come
+        have = len(self.side.moves)
+        self.events = [e for e in self.events if e[0] != "move" or _count(e[1]) > have]
         self.do(self.side._next_far())
         if self.net is not None and self.net.connected.is_set():
             self._hello()
@@ -444,6 +447,13 @@ class Session:
                 self.net.client.loop_stop()  # no reconnect after the cut
                 self.net.drop()
         self.link.on_event = None
+
+
+def _count(text):
+    try:
+        return int(text.split(" ", 1)[0])
+    except ValueError:
+        return -1
 
 
 def _side_name(letter):
