@@ -149,3 +149,23 @@ def test_an_absent_side_is_declared_gone_after_the_grace(homes, mqtt):
     assert any("away" in t for t in b.said)
     # the board keeps the match: its log has the move
     assert b.board.proc.poll() is None
+
+
+def test_a_board_unplugged_and_back_goes_on(homes, mqtt):
+    b, g = homes["B"], homes["G"]
+    b.connect(mqtt.url, "PLUG42", "host", side="black")
+    g.connect(mqtt.url, "PLUG42", "join")
+    play_move(homes, 1)
+    s = b.session
+    real = s.link.read_frame
+
+    def unplugged(deadline):  # the USB gone mid-read, once
+        s.link.read_frame = real
+        raise L.LinkLost(s.link.port, OSError(5, "Input/output error"))
+
+    s.link.read_frame = unplugged
+    wait_for(lambda: any("waiting for the board" in t for t in b.said), what="the unplug said")
+    wait_for(lambda: s.ready, what="the board found again")
+    play_move(homes, 2)
+    play_move(homes, 3)
+    assert b.error is None and g.error is None

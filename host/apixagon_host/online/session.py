@@ -319,6 +319,8 @@ class Session:
             elif kind == "expect":
                 self._expect(a[1], a[2])
             elif kind == "record":
+                if len(self.side.moves) < self.side.peer_moves:
+                    continue  # the other side's is newer: spectators keep it
                 body = {"lines": a[1], "moves": len(self.side.moves), "head": self.side.head()}
                 self.net.publish(P.topic_record(self.code), json.dumps(body).encode(), retain=True)
             elif kind == "say":
