@@ -169,3 +169,33 @@ def test_a_board_unplugged_and_back_goes_on(homes, mqtt):
     play_move(homes, 2)
     play_move(homes, 3)
     assert b.error is None and g.error is None
+
+
+def test_take_backs_cross_the_network(homes, mqtt):
+    b, g = homes["B"], homes["G"]
+    b.connect(mqtt.url, "UNDX42", "host", side="black")
+    g.connect(mqtt.url, "UNDX42", "join")
+    play_move(homes, 1)
+    # Gold plays and takes it back before Black's board has it: Black's
+    # board stops waiting for it
+    assert MOVES[1] == "G 22 H7"
+    g.hands(LINES, 2)
+    wait_for(lambda: b.session.side.expecting == 2, what="black awaits move 2")
+    assert b.status()["expect"] == "G_22_H7"
+    g.request("HAND", "lift", "H7")
+    wait_for(lambda: g.moves == 1, what="gold's take-back")
+    wait_for(lambda: "expect" not in b.status(), what="black to stop waiting")
+    assert any("took back move 2" in t for t in b.said)
+    play_move(homes, 2)
+    play_move(homes, 3)  # B 22 A5, on both boards
+    # Black takes back a move Gold's board has: Gold's players lift it
+    b.request("HAND", "lift", "A5")
+    wait_for(lambda: b.moves == 2, what="black's take-back")
+    wait_for(lambda: any("lift its card" in t for t in g.said), what="gold told to lift")
+    g.request("HAND", "lift", "A5")
+    wait_for(lambda: g.moves == 2, what="gold's board takes it back")
+    wait_for(lambda: "expect" not in g.status(), what="gold to stop waiting")
+    for k in (3, 4, 5):
+        play_move(homes, k)
+    assert b.error is None and g.error is None
+    assert b.session.errors == [] and g.session.errors == []

@@ -86,13 +86,49 @@ def test_take_backs():
     s.board_move(1, "B 11 I9")
     s.message(msg("ack", n=1, head=s.head()))
     out = s.board_move(0, None)  # the board's `move 0`: all taken back
-    assert any(a[0] == "say" and "put it back" in a[1] for a in out)
-    assert s.moves == []
+    assert ("send", "undo", {"n": 1, "line": "B 11 I9"}) in out
+    assert s.moves == [] and s.acked == 0
     s.board_move(1, "B 11 I9")
     s.message(msg("move", n=2, line="G 22 H7", head="h"))
     s.board_move(2, "G 22 H7")
     out = s.board_move(1, "B 11 I9")  # the far card taken back: awaited again
     assert ("expect", 2, "G 22 H7") in out
+
+
+def test_their_take_back_pending_or_on_the_board():
+    s = side()
+    s.board_move(1, "B 11 I9")
+    s.message(msg("move", n=2, line="G 22 H7", head="h"))
+    # not on this board yet: the board stops waiting for it
+    out = s.message(msg("undo", n=2, line="G 22 H7"))
+    assert out[0] == ("unexpect",) and s.far == {} and s.expecting == 0
+    # on this board: its card to lift, then the board stops waiting
+    s.message(msg("move", n=2, line="G 5 E5", head="h"))
+    s.board_move(2, "G 5 E5")
+    out = s.message(msg("undo", n=2, line="G 5 E5"))
+    assert out[0][0] == "say" and "lift its card" in out[0][1]
+    assert s.board_move(1, "B 11 I9")[0] == ("unexpect",)
+    assert s.far == {} and s.moves == ["B 11 I9"]
+    # played on since: refused, said
+    s.message(msg("move", n=2, line="G 5 E5", head="h"))
+    s.board_move(2, "G 5 E5")
+    s.board_move(3, "B 7 E7")
+    out = s.message(msg("undo", n=2, line="G 5 E5"))
+    assert out[0] == ("send", "refused", {"n": 2, "line": "G 5 E5", "reason": "played-on"})
+    # nonsense: an error, nothing changes
+    before = list(s.moves)
+    assert s.message(msg("undo", n=9, line="G 5 E5"))[0][0] == "error"
+    assert s.message(msg("undo", n=3, line="B 7 E7"))[0][0] == "error"
+    assert s.moves == before
+
+
+def test_our_take_back_voids_their_answer():
+    s = side()
+    s.board_move(1, "B 11 I9")
+    s.message(msg("move", n=2, line="G 22 H7", head="h"))  # awaited here
+    out = s.board_move(0, None)
+    assert ("send", "undo", {"n": 1, "line": "B 11 I9"}) in out
+    assert s.far == {}  # an answer to a move no longer there
 
 
 def test_the_board_refusing_a_far_move_is_reported_and_not_asked_again():

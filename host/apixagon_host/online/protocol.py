@@ -22,6 +22,8 @@ version `v`, the match `code` and the sender's `side` letter:
   ack      {n, head}                      move n is on the sender's board
   refused  {n, line, reason}              the sender's board refused move n
   want     {}                             send me your snapshot
+  undo     {n, line}                      the sender's players took back
+                                          their move n (the last one)
 
 Presence is not a message: a retained `online`/`offline` on the side's
 presence topic, `offline` also as the MQTT last will (transport.py)."""
@@ -33,7 +35,7 @@ import re
 VERSION = 1
 MAX_BYTES = 16384  # a whole record of the longest match fits many times
 ROOT = "apixagon/v1"
-KINDS = ("hello", "snapshot", "move", "ack", "refused", "want")
+KINDS = ("hello", "snapshot", "move", "ack", "refused", "want", "undo")
 CODE_RE = re.compile(r"^[A-HJ-NP-Z2-9]{4,12}$")  # no 0/O, 1/I: read aloud, typed by hand
 GRACE_S = 30.0  # an absent side is declared gone after this long
 _LETTERS = "BGAJ"
@@ -137,6 +139,7 @@ _FIELDS = {
     "ack": {"n": int, "head": str},
     "refused": {"n": int, "line": str, "reason": str},
     "want": {},
+    "undo": {"n": int, "line": str},
 }
 
 
@@ -174,9 +177,9 @@ def decode(data, code, side=None):
             raise ProtocolError("malformed snapshot: lines")
         if sum(1 for x in msg["lines"] if is_move(x)) != msg["moves"]:
             raise ProtocolError("malformed snapshot: its moves do not count %d" % msg["moves"])
-    if kind in ("move", "refused") and not is_move(msg["line"]):
+    if kind in ("move", "refused", "undo") and not is_move(msg["line"]):
         raise ProtocolError("malformed %s: %r is not a move line" % (kind, msg["line"][:40]))
-    if kind in ("move", "refused") and msg["n"] < 1:
+    if kind in ("move", "refused", "undo") and msg["n"] < 1:
         raise ProtocolError("malformed %s: move number %d" % (kind, msg["n"]))
     return msg
 
@@ -194,6 +197,7 @@ class Side:
       ("say", text)              tell the players
       ("error", text)            a message refused: nothing changed
       ("resync", text)           read the board's record again (load)
+      ("unexpect",)              the board waits for no far move (REMOTE again)
       ("diverged", text)         the boards' matches differ: stop
     """
 
@@ -209,6 +213,7 @@ class Side:
         self.expecting = 0  # the far move number the board was asked to wait for
         self.refused = set()  # (n, line) of far moves our board refused
         self.owed = {}  # n -> line: our moves the other board has and ours lost
+        self.lifting = {}  # n -> line: far moves their players took back, to lift here
 
     # what the board says ---------------------------------------------------
     def load(self, lines):
@@ -260,21 +265,59 @@ class Side:
         return out + [("record", self.lines())]
 
     def _taken_back(self, keep):
-        # our board's record is the truth; a move of ours the other board
-        # already has cannot be unsaid there: the players are asked to put
-        # it back. A far move taken back is awaited again.
+        # our board's record is the truth. A move of ours taken back is
+        # taken back at the other board too (undo), as the last move of
+        # the match there; what the other side answered to it is void. A
+        # far move taken back here is awaited again, unless its own
+        # players took it back (then this board stops waiting for it).
         out = []
-        for i in range(keep, len(self.moves)):
+        for i in range(len(self.moves) - 1, keep - 1, -1):
             x = self.moves[i]
-            if mover(x) == self.side and i + 1 <= self.acked:
-                out.append(
-                    ("say", "move %d (%s) is on the other board already: put it back" % (i + 1, x))
-                )
-            elif mover(x) != self.side:
+            if mover(x) == self.side:
+                out.append(("send", "undo", {"n": i + 1, "line": x}))
+            elif self.lifting.get(i + 1) == norm(x):
+                del self.lifting[i + 1]
+                out.append(("unexpect",))
+            else:
                 self.far[i + 1] = x
+        for n in [n for n in self.far if n > keep + 1 and mover(self.far[n]) != self.side]:
+            if any(mover(x) == self.side for x in self.moves[keep:]):
+                del self.far[n]  # an answer to a move of ours taken back
         del self.moves[keep:]
+        self.acked = min(self.acked, keep)
         self.expecting = 0
         return out
+
+    def _on_undo(self, msg):
+        n, line = msg["n"], msg["line"]
+        if mover(line) != self.other:
+            return [
+                ("error", "undo %d refused: %r is not a move of side %s" % (n, line, self.other))
+            ]
+        have = len(self.moves)
+        if n == have + 1 and norm(self.far.get(n, "")) == norm(line):
+            # not on this board yet: it waits for it no more
+            del self.far[n]
+            self.expecting = 0
+            return [
+                ("unexpect",),
+                ("say", "the other side took back move %d (%s)" % (n, line)),
+            ]
+        if n == have and norm(self.moves[n - 1]) == norm(line):
+            self.lifting[n] = norm(line)
+            return [
+                ("say", "the other side took back move %d (%s): lift its card" % (n, line)),
+            ]
+        if n < have and n <= len(self.moves) and norm(self.moves[n - 1]) == norm(line):
+            return [
+                ("send", "refused", {"n": n, "line": line, "reason": "played-on"}),
+                (
+                    "say",
+                    "the other side took back move %d (%s), but this board has played on"
+                    % (n, line),
+                ),
+            ]
+        return [("error", "undo %d refused: no such move %r here" % (n, line))]
 
     # what the other side says ---------------------------------------------------
     def message(self, data):

@@ -328,6 +328,11 @@ class Session:
             elif kind == "error":
                 self.errors.append(a[1])
                 self.say("refused a message: %s" % a[1])
+            elif kind == "unexpect":
+                try:
+                    self.link.request("REMOTE", self.side.other)  # its expect cleared
+                except L.BoardError as e:
+                    self.say("the board cannot stop waiting: %s" % e)
             elif kind == "resync":
                 self.say(a[1])
                 self._attach()
