@@ -12,7 +12,8 @@ all: test
 
 # CairoSVG (PNG pictures) needs the system's cairo library, the web
 # companion's browser tests Debian's chromium (Playwright drives it; its own
-# browser download cannot work offline): both installed from Debian's
+# browser download cannot work offline), and the online play's tests
+# Debian's mosquitto broker: each installed from Debian's
 # packages where missing and apt-get can (root, as in CI).
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	@ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' \
@@ -21,6 +22,9 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	@command -v chromium >/dev/null \
 	  || (command -v apt-get >/dev/null && apt-get install -y -q chromium >/dev/null) \
 	  || echo "warning: chromium is missing: the web companion's browser tests will be skipped"
+	@command -v mosquitto >/dev/null || test -x /usr/sbin/mosquitto \
+	  || (command -v apt-get >/dev/null && apt-get install -y -q mosquitto >/dev/null) \
+	  || echo "warning: mosquitto is missing: the online play's tests will be skipped"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -r requirements-nodeps.txt

@@ -447,7 +447,7 @@ class Board:
             return
         if self._expect_at == g.nlog:
             return  # worked out for this position already (or none found)
-        from . import computer
+        from . import seats  # (not computer: a far seat never loads the engine)
 
         for _ in range(4):  # its declarations, then its move
             u = self._undone
@@ -458,8 +458,8 @@ class Board:
             else:
                 m = rem.move(g)
             self._expect_seat = (g.side_to_play(), g.seat_to_play())
-            if m and computer.carried_by_board(m):
-                if computer.declare(g, m) == OK:
+            if m and seats.carried_by_board(m):
+                if seats.declare(g, m) == OK:
                     self._nlog = g.nlog
                     ref.changed += 1  # the next pass sees its end, if it ended the match
                     self._event("move")
@@ -472,7 +472,9 @@ class Board:
         self._expect_at = g.nlog
         ref.expect = m
         ref.expect_cells = rem.reserve_cells() if m and m >> 16 == RESERVE else b""
-        if m:
+        if m == seats.WAITING:
+            pass  # a far seat's move not known yet (smartboard.remote)
+        elif m:
             self._event("expect")
         else:
             self._say("the computer has no move: declare for it")
@@ -607,6 +609,14 @@ class Board:
         ref = self.ref
         self.declaring = 0
         r = OK
+        rem = self.remote
+        if rem is not None and not rem.level and self._far_declaration(rem, kind, arg):
+            # a seat played from elsewhere (smartboard.remote) declares at
+            # its own board: its move comes from there, its deck is there
+            who = arg if kind == DECK_EMPTY else ref.game.side_to_play()
+            ref._refuse(referee.WRONG_MOVE, kind, bytes((who,)))
+            self._refresh()
+            return referee.WRONG_MOVE
         if kind == DECK_EMPTY:
             r = ref.declare_deck_empty(arg)
         elif kind == FORCED_REMOVAL:
@@ -619,6 +629,16 @@ class Board:
             r = ref.confirm_reserve()
         self._refresh()
         return r
+
+    def _far_declaration(self, rem, kind, arg):
+        g = self.ref.game
+        if kind == PASS:
+            return rem.plays(g)
+        if kind == DECK_EMPTY:
+            for t, _ in rem.held:
+                if t == arg:
+                    return True
+        return False
 
     def _refresh(self):
         ref = self.ref

@@ -6,55 +6,35 @@
 # first; the board waits to see it carried out (Referee.expect: the target
 # pulses in the seat's colour, the companion names the card, the board
 # accepts only that card on that cell). The computer is one source of such
-# moves; a remote player can be another (Remote, below, takes the move
-# from the link).
+# moves; a remote player on another board is another (smartboard.remote;
+# the seats' common part is smartboard.seats, without the engine).
 #
 # The computer's hand is the board's own draw (the board cannot see hands,
 # RULES §8): apixagon.dealer keeps a seeded pile of its side's cards not
 # yet seen and draws 3, then one a turn to the hand limit of 4 (§3, §4; 3
 # for 2v1's single player, §5). The engine reads the board, the record and
 # that hand, never another seat's (apixagon.engine).
-from apixagon import dealer, record
+from apixagon import dealer
 from apixagon import engine as E
-from apixagon.codes import DECK_EMPTY, JUNIOR, OK, PASS, PLACE, RESERVE
+from apixagon.codes import DECK_EMPTY, OK, PLACE, RESERVE
+
+# the seats played from elsewhere, shared with smartboard.remote (here
+# under their old names: the board and the tests call them computer.*)
+from .seats import (  # noqa: F401
+    WAITING,
+    Remote,
+    carried_by_board,
+    declare,
+    mask_of,
+    names,
+    seats_of,
+)
 
 # The levels the board offers (apixagon.engine has 1 to 6): each answers
 # within 2 s of the chip's time at its worst position of the scripted
 # 2-player game on the emulated RP2040 (docs/figures.md, tools/budgets.py); level 6
 # takes ~3 s there and is the PC's (apixagon play --level 6).
 BOARD_LEVELS = (1, 2, 3, 4, 5)
-
-
-def seats_of(g, mask):
-    """The (side, seat) pairs of the setting's mask (bit side*3 + seat-1)
-    that g has."""
-    out = []
-    if g.mode == JUNIOR:
-        return out  # §6 is a race of hands: no computer seat
-    for t in (0, 1):
-        for s in range(1, g.seats[t] + 1):
-            if mask >> (t * 3 + s - 1) & 1:
-                out.append((t, s))
-    return out
-
-
-def names(g, held):
-    """The seats as the record names them: `G` (two players), `A2 B1`."""
-    letters = record.side_letters(g)
-    return " ".join(letters[t] + ("%d" % s if g.teams else "") for t, s in held)
-
-
-def mask_of(g, text):
-    """The mask of seats a [Computer] tag names (names())."""
-    letters = record.side_letters(g)
-    m = 0
-    for w in text.split():
-        if w and w[0] in letters:
-            t = letters.index(w[0])
-            s = int(w[1:]) if len(w) > 1 and w[1:].isdigit() else 1
-            if 1 <= s <= 3:
-                m |= 1 << (t * 3 + s - 1)
-    return m
 
 
 def level_of(tags):
@@ -67,30 +47,6 @@ def level_of(tags):
 def tags(g, held, level):
     """The match log's tags naming the computer's seats and its level."""
     return (("Computer", names(g, held)), ("Level", "%d" % level))
-
-
-class Remote:
-    """A seat played from elsewhere: move(g) says its next move (0: none
-    known yet), done() when the board saw it carried out, taken_back()
-    when the players took it back."""
-
-    def __init__(self, held):
-        self.held = held
-
-    def plays(self, g):
-        return (g.side_to_play(), g.seat_to_play()) in self.held
-
-    def move(self, g):
-        return 0
-
-    def done(self, m, t, seat, g=None):
-        pass
-
-    def taken_back(self, m, t, seat):
-        pass
-
-    def reserve_cells(self):
-        return b""
 
 
 class Computer(Remote):
@@ -143,19 +99,3 @@ class Computer(Remote):
 
     def reserve_cells(self):
         return bytes(self.eng.reserve_cells[: self.eng.nres])
-
-
-def carried_by_board(m):
-    """A move with no card to carry: the board makes it itself (a pass,
-    a declaration)."""
-    k = E.kind_of(m)
-    return k == PASS or k == DECK_EMPTY
-
-
-def declare(g, m):
-    """The computer's pass or deck-empty declaration, made by the board:
-    the core's reason."""
-    t = g.side_to_play()
-    if E.kind_of(m) == PASS:
-        return g.pass_turn(t, g.seat_to_play())
-    return g.deck_empty(t)

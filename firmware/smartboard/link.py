@@ -81,6 +81,7 @@ class Link:
     # the verbs, as their cmd_ methods are named (a subclass adds its own)
     VERBS = ("hello", "status", "watch", "cells", "logs", "get", "pulled", "del", "conf")
     VERBS += ("set", "clock", "reboot", "fetch", "hands", "declare", "nolog")
+    VERBS += ("remote", "expect")
 
     def __init__(self, port, board, log, name="APIXAGON", profile="A", board_id="sim"):
         self.port = port
@@ -731,6 +732,18 @@ class Link:
         from . import declare  # its own module: a board never asked keeps it out of its heap
 
         return declare.reply(self.board, args)
+
+    def cmd_remote(self, args):
+        self._board()
+        from . import remote  # its own module: a board never asked keeps it out of its heap
+
+        return remote.seats(self.board, args)
+
+    def cmd_expect(self, args):
+        self._board()
+        from . import remote
+
+        return remote.expect(self.board, args)
 
     def cmd_hands(self, args):
         self._board()

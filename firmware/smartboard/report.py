@@ -43,8 +43,8 @@ def expect_text(board):
     D5 C3`); "" when none."""
     ref = board.ref
     e = ref.expect if ref is not None else 0
-    if not e:
-        return ""
+    if not e or e >> 16 == 255:
+        return ""  # none, or a far seat's move not known yet (seats.WAITING)
     g = ref.game
     t = g.side_to_play()
     kind = e >> 16
@@ -112,10 +112,14 @@ def status(board, parts, letters):
     those that apply."""
     rem = board.remote
     if rem is not None:
-        from . import computer
+        from .seats import names
 
         g = board.ref.game
-        parts.append("computer=%s:%d" % (computer.names(g, rem.held).replace(" ", "+"), rem.level))
+        seats = names(g, rem.held).replace(" ", "+")
+        if rem.level:
+            parts.append("computer=%s:%d" % (seats, rem.level))
+        else:
+            parts.append("remote=" + seats)  # played from elsewhere (smartboard.remote)
         e = expect_text(board)
         if e:
             parts.append("expect=" + e.replace(" ", "_"))

@@ -159,6 +159,7 @@ def _lazy(name):
 
 _run_serve, _serve_args = _lazy("web.serve")
 _run_deploy, _deploy_args = _lazy("deploy")
+_run_online, _online_args = _lazy("online.command")
 
 
 # name: (run(state, args) or a module with run, add-arguments, one-line help)
@@ -175,6 +176,11 @@ COMMANDS = {
         "live view of a board (and the simulator's companion): cards, LEDs, moves",
     ),
     "serve": (_run_serve, _serve_args, "the companion in the browser: live board, library, board"),
+    "online": (
+        _run_online,
+        _online_args,
+        "play a board against a board in another home (host|join CODE, over MQTT)",
+    ),
     "deploy": (_run_deploy, _deploy_args, "install the firmware on a board (all files)"),
     "update": (_run_deploy, _deploy_args, "update the firmware on a board (changed files)"),
 }

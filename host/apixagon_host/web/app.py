@@ -28,6 +28,7 @@ from starlette.templating import Jinja2Templates
 
 from .. import logs, words
 from ..errors import CommandError
+from ..online import protocol as P
 from ..render import PngUnavailable, led_legend_svg, svg_to_png
 from . import library, live
 from .guard import Guard, Quiet
@@ -56,6 +57,7 @@ def create_app(
     stopping=lambda: False,
     token=None,
     manual=MANUAL,
+    watcher=None,
 ):
     """The app around a started bridge.Bridge (or any object with its
     session, log, version, job, call, watch, unwatch, run_job) and the
@@ -63,7 +65,8 @@ def create_app(
     server is shutting down (the event streams end then). hosts: the
     names the Host header may carry besides the loopback ones; token: the
     secret remote clients need (--allow-remote); manual: the built manual's
-    folder, served at /manual/ if it holds an index.html."""
+    folder, served at /manual/ if it holds an index.html. watcher: the
+    online matches' records for spectators (online.watch.Watcher), or None."""
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
     has_manual = bool(manual) and os.path.isfile(os.path.join(manual, "index.html"))
     templates.env.globals["manual"] = has_manual
@@ -351,6 +354,36 @@ def create_app(
             return JSONResponse({"ok": False, "error": str(e)}, 409)
         return JSONResponse({"ok": True, "job": job.as_dict()})
 
+    # ---- spectators of online matches (read-only, delayed, no hands) --------
+    def _watched(request):
+        code = request.path_params["code"].upper()
+        if watcher is None or not P.CODE_RE.match(code):
+            return None, code
+        try:
+            delay = int(request.query_params.get("delay", "0"))
+        except ValueError:
+            delay = 0
+        return watcher.view(code, delay), code
+
+    async def watch_page(request):
+        v, code = _watched(request)
+        if v is None:
+            what = "online match %s" % code[:12] if watcher else "online watching (--watch-broker)"
+            return page(request, "missing", 404, what=what)
+        svg = await run_in_threadpool(_watch_svg, v)
+        moves = [x for x in v["lines"] if P.is_move(x)]
+        return page(request, "watch", v=v, svg=svg, moves=moves, active="watch")
+
+    async def watch_apx(request):
+        v, code = _watched(request)
+        if v is None:
+            return PlainTextResponse("no such online match", 404)
+        return PlainTextResponse(
+            "\n".join(v["lines"]) + "\n",
+            media_type="text/plain; charset=utf-8",
+            headers={"Cache-Control": "no-store"},
+        )
+
     routes = [
         Route("/", live_page),
         Route("/events", events),
@@ -369,6 +402,8 @@ def create_app(
         Route("/match/{id:int}/download.{ext:str}", _only(download, ("apx", "json", "svg", "png"))),
         Route("/match/{id:int}/tags", tags, methods=["POST"]),
         Route("/board", board_page),
+        Route("/watch/{code:str}.apx", watch_apx),
+        Route("/watch/{code:str}", watch_page),
         Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=os.path.join(HERE, "static")), name="static"),
     ]
@@ -379,6 +414,21 @@ def create_app(
         Middleware(Guard, allow_remote=allow_remote, hosts=hosts or (), token=token),
     ]
     return Starlette(routes=routes, middleware=middleware)
+
+
+def _watch_svg(v):
+    from apixagon import record
+    from apixagon.game import Game
+
+    from ..render import render_svg
+
+    game, _ = record.check(v["lines"], Game)
+    title = "online %s \u00b7 move %d (%d held back)" % (
+        v["code"],
+        v["shown"],
+        v["moves"] - v["shown"],
+    )
+    return render_svg(game, title=title)
 
 
 async def favicon(request):

@@ -42,6 +42,17 @@ def add_args(p):
         "own name is allowed already)",
     )
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument(
+        "--watch-broker",
+        metavar="URL",
+        help="spectators: show the online matches of this broker at /watch/CODE",
+    )
+    p.add_argument(
+        "--watch-delay",
+        type=int,
+        default=2,
+        help="moves held back from spectators (default %(default)s)",
+    )
 
 
 def _loopback(host):
@@ -103,6 +114,11 @@ def run(state, args):
         hosts += [me, me + ".local"] + ([] if wildcard else [args.host])
         token = secrets.token_urlsafe(18)
     server = None
+    watcher = None
+    if args.watch_broker:
+        from ..online.watch import Watcher
+
+        watcher = Watcher(args.watch_broker, args.watch_delay).start()
     app = create_app(
         bridge,
         args.db,
@@ -110,6 +126,7 @@ def run(state, args):
         hosts=hosts,
         stopping=lambda: server is not None and server.should_exit,
         token=token,
+        watcher=watcher,
     )
     shown = socket.gethostname() if wildcard else args.host
     name = "[%s]" % shown if ":" in shown else shown
@@ -139,5 +156,7 @@ def run(state, args):
     finally:
         bridge.stop()
         sock.close()
+        if watcher is not None:
+            watcher.stop()
     sys.stdout.flush()
     return 0

@@ -1,0 +1,102 @@
+"""`apixagon online host|join CODE`: this board plays one side of a match
+whose other side is a board in another home, over an MQTT broker."""
+
+import os
+import socket
+
+from ..errors import CommandError
+from . import protocol as P
+from .transport import DEFAULT_URL, parse_url
+
+
+def add_args(p):
+    p.add_argument("role", choices=("host", "join"), help="host: start the match; join: the other")
+    p.add_argument("code", help="the match's code, agreed by the players (4-12 of A-Z, 2-9)")
+    p.add_argument(
+        "--broker",
+        help="mqtt://[USER:PASS@]HOST[:PORT] or mqtts://... (default: %s; `host` starts "
+        "Debian's mosquitto there when nothing listens)" % DEFAULT_URL,
+    )
+    p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
+    p.add_argument("--side", help="host: the side this board plays, black|gold (default black)")
+    p.add_argument("--user", help="broker user name (or in the URL)")
+    p.add_argument(
+        "--password-env",
+        default="APIXAGON_MQTT_PASSWORD",
+        help="the environment variable holding the broker's password (default: %(default)s)",
+    )
+    p.add_argument("--ca", help="CA certificate file for mqtts:// (default: the system's)")
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=P.GRACE_S,
+        help="seconds the other side may be away before it is declared gone (default %(default)g)",
+    )
+    p.add_argument(
+        "--wait", type=float, default=60, help="join: seconds to wait for the host's match"
+    )
+    p.add_argument("--seconds", type=float, default=0, help="stop after this long (default: never)")
+
+
+def _listening(host, port):
+    try:
+        socket.create_connection((host, port), 0.5).close()
+        return True
+    except OSError:
+        return False
+
+
+def run(state, args):
+    from .. import link as L
+    from .session import Session
+
+    def say(text):
+        state.out.write("%s\n" % text)
+        state.out.flush()
+
+    side = args.side
+    if side:
+        side = {"black": "B", "gold": "G"}.get(side.lower(), side.upper())
+    url = args.broker or DEFAULT_URL
+    parse_url(url)  # a bad URL said before the board is touched
+    P.check_code_or_usage(args.code)
+    broker = None
+    if not args.broker and args.role == "host" and not _listening("127.0.0.1", 1883):
+        from .broker import Broker
+
+        broker = Broker(1883).start()
+        say("started mosquitto on 127.0.0.1:1883 (this computer only; across homes use --broker)")
+    link = None
+    session = None
+    try:
+        link = L.connect(args.port, timeout=5)
+        session = Session(
+            link,
+            url,
+            args.code,
+            args.role,
+            side=side,
+            grace=args.grace,
+            say=say,
+            wait=args.wait,
+            ca=args.ca,
+            user=args.user,
+            password=os.environ.get(args.password_env) if args.password_env else None,
+        )
+        session.start()
+        session.run(args.seconds)
+    except KeyboardInterrupt:
+        say("stopped: the match stays on the board; run the same command to go on")
+    finally:
+        if session is not None:
+            session.close()
+        if link is not None:
+            link.close()
+        if broker is not None:
+            broker.stop()
+    if session is not None and session.errors:
+        say("%d message(s) refused" % len(session.errors))
+    return 0
+
+
+__all__ = ["add_args", "run", "CommandError"]

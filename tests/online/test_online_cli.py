@@ -1,0 +1,106 @@
+"""`apixagon online host|join CODE` as a user runs it: two processes, two
+simulated boards, one mosquitto; and its bad input (a bad code, a bad
+broker URL, an unknown match, a board with no match), each a clear
+message and its exit code."""
+
+import os
+import subprocess
+import sys
+
+import devboard
+from apixagon_host import link as L
+
+CLI = [sys.executable, "-m", "apixagon_host.cli", "online"]
+
+
+def board(tmp_path, fw, name, start=True):
+    flash = os.path.join(str(tmp_path), name)
+    os.makedirs(flash)
+    devboard.install(flash, fw)
+    b = devboard.DevBoard(flash, "A").start()
+    if start:
+        link = L.connect(b.port, timeout=5)
+        link.request("HAND", "press", "confirm")
+        link.close()
+    return b
+
+
+def run(*args, timeout=60):
+    return subprocess.run(CLI + list(args), capture_output=True, text=True, timeout=timeout)
+
+
+def test_host_and_join_meet_on_the_broker(tmp_path, firmware_mpy, mqtt):
+    b = board(tmp_path, firmware_mpy, "b")
+    g = board(tmp_path, firmware_mpy, "g")
+    try:
+        host = subprocess.Popen(
+            CLI + ["host", "cxl7", "--broker", mqtt.url, "-p", b.port, "--seconds", "6"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        join = run("join", "CXL7", "--broker", mqtt.url, "-p", g.port, "--seconds", "3")
+        out, err = host.communicate(timeout=60)
+        assert join.returncode == 0, join.stderr
+        assert "this board plays Gold" in join.stdout
+        assert "the other side (Black) is here" in join.stdout
+        assert host.returncode == 0, err
+        assert "this board plays Black" in out and "the other side (Gold) is here" in out
+        assert "the other side is away" in out  # the joiner left first
+    finally:
+        b.stop()
+        g.stop()
+
+
+def test_bad_input_is_said_with_its_exit_code(tmp_path, firmware_mpy, mqtt):
+    b = board(tmp_path, firmware_mpy, "b", start=False)
+    try:
+        r = run("join", "no!", "--broker", mqtt.url, "-p", b.port)
+        assert r.returncode == 2 and "bad match code" in r.stderr
+        r = run("join", "ABCD", "--broker", "http://x", "-p", b.port)
+        assert r.returncode == 4 and "bad broker URL" in r.stderr
+        r = run("host", "ABCD", "--broker", mqtt.url, "-p", b.port)
+        assert r.returncode == 2 and "no match on the board" in r.stderr
+        link = L.connect(b.port, timeout=5)
+        link.request("HAND", "press", "confirm")
+        link.close()
+        r = run("join", "ZZZZ", "--broker", mqtt.url, "-p", b.port, "--wait", "1")
+        assert r.returncode == 2 and "no match ZZZZ on the broker" in r.stderr
+        r = run("join", "ZZZZ", "--broker", "mqtt://127.0.0.1:9", "-p", b.port, "--wait", "1")
+        assert r.returncode == 4 and "broker" in r.stderr, r.stderr
+    finally:
+        b.stop()
+
+
+def test_a_killed_host_is_seen_away_by_its_last_will(tmp_path, firmware_mpy, mqtt):
+    import signal
+    import time
+
+    b = board(tmp_path, firmware_mpy, "b")
+    g = board(tmp_path, firmware_mpy, "g")
+    try:
+        host = subprocess.Popen(
+            CLI + ["host", "KXLL", "--broker", mqtt.url, "-p", b.port],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        join = subprocess.Popen(
+            CLI + ["join", "KXLL", "--broker", mqtt.url, "-p", g.port, "--grace", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(4)  # both connected and present
+        host.send_signal(signal.SIGKILL)  # no goodbye: the broker's last will speaks
+        host.wait(10)
+        out, err = join.communicate(timeout=60)
+        assert join.returncode == 1, err
+        assert "the other side is away" in out
+        assert "has been away for 2 s" in err
+    finally:
+        for p in (host, join):
+            if p.poll() is None:
+                p.kill()
+        b.stop()
+        g.stop()

@@ -1,0 +1,131 @@
+"""Spectators of an online match: the web companion's /watch/CODE page and
+/watch/CODE.apx feed follow the match through the broker, held back by
+the chosen number of moves; a record the rules refuse is never shown;
+the page shows the table, never a hand. In Chromium (Debian's, driven by
+Playwright, as tests/web) when it is installed."""
+
+import json
+import os
+import shutil
+import sys
+import threading
+import time
+import types
+import urllib.error
+import urllib.request
+
+import pytest
+from apixagon_host.online import protocol as P
+from apixagon_host.online.watch import Watcher
+from onlinekit import MOVES, play_move, wait_for
+
+pytest.importorskip("starlette", reason="the web companion's packages (make installs them)")
+pytest.importorskip("uvicorn", reason="the web companion's packages (make installs them)")
+
+
+class Web:
+    """create_app with the watcher (no board: a spectator may have none)."""
+
+    def __init__(self, watcher):
+        import uvicorn
+        from apixagon_host.web.app import create_app
+        from apixagon_host.web.serve import listen
+
+        app = create_app(types.SimpleNamespace(), None, watcher=watcher)
+        self.sock = listen("127.0.0.1", 0)
+        self.url = "http://127.0.0.1:%d" % self.sock.getsockname()[1]
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+        )
+        threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        ).start()
+        wait_for(lambda: self.server.started, 10, "the web server")
+
+    def get(self, path):
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def stop(self):
+        self.server.should_exit = True
+        time.sleep(0.3)
+        self.sock.close()
+
+
+def moves_of(text):
+    return [x for x in text.splitlines() if P.is_move(x)]
+
+
+def test_the_watcher_keeps_only_records_the_rules_take(mqtt):
+    w = Watcher(mqtt.url, delay=1)
+    good = json.dumps({"lines": ["mode queens-gambit", "start black"] + MOVES[:3]}).encode()
+    w.take("apixagon/v1/SEEN42/record", good)
+    assert w.view("SEEN42")["shown"] == 2 and w.view("SEEN42", 3)["shown"] == 0
+    assert w.view("SEEN42", 0)["delay"] == 1  # never less than the watcher's own
+    for bad in (
+        b"nope",
+        json.dumps({"lines": ["mode queens-gambit", "B 11 I9", "G 22 I9"]}).encode(),
+        json.dumps({"lines": ["mode queens-gambit", "hand B 1 2 3"]}).encode(),
+        json.dumps({"lines": "B 11 I9"}).encode(),
+    ):
+        w.take("apixagon/v1/SEEN42/record", bad)
+        assert w.view("SEEN42")["moves"] == 3
+    assert w.refused == 4
+    w.take("apixagon/v1/bad code/record", good)
+    assert w.view("BAD CODE") is None and w.view("NXSUCH") is None
+
+
+def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt):
+    watcher = Watcher(mqtt.url, delay=2).start()
+    web = Web(watcher)
+    b, g = homes["B"], homes["G"]
+    try:
+        b.connect(mqtt.url, "SHWX42", "host", side="black")
+        g.connect(mqtt.url, "SHWX42", "join")
+        assert web.get("/watch/NXSUCH")[0] == 404
+        assert web.get("/watch/not%20a%20code")[0] == 404
+        assert web.get("/watch/NXSUCH.apx")[0] == 404
+        page = None
+        path = shutil.which("chromium") or shutil.which("chromium-browser")
+        pw = None
+        if path is not None:
+            sync_api = pytest.importorskip("playwright.sync_api")
+            pw = sync_api.sync_playwright().start()
+            browser = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
+            page = browser.new_page()
+        for k in range(1, 7):
+            play_move(homes, k)
+            want = max(0, k - 2)
+            wait_for(
+                lambda: moves_of(web.get("/watch/SHWX42.apx")[1]) == MOVES[:want],
+                what="the feed at move %d" % k,
+            )
+            if page is not None:
+                if k == 1:
+                    page.goto(web.url + "/watch/SHWX42")
+                page.wait_for_function(
+                    "t => document.querySelector('#shown') && "
+                    "document.querySelector('#shown').textContent.startsWith(t)",
+                    arg="move %d shown of %d played" % (want, k),
+                    timeout=15000,
+                )
+                items = page.locator("#moves li").all_text_contents()
+                assert items == MOVES[:want]
+                assert "hand" not in page.content().lower()
+        status, text = web.get("/watch/SHWX42.apx?delay=5")
+        assert status == 200 and moves_of(text) == MOVES[:1]
+        status, text = web.get("/watch/shwx42")
+        assert status == 200 and "move 4 shown of 6 played" in text
+        if pw is not None:
+            os.makedirs(os.path.join("build", "screens"), exist_ok=True)
+            page.screenshot(path=os.path.join("build", "screens", "watch.png"))
+            browser.close()
+            pw.stop()
+        else:
+            sys.stderr.write("chromium missing: the spectator page checked without a browser\n")
+    finally:
+        web.stop()
+        watcher.stop()
