@@ -703,9 +703,13 @@ def restart(port):
     """Leave mpremote's REPL with a soft reset (Ctrl-D at the friendly REPL):
     the board runs main.py again; the simulator's process ends and
     tools/devboard.py starts it, as a board boots. (`mpremote soft-reset`
-    waits for a "soft reboot" the unix port never prints.)"""
+    waits for a "soft reboot" the unix port never prints.)
+
+    Every write is bounded: a board that lost its power under a script
+    keeps its port but reads nothing, and the script's bytes still in the
+    port's buffer would block a write (or a drain) for ever."""
     try:
-        ser = serial.Serial(port, 115200, timeout=0.05)
+        ser = serial.Serial(port, 115200, timeout=0.05, write_timeout=1.0)
     except (serial.SerialException, OSError) as e:
         raise L.BoardError("cannot open %s: %s" % (port, e), L.EXIT_NO_BOARD)
     try:
@@ -715,7 +719,8 @@ def restart(port):
             raise L.BoardError("the board's REPL did not answer on %s" % port, EXIT_FAILED)
         _read_until(ser, None, 0.1)  # the rest of what it says: then quiet
         ser.write(b"\x04")
-        ser.flush()
+    except serial.SerialTimeoutException:
+        raise L.BoardError("the board on %s reads nothing: reset or unplugged?" % port, EXIT_FAILED)
     finally:
         ser.close()
 
