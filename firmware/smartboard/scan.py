@@ -27,16 +27,17 @@ ERROR_STABLE = const(8)  # an error state must persist much longer than a card
 # times in a row before it counts as lifted than it takes to see one placed
 # (at a 5 % miss rate a phantom lift is then ~1e-8 per look).
 LIFT_STABLE = const(6)
-# A reed matrix is read whole once per loop tick (~0.5 ms on the board).
-# 8 agreeing passes make an electrical glitch that fakes a card (p^8)
-# vanishingly rare; spaced at least REED_GAP_US + a pass apart (>= 0.8 ms
-# on the board) they span >= 5.6 ms, which outlasts a reed's contact
-# bounce (well under 1 ms). While a reading is pending, the passes follow
-# each other in the same call instead of one per loop tick (~2 ms each):
-# the placement-to-LED budget (<= 50 ms, profile B) leaves the sensing
-# ~10 ms beside the sensor event and a frame.
-REED_STABLE = const(8)
-REED_GAP_US = const(300)
+# A reed matrix is read whole once per loop tick (the 74HC165 chain's 64
+# bits take 16-64 us on SPI). A reed's contacts bounce for 0.5-1 ms after
+# a magnet arrives or leaves (reed switch datasheets): 4 agreeing passes
+# spaced at least REED_GAP_US apart span >= 1.2 ms, longer than any
+# bounce, and make an electrical glitch that fakes a card (p^4 with reads
+# 0.4 ms apart) vanishingly rare. While a reading is pending the passes
+# follow each other in the same call instead of one per loop tick: the
+# placement-to-LED budget (<= 25 ms, profile B) leaves the sensing ~3 ms
+# beside the sensor event (~8 ms) and a frame on the wire (1.83 ms).
+REED_STABLE = const(4)
+REED_GAP_US = const(400)
 # reader.finish() when the reader itself does not answer (a loose cable, a
 # bus held low: smartboard.drivers.pn532): no reading at all, so the cells
 # it serves keep their states — never a phantom lift of every card on them.
@@ -345,8 +346,12 @@ class ReedMatrixScanner:
         self._rowstate = bytearray(rows)  # per row: mask of OCCUPIED states
         self._busy = bytearray(rows)  # per row: a reading still pending
 
+    # A matrix reads every cell each pass: nothing to put first, so the
+    # board spares each event the likely cells' work (Board._prioritise).
+    PRIORITISED = False
+
     def prioritise(self, hot):
-        """A matrix reads every cell each pass: nothing to put first."""
+        """Nothing to put first (PRIORITISED)."""
 
     def scan_for_changes(self):
         # A quiet board costs one pass per call; a pending reading gets its
@@ -367,18 +372,25 @@ class ReedMatrixScanner:
 
     def _pass(self):
         # One row read serves `cols` channels; changes come one at a time.
-        # A call goes on through the rows until a change or a whole pass.
+        # A call goes on through the rows until a change or the chain's
+        # end: a pass is one snapshot (read_row(0) takes it), so the next
+        # call starts a fresh one at row 0. (Counting 8 rows from where a
+        # change had stopped it read the rows after it from the old
+        # snapshot: a card put there was seen a loop pass late.)
         # A row that reads as its stable states, with nothing pending, is
-        # skipped whole: the idle pass costs a byte compare per row.
+        # skipped whole: the idle pass costs a byte compare per row. In a
+        # row that differs only the channels that differ or are pending are
+        # fed (a confirming pass costs a few compares, not 8 calls a row).
         deb = self.deb
+        count = deb._count
         cols = self.cols
         reads = 0
         while True:
             if self._col >= cols:
-                if reads == self.rows:
-                    return -1  # a whole pass: the loop's turn
-                reads += 1
                 r = self._row
+                if r == 0 and reads:
+                    return -1  # the pass is done: the loop's turn
+                reads += 1
                 self._mask = self.matrix.read_row(r)
                 self._row = (r + 1) % self.rows
                 self._cur = r
@@ -389,10 +401,12 @@ class ReedMatrixScanner:
             r = self._cur
             c = self._col
             ch = r * cols + c
-            raw = OCCUPIED if self._mask >> c & 1 else EMPTY
+            bit = self._mask >> c & 1
             self._col = c + 1
-            changed = deb.feed(ch, raw)
-            if deb.pending(ch):
+            if bit == self._rowstate[r] >> c & 1 and not count[ch]:
+                continue  # as its state, nothing pending: nothing to feed
+            changed = deb.feed(ch, OCCUPIED if bit else EMPTY)
+            if count[ch]:
                 self._busy[r] = 1
             if changed:
                 self._rowstate[r] ^= 1 << c
