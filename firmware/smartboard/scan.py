@@ -20,7 +20,11 @@ OCCUPIED = const(1)  # profile B: something is on the cell
 UNREADABLE = const(0xFE)
 FOREIGN = const(0xFD)
 STABLE = const(3)
-HOT_RATIO = const(3)  # NfcScanner: hot reads per read of the full sweep
+# NfcScanner: hot reads per read of the sweep (the cells not hot). With 16
+# antennas a lane and a slot of ~6-10 ms, a cold cell (a card lying still)
+# is still read at least every ~1 s; a hot one (a legal cell, where the
+# next card goes) comes round 5/6 of the time instead of 3/4.
+HOT_RATIO = const(5)
 ERROR_STABLE = const(8)  # an error state must persist much longer than a card
 # NFC fails by silence: a tag that misses a read looks like an empty cell,
 # while a wrong card cannot pass the CRC. So a card must be missed more
@@ -47,11 +51,25 @@ NO_READER = const(-2)
 BUSY = const(-3)
 # NfcLanes on the board: the earliest a PN532's answer can be there (its
 # field settles ~5 ms after an antenna switch; an empty antenna's
-# InListPassiveTarget takes ~0.7 ms of RF work, a READ ~1.2 ms), and the
-# wait between two status questions while it works.
+# InListPassiveTarget takes ~0.7 ms of RF work after that, a READ ~1.2
+# ms), and the wait between two status questions while it works. After a
+# switch the first question waits for both the settling and the RF work:
+# asked at the settling alone, a lane answered "not yet" three or four
+# times a slot, each an I2C transfer and a pass of Python the other lanes
+# waited for.
 SETTLE_US = const(5000)
-RF_US = const(600)
+RF_US = const(700)
+READ_US = const(1200)  # a page READ of the tag the reader still holds
 POLL_US = const(200)
+# NfcLanes with a clock: a call goes on collecting the lanes' reads (each
+# restarted at once) until a change or this long, then gives the loop its
+# turn. On the RP2040 four lanes keep the CPU busy (the I2C transfers at
+# 400 kHz, ~1 ms a slot, and the Python around them: a lane comes round
+# every ~9.5 ms, not the ~5.7 ms its field and RF work take), so a loop
+# pass (the link's poll of the USB, the pad, the buttons, a frame: ~2-3
+# ms) after each read took a third of the chip from the scan; after 25 ms
+# of it, a tenth. A change still ends the call at once.
+SLICE_US = const(25000)
 
 
 class Debouncer:
@@ -124,10 +142,12 @@ class NfcScanner:
         self._focus_reads = 0
         self._hot = bytearray(len(channels))  # channels read first, in order
         self._nhot = 0
+        self._hotmap = None  # hot[ch] of the last prioritise()
         self._h = 0
         self._k = 0
         self._ch = -1  # channel of the read begun
         self.switched = True  # that read's antenna was switched to
+        self.paged = False  # that read is a page READ alone (a card held)
         self._busy = False  # a read begun and not collected
         # The channel whose card the reader still holds (its last read there
         # found one, no antenna switch since): read again by page alone.
@@ -147,6 +167,7 @@ class NfcScanner:
                 self._hot[n] = ch
                 n += 1
         self._nhot = n
+        self._hotmap = hot  # the sweep skips these: the hot reads visit them
         if self._h >= n:
             self._h = 0
 
@@ -180,20 +201,34 @@ class NfcScanner:
         if self._focus >= 0 and self._focus_reads < 2 * ERROR_STABLE:
             ch = self._focus
             self._focus_reads += 1
-        elif self._nhot and self._k < HOT_RATIO:
+        elif self._nhot and (self._k < HOT_RATIO or self._nhot == len(self.channels)):
             ch = self._hot[self._h]
             self._h = (self._h + 1) % self._nhot
             self._k += 1
             self._focus_reads = 0
         else:
+            # The sweep's read: the next channel that is not hot (a hot
+            # one comes round in the hot reads anyway). Early in a match
+            # nearly every cell is legal: a sweep slot spent again on a hot
+            # cell stretched the time to come back to each by a third.
             self._k = 0
-            ch = self.channels[self._i]
-            self._i = (self._i + 1) % len(self.channels)
+            chans = self.channels
+            n = len(chans)
+            hot = self._hotmap if self._nhot else None
+            ch = chans[self._i]
+            self._i = (self._i + 1) % n
+            if hot is not None:
+                for _ in range(n):
+                    if not hot[ch]:
+                        break
+                    ch = chans[self._i]
+                    self._i = (self._i + 1) % n
             self._focus_reads = 0
         self.switched = ch != self._ch
         self._ch = ch
         self.mux.select(ch)
-        if ch == self._held:
+        self.paged = ch == self._held
+        if self.paged:
             self.reader.start(True)
         else:
             self._held = -1
@@ -291,6 +326,7 @@ class NfcLanes:
         gap = self._gap
         ch = -1
         done = False
+        t0 = clock() if clock is not None else 0
         while not done:
             for j in range(nl):
                 k = self._next + j
@@ -309,13 +345,22 @@ class NfcLanes:
                 c = lane.step()
                 if clock is not None:
                     at[k] = clock()
+                    # (the read begun next: step() chains it)
                     if c == BUSY:
                         gap[k] = POLL_US
+                    elif lane.switched:
+                        gap[k] = SETTLE_US + RF_US
+                    elif lane.paged:
+                        gap[k] = READ_US
                     else:
-                        gap[k] = SETTLE_US if lane.switched else RF_US
+                        gap[k] = RF_US
                 if c == BUSY:
                     continue
-                done = True
+                # a change ends the call (the sensor event at once), else
+                # the slice does; without a clock (the simulator, which
+                # counts each step's time itself) a read does
+                if c >= 0 or clock is None or diff(clock(), t0) >= SLICE_US:
+                    done = True
                 if c >= 0:
                     if ch < 0:
                         ch = c
