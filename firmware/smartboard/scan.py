@@ -65,10 +65,10 @@ POLL_US = const(200)
 # restarted at once) until a change or this long, then gives the loop its
 # turn. On the RP2040 four lanes keep the CPU busy (the I2C transfers at
 # 400 kHz, ~1 ms a slot, and the Python around them: a lane comes round
-# every ~9.5 ms, not the ~5.7 ms its field and RF work take), so a loop
-# pass (the link's poll of the USB, the pad, the buttons, a frame: ~2-3
-# ms) after each read took a third of the chip from the scan; after 25 ms
-# of it, a tenth. A change still ends the call at once.
+# every ~9.5 ms, not the ~5.7 ms its field and RF work take), so each
+# loop pass (the link, the pad, the buttons, a frame: ~2 ms measured at
+# an 8 ms slice) is time the lanes wait; returning after every read paid
+# it at every read. A change still ends the call at once.
 SLICE_US = const(25000)
 
 
