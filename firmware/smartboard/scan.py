@@ -63,12 +63,12 @@ READ_US = const(1200)  # a page READ of the tag the reader still holds
 POLL_US = const(200)
 # NfcLanes with a clock: a call goes on collecting the lanes' reads (each
 # restarted at once) until a change or this long, then gives the loop its
-# turn. On the RP2040 four lanes keep the CPU busy (the I2C transfers at
-# 400 kHz, ~1 ms a slot, and the Python around them: a lane comes round
-# every ~9.5 ms, not the ~5.7 ms its field and RF work take), so each
-# loop pass (the link, the pad, the buttons, a frame: ~2 ms measured at
-# an 8 ms slice) is time the lanes wait; returning after every read paid
-# it at every read. A change still ends the call at once.
+# turn. On the RP2040 a lane comes round every ~9.5 ms, not the ~5.7 ms
+# its field and RF work take: each read costs ~1 ms of blocking I2C at
+# 400 kHz on the bus the four readers share, and the Python around it.
+# Each loop pass (the link, the pad, the buttons, a frame: ~2 ms measured
+# at an 8 ms slice) is time the lanes wait; returning after every read
+# paid it at every read. A change still ends the call at once.
 SLICE_US = const(25000)
 
 
