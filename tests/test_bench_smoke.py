@@ -157,7 +157,7 @@ def test_budget_verdicts_say_met_missed_or_not_run():
 
     fig = {
         "core": {"worst_hint_us": 19999},  # just inside 20 ms
-        "firmware": {"event_us": 30000},  # no scan: the one position, over 25 ms
+        "firmware": {"event_us": 30000},  # no scan: the one position, over 10 ms
         "play_rev_a": {"heap_lowest": 150 * 1024},  # exactly 150 KB
         "pull": {"pull_kb_s": 199.9},
     }

@@ -70,21 +70,21 @@ BUDGETS = (
         "placement to LED, profile B (reeds), worst",
         lambda f: _get(f, ("play_rev_b", "max_ms")),
         "<=",
-        50,
+        25,
         "%.0f ms",
     ),
     (
         "placement to LED, profile A (NFC, four readers), 95 %",
         lambda f: _get(f, ("play_rev_a", "p95_ms")),
         "<=",
-        200,
+        150,
         "%.0f ms",
     ),
     (
         "placement to LED, profile A, worst",
         lambda f: _get(f, ("play_rev_a", "max_ms")),
         "<=",
-        300,
+        250,
         "%.0f ms",
     ),
     (
@@ -98,7 +98,7 @@ BUDGETS = (
         "one sensor event, worst",
         lambda f: _scale(_first(f, ("firmware", "worst_event_us"), ("firmware", "event_us")), 1e-3),
         "<=",
-        25,
+        10,
         "%.1f ms",
     ),
     (
@@ -225,7 +225,7 @@ BUDGETS = (
         "logs pull, KB per second of the chip's clock",
         lambda f: _get(f, ("pull", "pull_kb_s")),
         ">=",
-        200,
+        500,
         "%.0f KB/s",
     ),
     (

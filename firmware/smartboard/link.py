@@ -127,11 +127,14 @@ class Link:
     def poll(self, now):
         """Take what the port has (bounded), answer complete frames."""
         de = self.de
-        read = self.port.read_byte
+        # port.read_byte() called as a method: `read = port.read_byte`
+        # made a bound method object on the heap every poll, so every loop
+        # pass left garbage for the collector.
+        port = self.port
         line = de.line
         got = False
         for _ in range(_BYTES_PER_POLL):
-            b = read()
+            b = port.read_byte()
             if b < 0:
                 break
             got = True

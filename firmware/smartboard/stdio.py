@@ -18,8 +18,12 @@ class StdioPort:
         self._one = bytearray(1)  # a byte read into it: nothing allocated a byte
 
     def read_byte(self):
-        if self.poller.poll(0) and self.inp.readinto(self._one):
-            return self._one[0]
+        # ipoll, not poll: poll() makes a new list at every call, and this
+        # runs at least once a loop pass; ipoll hands back one tuple of its
+        # own, made once.
+        for _ in self.poller.ipoll(0):
+            if self.inp.readinto(self._one):
+                return self._one[0]
         return -1
 
     def write(self, data):
