@@ -41,6 +41,13 @@ APIXAGON = os.path.join(os.path.dirname(sys.executable), "apixagon")
 BACK = (30.0, 45.0)  # the host's 30 s, then the watchdog's 8 s (and a boot)
 
 
+@pytest.fixture(autouse=True)
+def default_patience(monkeypatch):
+    # the host's own patience with a silent board (fwtransport.SILENCE),
+    # whatever the environment of the run says: these tests time it
+    monkeypatch.delenv("APIXAGON_BOARD_SILENCE", raising=False)
+
+
 @pytest.fixture(scope="module")
 def fws(tmp_path_factory):
     t = tmp_path_factory.mktemp("fw")
