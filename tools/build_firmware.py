@@ -20,7 +20,7 @@ terminal. `make firmware` runs this only when a firmware file changed.
 
 --sim freezes the simulator (smartboard.sim) too, into DIR =
 build/firmware/bench by default: the benchmark's image, on which
-tools/bench_target.py runs tools/bench_board_device.py on the emulated
+tools/bench/target.py runs tools/bench/firmware_device.py on the emulated
 RP2040 (`make bench` builds it). It is never the one to flash.
 """
 
@@ -264,7 +264,7 @@ def manifest_text(rev, sim=False, image_dir=None):
     if sim:
         text = (
             "# Written by tools/build_firmware.py --sim: the firmware for board revision %s\n"
-            "# and its simulator (the benchmark's image, tools/bench_target.py).\n"
+            "# and its simulator (the benchmark's image, tools/bench/target.py).\n"
             "include(%r, board=%r, sim=True)\n" % (rev, MANIFEST, rev)
         )
     else:
@@ -490,7 +490,7 @@ def main(argv=None):
     ap.add_argument(
         "--sim",
         action="store_true",
-        help="freeze the simulator too: the benchmark's image (tools/bench_target.py)",
+        help="freeze the simulator too: the benchmark's image (tools/bench/target.py)",
     )
     args = ap.parse_args(argv)
     known = revisions()

@@ -12,7 +12,7 @@ and nothing, each probe the very command the test runs
 The caps are tripwires for leaks and runaway buffers; the board's budget
 is the heap on the emulated RP2040. So the file carries, beside the caps,
 the board's figures: the lowest heap free in the 2-player match on rev A,
-the firmware frozen and deployed (tools/bench_target.py's heap_match, as
+the firmware frozen and deployed (tools/bench/target.py's heap_match, as
 tests/rp2040/test_rp2040_heap.py plays it; --no-board leaves the last
 ones in the file).
 
@@ -109,8 +109,8 @@ def board_figures(say):
     """The board's heap on the emulated RP2040 (rev A, the 2-player match,
     frozen and deployed), as tests/rp2040/test_rp2040_heap.py measures it."""
     sys.path[:0] = [os.path.join(ROOT, "tools"), os.path.join(ROOT, "tools", "rp2040")]
-    import bench_target
-    import budgets
+    from bench import budgets
+    from bench import target as bench_target
 
     rev = "rev_a"
     images = bench_target.IMAGES

@@ -31,8 +31,8 @@ from apixagon_host import link as L
 from smartboard.logstore import lfs
 
 sys.path.insert(0, os.path.join(emukit.ROOT, "tools"))
-import bench_target  # noqa: E402 - the capacity run and a flash filled from the PC
 import realmatches  # noqa: E402 - real-length match logs
+from bench import target as bench_target  # noqa: E402 - the capacity run, a flash filled from the PC
 
 REV = "rev_a"
 CUTS = 16

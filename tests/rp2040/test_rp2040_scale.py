@@ -3,7 +3,7 @@ flash filled from the PC (tools/rp2040/flashfs.py, MicroPython's own
 littlefs configuration: a few seconds, where the board would play for
 days) with 999 short finished logs, 400 of them pulled, and the newest
 unfinished: a 2-player match of more than 2000 records (random legal
-moves, about every other one taken back: tools/bench_target.py's
+moves, about every other one taken back: tools/bench/target.py's
 take-back log, written by the firmware's own writer). The storage is
 nearly full (a file takes the rest), as on a board never pulled.
 

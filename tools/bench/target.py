@@ -6,22 +6,22 @@ Every figure here is the chip's own time: the board's MicroPython images
 time.ticks_us() on the board and the cycles stamped on the emulator's
 events read emulated time, whatever the PC's speed. Beside each figure,
 where there is one, the same measure on the MicroPython unix port here
-(the .mpy build, as tools/bench_core.py and tools/bench_board.py run it).
+(the .mpy build, as tools/bench/core.py and tools/bench/firmware.py run it).
 
 Prints:
   - the calibration loop (a pin toggled from Python) next to the figure
     reported for a real Pico;
-  - the rules core (tools/bench_device.py, run on the board over its raw
+  - the rules core (tools/core_device.py, run on the board over its raw
     REPL): the full hint query at the crowded position and at the worst
     one of tests/data/beehive_full.apx (found by scanning every position
     on the board), the card query for every card in hand, a placement
     check, a place + undo;
-  - the firmware's costs (tools/bench_board_device.py on the benchmark
+  - the firmware's costs (tools/firmware_device.py on the benchmark
     image, which also freezes the simulator: build/firmware/bench, built
     by tools/build_firmware.py --sim): one sensor event, one LED frame
     (painted and written to the strip through the start-up code's PIO
     driver; and the dearest frame: every cell lit, current-limited), an
-    idle tick (profile B), at bench_board.py's position and the worst of
+    idle tick (profile B), at tools/bench/firmware.py's position and the worst of
     the game; the strip's write alone;
   - boot to the answer to a HELLO sent as soon as USB is up, per board
     revision, with an empty file system and with an unfinished match log
@@ -37,7 +37,7 @@ Prints:
     `apixagon deploy` (the update path), per revision: the heap free
     (STATUS heap=, the board's gc.mem_free() after a collection) after
     boot and at the lowest point of the match, sampled after every move
-    and take-back; against the budgets (tools/budgets.py: frozen >= 150 KB,
+    and take-back; against the budgets (tools/bench/budgets.py: frozen >= 150 KB,
     deployed >= 96 KB);
   - placement to LED, each profile: the scripted 6-player game played from
     hands on the emulated board, from the cycle a card goes down to the
@@ -54,7 +54,7 @@ Prints:
     request to the last byte of the last reply (the emulator stamps the
     traffic), for the whole command and for its GETs alone; then `mpremote
     cp` of the same files (the raw REPL), and the wall-time ratio of the
-    two; beside it tools/bench_link.py's pull on the unix port.
+    two; beside it tools/bench/link.py's pull on the unix port.
 
 Options: --quick (a shorter run: no position scans, a few moves of the
 game, no memory or capacity part unless named), --json (figures as one JSON object),
@@ -73,19 +73,21 @@ import tempfile
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
+HERE = os.path.join(TOOLS, "bench")
 for _p in ("tools", os.path.join("tools", "rp2040"), "firmware", "host"):
     _p = os.path.join(ROOT, _p)
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-import bench_board  # noqa: E402
-import bench_core  # noqa: E402
-import budgets  # noqa: E402
 import build_mpy  # noqa: E402
 import emuboard  # noqa: E402
 import flashfs  # noqa: E402
+
+from bench import budgets  # noqa: E402
+from bench import core as unix_core  # noqa: E402
+from bench import firmware as unix_firmware  # noqa: E402
 
 HZ = emuboard.HZ
 RECORD = os.path.join(ROOT, "tests", "data", "beehive_full.apx")
@@ -117,7 +119,7 @@ MATCH_LOWEST_DEPLOYED = 125296
 REAL_PICO_LOOP_US = 31
 LOOP_PIN = 25  # the Pico's LED: free on both revisions
 # Repetitions on the board (each a few hundred ms of chip time at most)
-# and, for the unix port, bench_core's and bench_board's own.
+# and, for the unix port, tools/bench/core.py's and firmware.py's own.
 K_CORE = {"hint": 20, "cards": 4, "check": 500, "push": 20}
 K_FIRMWARE = {"event": 4, "frame": 20, "litframe": 20, "idle": 500}
 TAKEBACK_LOG_RECORDS = 100  # "boot + resume of a 100-move match log <= 3 s"
@@ -450,33 +452,33 @@ def _model_tree(ffs, use, path):
 
 # ---- the unix port, for the figures beside -------------------------------------------
 class Unix:
-    """tools/bench_device.py and bench_board_device.py under the unix port,
-    at the positions the board was measured at (bench_core's and
-    bench_board's repetitions)."""
+    """tools/core_device.py and firmware_device.py under the unix port,
+    at the positions the board was measured at (core.py's and
+    firmware.py's repetitions)."""
 
     def __init__(self, tmp):
         core = os.path.join(tmp, "core")
         whole = os.path.join(tmp, "whole")
         build_mpy.build(core)
         build_mpy.build_all(whole)
-        for lib, name in ((core, "bench_device"), (whole, "bench_board_device")):
+        for lib, name in ((core, "core_device"), (whole, "firmware_device")):
             subprocess.run(
                 [build_mpy.mpy_cross(), "-o", os.path.join(lib, name + ".mpy")]
-                + [os.path.join(ROOT, "tools", name + ".py")],
+                + [os.path.join(TOOLS, "bench", name + ".py")],
                 check=True,
             )
-        self.core = bench_core.Device(core)
-        self.whole = bench_board.Device(whole)
+        self.core = unix_core.Device(core)
+        self.whole = unix_firmware.Device(whole)
 
     def positions(self):
-        """(crowded, worst by the unix port's clock) of bench_core."""
-        return bench_core.positions(self.core)
+        """(crowded, worst by the unix port's clock) of unix_core."""
+        return unix_core.positions(self.core)
 
     def core_us(self, what, pos):
-        return round(bench_core.timed(self.core, what, bench_core.K_TIME[what], pos)[0], 2)
+        return round(unix_core.timed(self.core, what, unix_core.K_TIME[what], pos)[0], 2)
 
     def sensing_ms(self, profile):
-        """bench_board's game: the simulator's placement latencies, its
+        """firmware.py's game: the simulator's placement latencies, its
         sensor time model alone (the processing costs no simulated time)."""
         out = self.whole.run(256, "game", profile)
         for line in out.splitlines():
@@ -486,7 +488,7 @@ class Unix:
         raise RuntimeError("the game failed:\n" + out)
 
     def firmware_us(self, what, pos):
-        k = bench_board.K_TIME.get(what, bench_board.K_TIME["frame"])  # litframe: as frame
+        k = unix_firmware.K_TIME.get(what, unix_firmware.K_TIME["frame"])  # litframe: as frame
         out = self.whole.run(256, what, str(k), str(pos))
         return round(parse_time(out, what)[0], 1)
 
@@ -497,8 +499,8 @@ def unix_engine_worst():
     lib = os.path.join(ROOT, "build", "mpy")
     build_mpy.build_all(lib)
     out = subprocess.run(
-        [bench_core.micropython(), "-X", "heapsize=4M", "-c"]
-        + ["import sys; sys.path[:0]=[%r, %r]; import bench_engine_device" % (lib, TOOLS)]
+        [unix_core.micropython(), "-X", "heapsize=4M", "-c"]
+        + ["import sys; sys.path[:0]=[%r, %r]; import engine_device" % (lib, HERE)]
         + ["scan", ENGINE_RECORD, ",".join(str(x) for x in ENGINE_LEVELS), "-"],
         capture_output=True,
         text=True,
@@ -847,10 +849,10 @@ class Bench:
 
     # ---- the rules core ------------------------------------------------------------
     def core(self):
-        """tools/bench_device.py on the board, the core frozen in the image."""
+        """tools/core_device.py on the board, the core frozen in the image."""
         rec = "/bench/beehive_full.apx"
         files = (
-            ("bench_device.py", read(os.path.join(ROOT, "tools", "bench_device.py"))),
+            ("core_device.py", read(os.path.join(TOOLS, "bench", "core_device.py"))),
             (rec[1:], read(RECORD)),
         )
         b = Board(self.images["rev_a"], "rev_a", self.workdir("core"), files)
@@ -864,7 +866,7 @@ class Bench:
                 fig["worst_found_by"] = "the unix port's clock"
             else:
                 self.say("  core: every position of the game, on the board ...\n")
-                out = repl.run(script_call("bench_device", "scan", rec, 1), timeout=900)
+                out = repl.run(script_call("core_device", "scan", rec, 1), timeout=900)
                 rows = [
                     tuple(int(v) for v in line.split()[1:4])
                     for line in out.splitlines()
@@ -877,11 +879,11 @@ class Bench:
                 fig["positions_scanned"] = len(rows)
             fig["worst_position"] = worst
             for what in ("hint", "cards", "check", "push"):
-                out = repl.run(script_call("bench_device", what, rec, K_CORE[what], crowded))
+                out = repl.run(script_call("core_device", what, rec, K_CORE[what], crowded))
                 us, fig["occupied"] = parse_time(out, what)
                 fig[what + "_us"] = round(us, 1)
             for what in ("hint", "cards"):
-                out = repl.run(script_call("bench_device", what, rec, K_CORE[what], worst))
+                out = repl.run(script_call("core_device", what, rec, K_CORE[what], worst))
                 us, fig["worst_occupied"] = parse_time(out, what)
                 fig["worst_%s_us" % what] = round(us, 1)
             repl.close()
@@ -902,7 +904,7 @@ class Bench:
         level), the WORST_K dearest of each level then timed on the board."""
         rec = "/bench/queens_gambit_full.apx"
         files = (
-            ("bench_engine_device.py", read(os.path.join(ROOT, "tools", "bench_engine_device.py"))),
+            ("engine_device.py", read(os.path.join(TOOLS, "bench", "engine_device.py"))),
             (rec[1:], read(ENGINE_RECORD)),
         )
         worst = unix_engine_worst()
@@ -914,7 +916,7 @@ class Bench:
             for lv in ENGINE_LEVELS:
                 pos = ",".join(str(p) for p in worst[lv])
                 out = repl.run(
-                    script_call("bench_engine_device", "time", rec, lv, pos), timeout=3600
+                    script_call("engine_device", "time", rec, lv, pos), timeout=3600
                 )
                 rows = [line.split() for line in out.splitlines() if line.startswith("TIME ")]
                 if not rows:
@@ -959,24 +961,24 @@ class Bench:
 
     # ---- the firmware's costs -------------------------------------------------------
     def firmware(self):
-        """tools/bench_board_device.py on the benchmark image (the simulated
+        """tools/firmware_device.py on the benchmark image (the simulated
         parts frozen in beside the firmware: the board's loop, referee,
         view and painter run as on the board, fed by the simulator)."""
         files = (
-            ("bench_board_device.py", read(os.path.join(ROOT, "tools", "bench_board_device.py"))),
+            ("firmware_device.py", read(os.path.join(TOOLS, "bench", "firmware_device.py"))),
             ("tests/data/beehive_full.apx", read(RECORD)),
             ("hardware/layout.json", read(os.path.join(ROOT, "hardware", "layout.json"))),
             ("build", None),
         )
         b = Board(self.images["bench"], "rev_a", self.workdir("firmware"), files)
-        pos = bench_board.POSITION
+        pos = unix_firmware.POSITION
         fig = {"position": pos}
         try:
             b.boot()
             repl = Repl(b.port)
 
             def timed(what, p):
-                out = repl.run(script_call("bench_board_device", what, K_FIRMWARE[what], p))
+                out = repl.run(script_call("firmware_device", what, K_FIRMWARE[what], p))
                 us, occupied = parse_time(out, what)
                 return round(us, 1), occupied
 
@@ -989,7 +991,7 @@ class Bench:
                 self.say("  firmware: every position of the game, on the board ...\n")
                 rows = []
                 for profile, k, f in (("A", 1, 2), ("B", 50, 0)):
-                    out = repl.run(script_call("bench_board_device", "scan", profile, k, f))
+                    out = repl.run(script_call("firmware_device", "scan", profile, k, f))
                     rows += [
                         tuple(int(v) for v in line.split()[1:6])
                         for line in out.splitlines()
@@ -1779,14 +1781,14 @@ def unix_figures(unix, fig):
 
 
 def unix_pull(fig, say):
-    """tools/bench_link.py: logs pull and mpremote cp over a pseudo-terminal
+    """tools/bench/link.py: logs pull and mpremote cp over a pseudo-terminal
     to the unix port's simulated board (wall time), one round."""
-    import bench_link
+    from bench import link as unix_link
 
     pull = fig.get("pull")
     if pull:
-        say("  logs pull on the unix port (tools/bench_link.py) ...\n")
-        pull["unix"] = bench_link.measure(rounds=1)
+        say("  logs pull on the unix port (tools/bench/link.py) ...\n")
+        pull["unix"] = unix_link.measure(rounds=1)
 
 
 # ---- the report ----------------------------------------------------------------------------
@@ -2090,42 +2092,28 @@ def images(say):
     return want, missing
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="no scans, a few moves of the game")
-    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
-    ap.add_argument("--part", action="append", choices=PARTS, help="only this part (repeatable)")
-    ap.add_argument(
-        "--jobs", type=int, default=min(2, os.cpu_count() or 1), help="emulators at once"
-    )
-    args = ap.parse_args(argv)
-    say = say_nothing if args.json else say_out
-    parts = args.part or [p for p in PARTS if not (args.quick and p in LONG_PARTS)]
-    if not bench_core.micropython():
-        print("bench_target: micropython not found (run through make bench)", file=sys.stderr)
-        return 2
+def run(parts, quick=False, jobs=2, say=say_out):
+    """The parts named, on the emulated RP2040: (figures, [(part, error)]),
+    or (None, why) when the images or the emulator are missing."""
+    if not unix_core.micropython():
+        return None, "micropython not found (run through make bench)"
     paths, missing = images(say)
     if "firmware" not in parts:
         missing = [p for p in missing if not p.startswith(BENCH_IMAGES)]
     if missing:
-        print(
-            "bench_target: no %s: `make firmware` builds the board's images, `make bench` "
-            "also the benchmark's (tools/build_firmware.py --sim)" % ", ".join(missing),
-            file=sys.stderr,
+        return None, (
+            "no %s: `make firmware` builds the board's images, `make bench` "
+            "also the benchmark's (tools/build_firmware.py --sim)" % ", ".join(missing)
         )
-        return 2
     try:
         emuboard.ensure_installed()
     except emuboard.EmuError as e:
-        print("bench_target: %s" % e, file=sys.stderr)
-        return 2
+        return None, str(e)
     if not os.path.exists(emuboard.BOOTROM):
-        print(
-            "bench_target: no RP2040 bootrom at %s (set APIXAGON_RP2040_DIR to the folder "
-            "that has it)" % emuboard.BOOTROM,
-            file=sys.stderr,
+        return None, (
+            "no RP2040 bootrom at %s (set APIXAGON_RP2040_DIR to the folder "
+            "that has it)" % emuboard.BOOTROM
         )
-        return 2
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bench-target-") as tmp:
         snap = {}
@@ -2133,7 +2121,7 @@ def main(argv=None):
             if os.path.exists(p):
                 snap[k] = os.path.join(tmp, k + ".uf2")
                 shutil.copyfile(p, snap[k])
-        bench = Bench(tmp, snap, args.quick, say)
+        bench = Bench(tmp, snap, quick, say)
         unix = None
         if set(parts) & {"core", "firmware", "play"}:
             unix = Unix(os.path.join(tmp, "unix"))
@@ -2157,7 +2145,7 @@ def main(argv=None):
         ]
         tasks.sort(key=lambda t: t[2].startswith("play"), reverse=True)  # the longest first
         errors = []
-        say("On the emulated RP2040 (%d at once):\n" % args.jobs)
+        say("On the emulated RP2040 (%d at once):\n" % jobs)
 
         def worker():
             while True:
@@ -2174,7 +2162,7 @@ def main(argv=None):
                 with bench._lock:
                     bench.fig.setdefault("wall_s", {})[name] = round(time.monotonic() - t1, 1)
 
-        threads = [threading.Thread(target=worker) for _ in range(max(1, args.jobs))]
+        threads = [threading.Thread(target=worker) for _ in range(max(1, jobs))]
         for t in threads:
             t.start()
         for t in threads:
@@ -2185,7 +2173,25 @@ def main(argv=None):
         if "pull" in parts:
             unix_pull(bench.fig, say)
     fig = bench.fig
-    fig["wall_s"]["total"] = round(time.monotonic() - t0, 1)
+    fig.setdefault("wall_s", {})["total"] = round(time.monotonic() - t0, 1)
+    return fig, errors
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="no scans, a few moves of the game")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--part", action="append", choices=PARTS, help="only this part (repeatable)")
+    ap.add_argument(
+        "--jobs", type=int, default=min(2, os.cpu_count() or 1), help="emulators at once"
+    )
+    args = ap.parse_args(argv)
+    say = say_nothing if args.json else say_out
+    parts = args.part or [p for p in PARTS if not (args.quick and p in LONG_PARTS)]
+    fig, errors = run(parts, args.quick, args.jobs, say)
+    if fig is None:
+        print("bench: %s" % errors, file=sys.stderr)
+        return 2
     fig["budgets"] = [list(v) for v in budgets.verdicts(fig)]
     if args.json:
         print(json.dumps(fig, indent=1, sort_keys=True))
@@ -2194,7 +2200,7 @@ def main(argv=None):
         print("  (%.0f s of wall time)" % fig["wall_s"]["total"])
     if errors:
         for name, e in errors:
-            print("bench_target: %s failed: %s" % (name, e), file=sys.stderr)
+            print("bench: %s failed: %s" % (name, e), file=sys.stderr)
         return 1
     return 0
 
