@@ -66,6 +66,7 @@ import argparse
 import io
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -1123,6 +1124,7 @@ class Bench:
             "placements": n,
             "moves": len(steps),
             "undetected": hands.undetected,
+            "landed_late": hands.unanchored,
             "mean_ms": round(sum(lat) / n, 1),
             "p95_ms": round(lat[(n * 95) // 100], 1),
             "max_ms": round(lat[-1], 1),
@@ -1522,6 +1524,7 @@ class Hands:
     MOVE_TIMEOUT_MS = 8000
     PAUSE_MS = 300  # between moves: the players are never that quick
     POLL_MS = 100  # between two STATUS while the board follows
+    LAND_SPREAD_MS = 128  # a blink phase, several loop ticks
 
     def __init__(self, board, link, profile, say):
         self.b = board
@@ -1535,6 +1538,9 @@ class Hands:
         self.heap_at = {}
         self.heap_end = None
         self.heap_lowest = None
+        self.rnd = random.Random(SEED)
+        self.unanchored = 0
+        self.t = 0  # ms after the board's last reply, for the next input (at)
 
     # ---- the board's outside -------------------------------------------------------------
     def status(self):
@@ -1583,15 +1589,24 @@ class Hands:
         self.b.press("confirm")
         self.until(lambda: self.status()["phase"] == "play", "the match starts")
 
+    def at(self, cycles=0):
+        """The hands' next input: self.t ms of the chip's time, and cycles
+        more, after the board's last reply on USB (Hands.landing)."""
+        return {"after_tx": self.t * HZ // 1000 + cycles}
+
     def tap(self, code):
-        self.b.tap(code)
-        self.b.wait_ms(100)  # the pad sees the card go
+        self.b.request(
+            "pad", page=emuboard.payload(code).hex(), uid=emuboard.uid_of(code).hex(), **self.at()
+        )
+        self.b.request("pad", **self.at(emuboard.TAP_MS * HZ // 1000))
+        self.t += emuboard.TAP_MS + 100  # the pad sees the card go
 
     def play(self, steps):
         from apixagon.codes import BEEKEEPER, DECK_EMPTY, PLACE, RAIN_MOVE, RESERVE, SMOKER
         from smartboard import tag
 
         for i, (lineno, kind, side, card, cells, t, nmoves, ply) in enumerate(steps):
+            self.t = self.PAUSE_MS  # the players are never that quick
             if kind == PLACE or kind == RAIN_MOVE:
                 if kind == PLACE:
                     code = tag.code(side, tag.NORMAL, card)
@@ -1635,8 +1650,6 @@ class Hands:
                 self.heap_at[10] = int(st["heap"])
             self.heap_end = int(st["heap"])
             self.after(i, steps)
-            if self.PAUSE_MS:
-                self.b.wait_ms(self.PAUSE_MS)
 
     def after(self, i, steps):
         """Once the board has followed steps[i] (HeapHands: a take-back)."""
@@ -1647,10 +1660,24 @@ class Hands:
             return st
         return None
 
+    def landing(self):
+        """When the next card lands: PAUSE_MS (and the tap before it, in
+        profile B) after the board's reply to the hands' last STATUS, and
+        up to LAND_SPREAD_MS more drawn from a seeded sequence. A card put
+        down when the PC's request arrived landed at a cycle the PC's
+        timing set, and the latencies moved from run to run; the reply is
+        a point of the board's own loop after which nothing from outside
+        touches the chip, so each placement lands at the same point of the
+        board's time each run, and the spread still samples the loop's
+        tick and the sensor sweep at every phase."""
+        return self.at(self.rnd.randrange(self.LAND_SPREAD_MS * HZ // 1000))
+
     def place(self, x, code):
         """Put a card down; the latency to the first frame in which its
         cell's LED is not what it was in the blink cycle before."""
-        ack = self.b.put(x, code)
+        ack = self.b.put(x, code, **self.landing())
+        if ack.get("late"):
+            self.unanchored += 1  # the PC was too slow for that cycle: landed at once
         self.table[x] = code
         c0 = ack["cycle"]
         with self.b._cv:
