@@ -1110,9 +1110,11 @@ class Bench:
             steps = steps[:8]
         b = Board(self.images[rev], rev, self.workdir("play-" + rev))
         try:
-            link, on, usb, tx = self.hello_after_boot(b)
+            on, usb = b.boot()
+            link = L.Link(b.port, timeout=60)
             hands = Hands(b, link, profile, self.say)
-            heap_setup = int(L.fields(link.request("STATUS"))["heap"])
+            hands.hello(usb)
+            heap_setup = int(L.fields(hands.ask("STATUS"))["heap"])
             hands.setup(setup)
             hands.play(steps)
             link.close()
@@ -1125,6 +1127,7 @@ class Bench:
             "moves": len(steps),
             "undetected": hands.undetected,
             "landed_late": hands.unanchored,
+            "latencies_ms": [round(v, 2) for v in hands.latency],
             "mean_ms": round(sum(lat) / n, 1),
             "p95_ms": round(lat[(n * 95) // 100], 1),
             "max_ms": round(lat[-1], 1),
@@ -1525,6 +1528,10 @@ class Hands:
     PAUSE_MS = 300  # between moves: the players are never that quick
     POLL_MS = 100  # between two STATUS while the board follows
     LAND_SPREAD_MS = 128  # a blink phase, several loop ticks
+    LOCKSTEP = True  # every input and request at a cycle of the board's (ask)
+    GAP_MS = 100  # from a reply to the hands' next input: more than the PC takes
+    HELLO_AFTER_USB_MS = 500
+    SETTLE_MS = 300  # from the LED's frame to the next request
 
     def __init__(self, board, link, profile, say):
         self.b = board
@@ -1541,12 +1548,62 @@ class Hands:
         self.rnd = random.Random(SEED)
         self.unanchored = 0
         self.t = 0  # ms after the board's last reply, for the next input (at)
+        self.hold_at = None
 
     # ---- the board's outside -------------------------------------------------------------
+    def ask(self, verb, *args):
+        """A request on the serial link. In lockstep (the placement
+        figures) the chip is held at the hands' next cycle (at) while the
+        request is written, so it reaches the chip at that cycle whatever
+        the PC's speed: the board's state, and what it answers, are the
+        same each run."""
+        if not self.LOCKSTEP:
+            return self.link.request(verb, *args)
+        from smartboard import proto
+
+        if self.b.request("hold", **self.at()).get("late"):
+            self.unanchored += 1
+        self.hold_at = None
+        seq = self.link.send(verb, *args)
+        self.b.request("go", bytes=len(proto.request(seq, verb, *args)))
+        reply = self.link.wait(seq, what=verb)
+        self.t = self.GAP_MS
+        return reply
+
+    def hello(self, usb):
+        """HELLO at a fixed point after the USB device came up."""
+        from smartboard import proto
+
+        self.hold_at = usb + self.HELLO_AFTER_USB_MS * HZ // 1000
+        text = self.ask("HELLO", proto.VERSION)
+        if not text.startswith("apixagon"):
+            raise RuntimeError("not a HELLO reply: %r" % text)
+
+    def press(self, name, long=False):
+        if not self.LOCKSTEP:
+            return self.b.press(name, long)
+        gpio = self.b.pins["BUTTONS"][emuboard.BUTTONS.index(name)]
+        ms = emuboard.LONG_PRESS_MS if long else emuboard.PRESS_MS
+        self.b.request("button", gpio=gpio, down=True, **self.at())
+        self.b.request("button", gpio=gpio, down=False, **self.at(ms * HZ // 1000))
+        self.t += ms + 60
+
+    def lift(self, x):
+        if not self.LOCKSTEP:
+            return self.b.lift(x)
+        self.b.lift(x, **self.at())
+        self.t += 10
+
+    def put(self, x, code):
+        if not self.LOCKSTEP:
+            return self.b.put(x, code)
+        self.b.put(x, code, **self.at())
+        self.t += 10
+
     def status(self):
         from apixagon_host import link as L
 
-        st = L.fields(self.link.request("STATUS"))
+        st = L.fields(self.ask("STATUS"))
         heap = int(st["heap"])
         if self.heap_lowest is None or heap < self.heap_lowest:
             self.heap_lowest = heap
@@ -1555,10 +1612,10 @@ class Hands:
     def conf(self):
         from apixagon_host import link as L
 
-        return {k: int(v) for k, v in L.fields(self.link.request("CONF")).items()}
+        return {k: int(v) for k, v in L.fields(self.ask("CONF")).items()}
 
     def cells(self):
-        return bytes.fromhex(self.link.request("CELLS"))
+        return bytes.fromhex(self.ask("CELLS"))
 
     def until(self, cond, what, timeout_ms=MOVE_TIMEOUT_MS, poll=None):
         poll = poll or self.POLL_MS
@@ -1569,14 +1626,17 @@ class Hands:
                 return r
             if waited > timeout_ms:
                 raise RuntimeError("the board did not follow: %s (%r)" % (what, self.status()))
-            self.b.wait_ms(poll)
+            if self.LOCKSTEP:
+                self.t = poll  # the next request: poll ms after this reply
+            else:
+                self.b.wait_ms(poll)
             waited += poll
 
     def press_until(self, name, long, key, want):
         for _ in range(8):
             if self.conf()[key] == want:
                 return
-            self.b.press(name, long)
+            self.press(name, long)
         raise RuntimeError("the buttons never set %s to %d" % (key, want))
 
     # ---- set-up and moves -------------------------------------------------------------------
@@ -1586,15 +1646,23 @@ class Hands:
         self.press_until("declare", True, "option", s["option"])
         if s["players"]:
             self.press_until("confirm", True, "players", s["players"])
-        self.b.press("confirm")
+        self.press("confirm")
         self.until(lambda: self.status()["phase"] == "play", "the match starts")
 
     def at(self, cycles=0):
         """The hands' next input: self.t ms of the chip's time, and cycles
-        more, after the board's last reply on USB (Hands.landing)."""
+        more, after the board's last reply on USB (Hands.landing); or at
+        the cycle hold_at when set (after a placement, whose LED the PC
+        waited for)."""
+        if self.hold_at is not None:
+            return {"at_cycle": self.hold_at + cycles}
         return {"after_tx": self.t * HZ // 1000 + cycles}
 
     def tap(self, code):
+        if not self.LOCKSTEP:
+            self.b.tap(code)
+            self.b.wait_ms(100)  # the pad sees the card go
+            return
         self.b.request(
             "pad", page=emuboard.payload(code).hex(), uid=emuboard.uid_of(code).hex(), **self.at()
         )
@@ -1620,19 +1688,19 @@ class Hands:
                 self.tap(tag.code(side, tag.BEEKEEPER if kind == BEEKEEPER else tag.SMOKER, 0))
                 src = cells[0]
                 code = self.table.pop(src)
-                self.b.lift(src)
+                self.lift(src)
                 if kind == BEEKEEPER:
                     self.until(lambda: self.cells()[src] == 0, "line %d: the lift" % lineno)
-                    self.b.put(cells[1], code)
+                    self.put(cells[1], code)
                     self.table[cells[1]] = code
             elif kind == RESERVE:
                 for x in cells:
-                    self.b.lift(x)
+                    self.lift(x)
                     del self.table[x]
                 self.until(
                     lambda: not any(self.cells()[x] for x in cells), "line %d: lifts" % lineno
                 )
-                self.b.press("confirm")
+                self.press("confirm")
             else:
                 # DECLARE until STATUS declare= names it: the cycle differs
                 # by mode (the reserve modes offer the pass first, RULES D-9)
@@ -1641,8 +1709,8 @@ class Hands:
                     st = self.status()
                     if st.get("declare") == "%s:%s" % (word, st["sides"][side]):
                         break
-                    self.b.press("declare")
-                self.b.press("confirm")
+                    self.press("declare")
+                self.press("confirm")
             st = self.until(
                 lambda: self._moved(nmoves, ply), "line %d: the move (%d)" % (lineno, kind)
             )
@@ -1697,10 +1765,12 @@ class Hands:
             for cycle, grb in self.b.frames_since(c0):
                 if grb[3 * led : 3 * led + 3] not in before:
                     self.latency.append(ms(cycle - c0))
+                    self.hold_at = cycle + self.SETTLE_MS * HZ // 1000
                     return
             self.b.wait_ms(20)
             waited += 20
         self.undetected += 1
+        self.hold_at = c0 + (self.LED_TIMEOUT_MS + self.SETTLE_MS) * HZ // 1000
 
 
 class HeapHands(Hands):
@@ -1719,6 +1789,7 @@ class HeapHands(Hands):
     reads. STATUS makes the board pay it only when asked."""
 
     PAUSE_MS = 0
+    LOCKSTEP = False  # as quick as the board follows: no figure of time here
     POLL_MS = 50
     SENSE_MS = 20
     TAP_MS = 160

@@ -180,6 +180,7 @@ function cycles() {
 }
 
 function powerOn() {
+  held = null;
   cutOp = null;
   cutAtCycle = Infinity;
   sim = new Simulator();
@@ -221,6 +222,7 @@ function powerOff(why, extra) {
   if (!mcu) return;
   for (const w of waits) emit({ ev: 'ack', id: w.id, cycle: cycles(), on: false });
   waits.clear();
+  held = null;
   running = false;
   cycleBase = cycles();
   flash = new Uint8Array(flash); // detach from the dead chip
@@ -312,7 +314,7 @@ function idleStep(clock) {
 }
 
 function runSlice() {
-  if (!running) return;
+  if (!running || held) return;
   if (prof) return runSliceProfiled();
   const chip = mcu;
   const core = mcu.core;
@@ -333,6 +335,7 @@ function runSlice() {
       powerOff('cut');
       return;
     }
+    if (held) return; // resumed by 'go' (resumeHeld)
     if ((i & 0xfff) === 0 && Date.now() > until) break;
   }
   if (running) setImmediate(runSlice);
@@ -362,6 +365,7 @@ function runSliceProfiled() {
       powerOff('cut');
       return;
     }
+    if (held) return;
     if ((i & 0xfff) === 0 && Date.now() > until) break;
   }
   if (running) setImmediate(runSlice);
@@ -371,7 +375,7 @@ function runSliceProfiled() {
 // rp2040js's USBCDC answers an OUT request at once, empty when the host has
 // nothing to send, so the device would take an interrupt every few
 // microseconds. A real host NAKs until it has data: requests wait here.
-const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false, lastRx: 0, lastTx: -1 };
+const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false, lastRx: 0, lastTx: -1, rxCount: 0 };
 // The link's traffic since the last 'usbstat' mark, stamped in cycles: the
 // first byte handed to the chip and the last one it sent (a download's
 // rate in the chip's own time, whatever the PC's speed).
@@ -424,7 +428,9 @@ process.stdin.on('data', (data) => {
   if (!mcu) return; // no power: the bytes fall on the floor
   usb.lastRx = Date.now();
   for (const b of data) usb.rx.push(b);
+  usb.rxCount += data.length;
   feedUsb();
+  resumeHeld();
 });
 process.stdin.on('end', () => {
   if (mcu) powerOff('host');
@@ -860,6 +866,21 @@ function deferred(m) {
   }
 }
 
+// ---- the chip held at a cycle -----------------------------------------------
+// Requests on USB reach the chip when the PC's bytes arrive, at a cycle the
+// PC's timing sets; the replies, and the state they leave, then differ from
+// run to run. 'hold' (with at_cycle or after_tx) stops the chip's clock at
+// that cycle; the host writes its request; 'go' with the request's length
+// lets the clock run again once that many bytes have come: the request is
+// handed to the chip at the held cycle, whatever the PC's speed.
+let held = null; // {rx: usb.rxCount at the hold, want: bytes awaited} while held
+
+function resumeHeld() {
+  if (!held || held.want === undefined || usb.rxCount - held.rx < held.want) return;
+  held = null;
+  if (running) setImmediate(runSlice);
+}
+
 // ---- control requests -------------------------------------------------------
 function handle(m) {
   if (m.at_cycle !== undefined || m.after_tx !== undefined) return deferred(m);
@@ -949,6 +970,17 @@ function handle(m) {
         const r = profReport();
         prof = null;
         emit(Object.assign({ ev: 'ack', id: m.id, cycle: cycles() }, r));
+        return;
+      }
+      break;
+    case 'hold': // stop the chip's clock here (scheduled: at its cycle)
+      if (mcu) held = { rx: usb.rxCount };
+      break;
+    case 'go': // run again once m.bytes more have come on USB since the hold
+      if (held) {
+        held.want = m.bytes || 0;
+        emit({ ev: 'ack', id: m.id, cycle: cycles(), on: !!mcu });
+        resumeHeld();
         return;
       }
       break;

@@ -359,11 +359,11 @@ class EmuBoard:
             )
         return self.request("reed", ch=ch, on=True, **when)
 
-    def lift(self, cell):
+    def lift(self, cell, **when):
         ch = self.channel(cell)
         if self.pins["PROFILE"] == "A":
-            return self.request("tag", ch=ch)
-        return self.request("reed", ch=ch, on=False)
+            return self.request("tag", ch=ch, **when)
+        return self.request("reed", ch=ch, on=False, **when)
 
     def tap(self, code, hold_ms=TAP_MS, corrupt=False):
         """A card held on the action pad, then taken away."""
