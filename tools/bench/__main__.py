@@ -90,7 +90,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     say = (lambda s: None) if args.json else (lambda s: (sys.stdout.write(s), sys.stdout.flush()))
     parts = args.part or (LONG_PARTS if args.long else DEFAULT_PARTS)
-    started = results.now()
+    started, at = results.now(), results.commit()
     t0 = time.monotonic()
     figures, errors = {}, []
     for name in (p for p in HOST_PARTS if p in parts):
@@ -126,7 +126,7 @@ def main(argv=None):
             target.print_report(fig)
     wall = round(time.monotonic() - t0, 1)
     rows = budgets.records(fig)
-    rec = results.record(set_name(args, parts), parts, args.quick, started, wall, figures, rows)
+    rec = results.record(set_name(args, parts), parts, args.quick, started, at, wall, figures, rows)
     if args.json:
         print(json.dumps(rec, indent=1, sort_keys=True, ensure_ascii=False))
     else:

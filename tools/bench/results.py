@@ -73,9 +73,10 @@ def part_of(key):
     return key.split("_rev_")[0]
 
 
-def record(name, parts, quick, started, wall_s, figures, budget_rows):
-    """One run: figures {part: {"figures": ..., "wall_s": ...}}."""
-    when, at = now(), commit()
+def record(name, parts, quick, started, at, wall_s, figures, budget_rows):
+    """One run: figures {part: {"figures": ..., "wall_s": ...}}; at: the
+    commit when the run started (what was measured)."""
+    when = now()
     return {
         "schema": SCHEMA,
         "set": name,
