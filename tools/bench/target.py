@@ -916,9 +916,7 @@ class Bench:
             repl = Repl(b.port)
             for lv in ENGINE_LEVELS:
                 pos = ",".join(str(p) for p in worst[lv])
-                out = repl.run(
-                    script_call("engine_device", "time", rec, lv, pos), timeout=3600
-                )
+                out = repl.run(script_call("engine_device", "time", rec, lv, pos), timeout=3600)
                 rows = [line.split() for line in out.splitlines() if line.startswith("TIME ")]
                 if not rows:
                     raise RuntimeError("the engine's timing failed:\n" + out)
@@ -2269,7 +2267,11 @@ def run(parts, quick=False, jobs=2, say=say_out):
             say("On the unix port, at the same positions ...\n")
             unix_figures(unix, bench.fig)
         if "pull" in parts:
-            unix_pull(bench.fig, say)
+            try:
+                unix_pull(bench.fig, say)
+            except (Exception, SystemExit) as e:  # the chip's figures stand without it
+                bench.fig.get("pull", {})["unix_failed"] = str(e)[:300]
+                say("  pull on the unix port FAILED: %s\n" % e)
     fig = bench.fig
     fig.setdefault("wall_s", {})["total"] = round(time.monotonic() - t0, 1)
     return fig, errors
