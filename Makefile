@@ -158,8 +158,8 @@ $(FIRMWARE_UF2) &: $(FIRMWARE_SRC) | $(STAMP)
 
 # The board's figures and its budgets' verdicts (tools/bench, one entry
 # point: python -m bench from tools/): the rules core and the whole
-# firmware under the unix port, the serial link, the CircuitPython strip
-# adapter, then the images on the emulated RP2040 in the chip's own cycles
+# firmware under the unix port, the CircuitPython strip adapter, then the
+# images on the emulated RP2040 in the chip's own cycles
 # (it installs rp2040js where it is missing, as the tests do). Each run is
 # written as data to docs/figures/data/<set>.json (figures, units,
 # budgets, verdicts, date, commit, machine) and docs/figures.md is
@@ -167,7 +167,8 @@ $(FIRMWARE_UF2) &: $(FIRMWARE_SRC) | $(STAMP)
 # 10 minutes on 2 cores; make bench-long the long ones (memory: each
 # mode's match, frozen and deployed, ~30 min; capacity: the flash filled
 # with real matches; engine: the computer's levels). BENCH_ARGS= passes
-# more (--quick, --part NAME). The benchmark's own image,
+# more (--quick, --part NAME; --part unix-link: logs pull against mpremote
+# cp on the unix port, three rounds). The benchmark's own image,
 # build/firmware/bench/, is rev A with the simulator frozen in too
 # (tools/build_firmware.py --sim): the firmware part runs
 # tools/bench/firmware_device.py on it. It is never one to flash.

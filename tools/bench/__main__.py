@@ -1,6 +1,6 @@
 """`make bench`: the board's figures, part by part, and its budgets' verdicts.
 
-  python -m bench                  (from tools/) every part but the long ones
+  python -m bench                  (from tools/) every part but the long ones and unix-link
   python -m bench --quick          shorter: no position scans, 8 moves of the game
   python -m bench --part NAME ...  only these parts (repeatable)
   python -m bench --long           the long parts (memory, capacity, engine)
