@@ -75,42 +75,40 @@ def test_board_device_script_scans_every_position(tmp_path):
 
 
 def test_target_bench_inputs_resume_on_the_simulator(tmp_path):
-    """bench_target's inputs: the scripted game as hands, and the match
+    """The emulated parts' inputs: the scripted game as hands, and the match
     logs it boots from, written by smartboard.logstore, unfinished, and
     resumed by the simulated board to a match screen."""
-    from bench import target as bench_target
+    from bench import emulated, matchlogs
 
-    setup, steps = bench_target.record_script()
+    setup, steps = emulated.record_script()
     with open(RECORD) as f:
         words = [line.split() for line in f if line.strip() and not line.startswith("[")]
     moves = [w for w in words if w[0] not in ("mode", "start", "option", "players")]
     assert setup["mode"] == 2 and len(steps) == len(moves)
-    for rev in bench_target.REVS:
-        for make in (bench_target.scripted_log, bench_target.takeback_log):
+    for rev in emulated.REVS:
+        for make in (matchlogs.scripted_log, matchlogs.takeback_log):
             name, data, game = make(rev, str(tmp_path))
-            log = bench_target.log_lines(data)
+            log = matchlogs.log_lines(data)
             assert log.result is None and not game.over()
             assert len(log.moves) == game.nmoves()
-            frames = bench_target.match_frames(
-                bench_target.PROFILE[rev], log.lines(), str(tmp_path)
-            )
+            frames = matchlogs.match_frames(emulated.PROFILE[rev], log.lines(), str(tmp_path))
             assert frames and all(len(f) == 3 * 61 for f in frames)
-    counts = bench_target.log_records(data)
-    assert counts["M"] == bench_target.TAKEBACK_LOG_RECORDS and counts["U"] > 0
+    counts = matchlogs.log_records(data)
+    assert counts["M"] == matchlogs.TAKEBACK_LOG_RECORDS and counts["U"] > 0
 
 
 def test_memory_matches_are_legal_finished_games_of_their_modes():
-    """bench_target's memory part (and tests/rp2040/test_rp2040_heap.py):
+    """The memory part (and tests/rp2040/test_rp2040_heap.py):
     each mode's scripted match is a legal record that ends its game, with
     what the mode has of specials and reserve decks, and its steps are
     hands the emulated board can play."""
     from apixagon.codes import MODES
-    from bench import target as bench_target
+    from bench import emulated, memory
 
     want = {"2p": "queens-gambit", "beehive": "beehive", "3v2": "3v2", "junior": "junior"}
-    assert [n for n, _ in bench_target.MEMORY_MATCHES] == list(want)
-    for name, rec in bench_target.MEMORY_MATCHES:
-        path = bench_target.data_path(rec)
+    assert [n for n, _ in memory.MEMORY_MATCHES] == list(want)
+    for name, rec in memory.MEMORY_MATCHES:
+        path = emulated.data_path(rec)
         with open(path) as f:
             c = record.Checker(Game)
             record.read(f.read().splitlines(), c)
@@ -121,12 +119,12 @@ def test_memory_matches_are_legal_finished_games_of_their_modes():
             assert {2, 3, 4} <= kinds, (rec, kinds)  # Rain, Beekeeper, Smoker
         if name in ("beehive", "3v2"):
             assert 5 in kinds, (rec, kinds)  # a reserve deck
-        setup, steps = bench_target.record_script(path)
+        setup, steps = emulated.record_script(path)
         assert MODES[setup["mode"]] == want[name] and len(steps) == c.game.nmoves()
 
 
 def test_target_bench_boots_each_image(capsys):
-    """bench_target's harness on the emulated RP2040 (the images of `make
+    """The emulated parts' harness on the emulated RP2040 (the images of `make
     firmware`): a flash built with its file system, the power on, a HELLO
     answered, the heap read."""
     import json

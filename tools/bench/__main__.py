@@ -11,8 +11,11 @@ MicroPython unix port, bench/core.py), unix-firmware (the whole firmware
 there, bench/firmware.py), unix-link (logs pull against mpremote cp over a
 pseudo-terminal, bench/link.py), strip-cp (the CircuitPython strip
 adapter, bench/strip_cp.py). Parts on the emulated RP2040, in the chip's
-own cycles (bench/target.py): calibration, core, firmware, boot, resume,
-play, pull, and the long ones: memory, capacity, engine.
+own cycles (bench/target.py runs them, on bench/emulated.py's board and
+hands): calibration, core, firmware, boot, resume, play, pull (their
+logs: bench/matchlogs.py), and the long ones: memory (bench/memory.py),
+capacity (bench/capacity.py), engine; bench/unixport.py measures the same
+on the unix port beside them, bench/report.py prints them.
 
 Each run is written as data (bench/results.py) to
 docs/figures/data/<set>.json, set being "bench" (the default parts),
@@ -129,7 +132,9 @@ def main(argv=None):
             if part in figures:
                 figures[part]["wall_s"] = round(figures[part]["wall_s"] + s, 1)
         if not args.json and fig:
-            target.print_report(fig)
+            from bench import report
+
+            report.print_report(fig)
     wall = round(time.monotonic() - t0, 1)
     rows = budgets.records(fig)
     rec = results.record(set_name(args, parts), parts, args.quick, started, at, wall, figures, rows)

@@ -131,7 +131,7 @@ def heap_rows(mem):
 
 def target_rows(parts):
     """The emulated parts' other figures, as make bench prints them."""
-    from bench import target
+    from bench import report
 
     fig, rows = {}, []
     for name in results.TARGET_PARTS:
@@ -139,7 +139,7 @@ def target_rows(parts):
         if name != "memory" and p and p["source"] == "measured":
             fig.update(p["figures"])
     try:
-        rows = [tuple(r) for r in target.rows_of(fig)]
+        rows = [tuple(r) for r in report.rows_of(fig)]
     except (KeyError, TypeError):  # a run's data without what the table reads
         pass
     return rows
