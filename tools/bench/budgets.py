@@ -58,6 +58,13 @@ def _lowest(fig, kind, rev):
     return min(v["heap_lowest"] for v in d.values()) / KB
 
 
+def _dearest(fig, *paths):
+    """The largest of the figures found: the scan's worst position is
+    found with one repetition, and the crowded one can come out dearer."""
+    got = [v for v in (_get(fig, p) for p in paths) if v is not None]
+    return max(got) if got else None
+
+
 def _first(fig, *paths):
     for p in paths:
         v = _get(fig, p)
@@ -112,7 +119,7 @@ BUDGETS = (
     ),
     Budget(
         "full hint query, worst position",
-        lambda f: _scale(_get(f, ("core", "worst_hint_us")), 1e-3),
+        lambda f: _scale(_dearest(f, ("core", "worst_hint_us"), ("core", "hint_us")), 1e-3),
         "<=",
         20,
         "%.1f ms",

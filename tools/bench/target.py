@@ -652,10 +652,10 @@ class Bench:
         database, its rate in the chip's clock: the log bytes over the
         cycles from the first byte of its first request (HELLO) to the
         last byte of its last reply (PULLED); the same for GETs alone
-        (every chunk of every log, the host's window of 8); then mpremote
-        cp of the same files over the raw REPL (it stops the firmware's
-        loop; the board is reset after and answers HELLO again) and the
-        wall-time ratio."""
+        (every chunk of every log, the host's window of 8); and, before
+        them, mpremote cp of the same files over the raw REPL (it stops the
+        firmware's loop; the board is powered off and on after and answers
+        HELLO again): the wall-time ratio."""
         from apixagon_host import cli
         from apixagon_host import link as L
 
@@ -670,6 +670,33 @@ class Bench:
             heap = int(L.fields(link.request("STATUS"))["heap"])
             link.close()
             b.wait_ms(500)  # the board's boot work done (its log index made)
+            # mpremote cp of the same files first: the board packs the logs
+            # a pull has marked into archives, and they are files no more
+            dest = os.path.join(tmp, "copied")
+            os.makedirs(dest)
+            mp = [sys.executable, "-m", "mpremote", "connect", b.port, "resume", "cp"]
+            t1 = time.monotonic()
+            r = subprocess.run(
+                mp + [":logs/" + n for n, _ in archive] + [dest + "/"],
+                capture_output=True,
+                text=True,
+                timeout=3600,
+            )
+            cp_wall = time.monotonic() - t1
+            if r.returncode != 0:
+                raise RuntimeError("mpremote cp failed: %s%s" % (r.stdout[-300:], r.stderr[-300:]))
+            for n, d in archive:
+                if read(os.path.join(dest, n)) != d:
+                    raise RuntimeError("mpremote cp: %s is not the file on the flash" % n)
+            fig["mpremote_wall_s"] = round(cp_wall, 2)
+            # the board brought back: mpremote left it at its REPL
+            b.cut()
+            b.wait_for(lambda: not b.on, 30, "the power cut")
+            b.power_on()
+            b.wait_usb()
+            with L.Link(b.port, timeout=30) as link:
+                link.hello()
+            b.wait_ms(500)
 
             def rate(t):
                 cycles = t["txLast"] - t["rxFirst"]
@@ -722,32 +749,7 @@ class Bench:
             fig["download_cycles"], fig["download_kb_s"] = rate(fetched[0])
             fig["pulled_ms_each"] = round(ms(t["txLast"] - fetched[0]["txLast"]) / len(archive), 1)
             fig["pull_wall_s"] = round(pull_wall, 2)
-            # mpremote cp of the same files
-            dest = os.path.join(tmp, "copied")
-            os.makedirs(dest)
-            mp = [sys.executable, "-m", "mpremote", "connect", b.port, "resume", "cp"]
-            t1 = time.monotonic()
-            r = subprocess.run(
-                mp + [":logs/" + n for n, _ in archive] + [dest + "/"],
-                capture_output=True,
-                text=True,
-                timeout=3600,
-            )
-            cp_wall = time.monotonic() - t1
-            if r.returncode != 0:
-                raise RuntimeError("mpremote cp failed: %s%s" % (r.stdout[-300:], r.stderr[-300:]))
-            for n, d in archive:
-                if read(os.path.join(dest, n)) != d:
-                    raise RuntimeError("mpremote cp: %s is not the file on the flash" % n)
-            fig["mpremote_wall_s"] = round(cp_wall, 2)
             fig["ratio"] = round(cp_wall / pull_wall, 1)
-            # the board brought back: mpremote left it at its REPL
-            b.cut()
-            b.wait_for(lambda: not b.on, 30, "the power cut")
-            b.power_on()
-            b.wait_usb()
-            with L.Link(b.port, timeout=30) as link:
-                link.hello()
         finally:
             b.close()
         fig["heap_after_boot"] = heap
