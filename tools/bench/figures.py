@@ -257,8 +257,12 @@ def render(runs):
         "each instruction at 125 MHz) and come out the same on any PC; they are a lower bound "
         "for a real board, which has XIP cache misses and flash writes that take time. The "
         "placements of the placement-to-LED figures land at fixed cycles of the board's own "
-        "time, so two runs give the same latencies. The unix port's and CPython's figures are "
-        'wall time on the machine of their run ("The runs", below).',
+        "time, so two runs give the same latencies. The pull's rate counts the chip's cycles "
+        "from the host's first request to its last reply, so a slow or loaded PC, whose "
+        "requests come later, lowers it; its ratio to `mpremote cp` is wall time on both "
+        "sides (two runs on this loaded machine gave 198 and 204 KB/s, 3.9x and 11.2x). "
+        "The unix port's and CPython's figures are wall time on the machine of their run "
+        '("The runs", below).',
         "",
         "## The budgets",
         "",
