@@ -139,6 +139,7 @@ def main(argv=None):
     wall = round(time.monotonic() - t0, 1)
     rows = budgets.records(fig)
     rec = results.record(set_name(args, parts), parts, args.quick, started, at, wall, figures, rows)
+    rec["run"]["failed"] = {name: str(e)[:300] for name, e in errors}
     if args.json:
         print(json.dumps(rec, indent=1, sort_keys=True, ensure_ascii=False))
     else:

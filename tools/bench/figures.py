@@ -224,10 +224,14 @@ def run_rows(runs):
     for name, rec in sorted(runs.items()):
         r = rec["run"]
         m = r.get("machine") or {}
+        # a part that failed left no figures (its error: the run's "failed")
+        missing = [p for p in r["parts"] if p not in rec["parts"]]
         rows.append(
             (
                 "`%s.json`" % name,
-                ", ".join(r["parts"]) + (" (--quick)" if r.get("quick") else ""),
+                ", ".join(r["parts"])
+                + (" (--quick)" if r.get("quick") else "")
+                + ("; no figures from %s" % ", ".join(missing) if missing else ""),
                 r["date"][:16].replace("T", " "),
                 "`%s`" % r["commit"],
                 "%s cores, Python %s" % (m.get("nproc", "?"), m.get("python", "?")) if m else "-",
