@@ -264,7 +264,7 @@ def render(runs):
         "time, so two runs give the same latencies. The pull's rate counts the chip's cycles "
         "from the host's first request to its last reply, so a slow or loaded PC, whose "
         "requests come later, lowers it; its ratio to `mpremote cp` is wall time on both "
-        "sides (two runs on this loaded machine gave 198 and 204 KB/s, 3.9x and 11.2x). "
+        "sides: both move with the machine's load. "
         "The unix port's and CPython's figures are wall time on the machine of their run "
         '("The runs", below).',
         "",
