@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed-stamp
 EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench run web console lint fmt mpy firmware emu clean install uninstall hardware ladder docs
+.PHONY: all test test-fast bench bench-long figures run web console lint fmt mpy firmware emu clean install uninstall hardware ladder docs
 
 all: test
 
@@ -166,23 +166,38 @@ $(FIRMWARE_UF2) &: $(FIRMWARE_SRC) | $(STAMP)
 	@RP2040_DIR="$(RP2040_DIR)" MICROPYTHON_DIR="$(MICROPYTHON_DIR)" \
 	  $(PY) tools/build_firmware.py $(REVISIONS)
 
-# Memory, size and speed figures (docs/figures.md): the core and the whole firmware
-# under the unix port, the serial link, the CircuitPython strip adapter
-# on Adafruit's library (CPython and the unix port), then the images on the emulated
-# RP2040 (tools/bench_target.py, several minutes; it installs rp2040js
-# where it is missing, as the tests do). The benchmark's own
-# image, build/firmware/bench/, is rev A with the simulator frozen in too
-# (tools/build_firmware.py --sim): bench_target.py runs
-# tools/bench_board_device.py on it. It is never one to flash.
+# The board's figures and its budgets' verdicts (tools/bench, one entry
+# point: python -m bench from tools/): the rules core and the whole
+# firmware under the unix port, the CircuitPython strip adapter, then the
+# images on the emulated RP2040 in the chip's own cycles
+# (it installs rp2040js where it is missing, as the tests do). Each run is
+# written as data to docs/figures/data/<set>.json (figures, units,
+# budgets, verdicts, date, commit, machine) and docs/figures.md is
+# generated from those files: commit both. make bench is the parts within
+# 10 minutes on 2 cores; make bench-long the long ones (memory: each
+# mode's match, frozen and deployed, ~30 min; capacity: the flash filled
+# with real matches; engine: the computer's levels). BENCH_ARGS= passes
+# more (--quick, --part NAME; --part unix-link: logs pull against mpremote
+# cp on the unix port, three rounds). The benchmark's own image,
+# build/firmware/bench/, is rev A with the simulator frozen in too
+# (tools/build_firmware.py --sim): the firmware part runs
+# tools/bench/firmware_device.py on it. It is never one to flash.
 BENCH_UF2 := build/firmware/bench/apixagon-rev_a.uf2
 BENCH_SRC := $(FIRMWARE_SRC) $(shell find firmware/smartboard/sim -name '*.py')
+BENCH_ARGS ?=
 
 bench: $(STAMP) $(EMU_STAMP) $(FIRMWARE_UF2) $(BENCH_UF2)
-	$(PY) tools/bench_core.py
-	$(PY) tools/bench_board.py
-	$(PY) tools/bench_link.py
-	$(PY) tools/bench_neopixel_cp.py
-	APIXAGON_RP2040_DIR="$(RP2040_DIR)" $(PY) tools/bench_target.py
+	cd tools && APIXAGON_RP2040_DIR="$(RP2040_DIR)" $(abspath $(PY)) -m bench $(BENCH_ARGS)
+	cd tools && $(abspath $(PY)) -m bench.figures
+
+bench-long: $(STAMP) $(EMU_STAMP) $(FIRMWARE_UF2)
+	cd tools && APIXAGON_RP2040_DIR="$(RP2040_DIR)" $(abspath $(PY)) -m bench --long $(BENCH_ARGS)
+	cd tools && $(abspath $(PY)) -m bench.figures
+
+# docs/figures.md from the committed data alone (tests/test_figures.py
+# fails when the page differs from what this writes)
+figures: $(STAMP)
+	cd tools && $(abspath $(PY)) -m bench.figures
 
 $(BENCH_UF2): $(BENCH_SRC) | $(STAMP)
 	@RP2040_DIR="$(RP2040_DIR)" MICROPYTHON_DIR="$(MICROPYTHON_DIR)" \

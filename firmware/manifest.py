@@ -13,7 +13,7 @@
 #
 # sim=True freezes the simulator too: only for the benchmark's image
 # (tools/build_firmware.py --sim, build/firmware/bench/), where
-# tools/bench_target.py runs tools/bench_board_device.py on the emulated
+# tools/bench/target.py runs tools/bench/firmware_device.py on the emulated
 # RP2040. A product image never has it.
 import os
 

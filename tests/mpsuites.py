@@ -11,7 +11,7 @@ for leaks and runaway buffers in code that runs on the board, not the
 board's budget: on this 64-bit PC the unix port's heap also holds every
 module's bytecode (frozen in flash on the board) and objects of twice the
 size. The board's budget is measured on the emulated RP2040, in the chip's
-own heap (tests/rp2040/test_rp2040_heap.py, tools/bench_target.py --part
+own heap (tests/rp2040/test_rp2040_heap.py, python -m bench --part
 memory); tests/heapcaps.json carries the board's figure beside the caps. A
 suite that outgrows its cap fails: re-run tools/heapcaps.py for it (the
 board's figure comes with it) and commit the new cap, or find the leak.

@@ -11,8 +11,8 @@ from apixagon.game import Game
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORD = os.path.join(ROOT, "tests", "data", "beehive_full.apx")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import bench_core  # noqa: E402
 import build_mpy  # noqa: E402
+from bench import core as bench_core  # noqa: E402
 
 
 def test_scripted_game_is_a_legal_finished_beehive_game():
@@ -28,13 +28,13 @@ def test_scripted_game_is_a_legal_finished_beehive_game():
 
 
 def compile_tool(tmp_path, name):
-    """tools/NAME.py as tmp_path/NAME.mpy (what the benchmark runs)."""
+    """tools/bench/NAME.py as tmp_path/NAME.mpy (what the benchmark runs)."""
     subprocess.run(
         [
             build_mpy.mpy_cross(),
             "-o",
             str(tmp_path / (name + ".mpy")),
-            os.path.join(ROOT, "tools", name + ".py"),
+            os.path.join(ROOT, "tools", "bench", name + ".py"),
         ],
         check=True,
     )
@@ -42,7 +42,7 @@ def compile_tool(tmp_path, name):
 
 def test_device_script_replays_the_game_in_the_target_heap(tmp_path):
     build_mpy.build(str(tmp_path))
-    compile_tool(tmp_path, "bench_device")
+    compile_tool(tmp_path, "core_device")
     dev = bench_core.Device(str(tmp_path))
     out = dev.run(bench_core.HEAP_TARGET_WK, "game", RECORD)
     assert "RESULT ok" in out, out
@@ -51,10 +51,10 @@ def test_device_script_replays_the_game_in_the_target_heap(tmp_path):
 
 
 def test_board_device_script_runs_every_measure(tmp_path):
-    import bench_board
+    from bench import firmware as bench_board
 
     build_mpy.build_all(str(tmp_path))
-    compile_tool(tmp_path, "bench_board_device")
+    compile_tool(tmp_path, "firmware_device")
     dev = bench_board.Device(str(tmp_path))
     for what in ("event", "frame", "idle", "setup"):
         out = dev.run(bench_board.HEAP_TARGET_WK, what, "2", str(bench_board.POSITION))
@@ -62,10 +62,10 @@ def test_board_device_script_runs_every_measure(tmp_path):
 
 
 def test_board_device_script_scans_every_position(tmp_path):
-    import bench_board
+    from bench import firmware as bench_board
 
     build_mpy.build_all(str(tmp_path))
-    compile_tool(tmp_path, "bench_board_device")
+    compile_tool(tmp_path, "firmware_device")
     dev = bench_board.Device(str(tmp_path))
     for profile, k, f in (("A", "1", "1"), ("B", "2", "0")):
         out = dev.run(bench_board.HEAP_TARGET_WK, "scan", profile, k, f)
@@ -75,42 +75,40 @@ def test_board_device_script_scans_every_position(tmp_path):
 
 
 def test_target_bench_inputs_resume_on_the_simulator(tmp_path):
-    """bench_target's inputs: the scripted game as hands, and the match
+    """The emulated parts' inputs: the scripted game as hands, and the match
     logs it boots from, written by smartboard.logstore, unfinished, and
     resumed by the simulated board to a match screen."""
-    import bench_target
+    from bench import emulated, matchlogs
 
-    setup, steps = bench_target.record_script()
+    setup, steps = emulated.record_script()
     with open(RECORD) as f:
         words = [line.split() for line in f if line.strip() and not line.startswith("[")]
     moves = [w for w in words if w[0] not in ("mode", "start", "option", "players")]
     assert setup["mode"] == 2 and len(steps) == len(moves)
-    for rev in bench_target.REVS:
-        for make in (bench_target.scripted_log, bench_target.takeback_log):
+    for rev in emulated.REVS:
+        for make in (matchlogs.scripted_log, matchlogs.takeback_log):
             name, data, game = make(rev, str(tmp_path))
-            log = bench_target.log_lines(data)
+            log = matchlogs.log_lines(data)
             assert log.result is None and not game.over()
             assert len(log.moves) == game.nmoves()
-            frames = bench_target.match_frames(
-                bench_target.PROFILE[rev], log.lines(), str(tmp_path)
-            )
+            frames = matchlogs.match_frames(emulated.PROFILE[rev], log.lines(), str(tmp_path))
             assert frames and all(len(f) == 3 * 61 for f in frames)
-    counts = bench_target.log_records(data)
-    assert counts["M"] == bench_target.TAKEBACK_LOG_RECORDS and counts["U"] > 0
+    counts = matchlogs.log_records(data)
+    assert counts["M"] == matchlogs.TAKEBACK_LOG_RECORDS and counts["U"] > 0
 
 
 def test_memory_matches_are_legal_finished_games_of_their_modes():
-    """bench_target's memory part (and tests/rp2040/test_rp2040_heap.py):
+    """The memory part (and tests/rp2040/test_rp2040_heap.py):
     each mode's scripted match is a legal record that ends its game, with
     what the mode has of specials and reserve decks, and its steps are
     hands the emulated board can play."""
-    import bench_target
     from apixagon.codes import MODES
+    from bench import emulated, memory
 
     want = {"2p": "queens-gambit", "beehive": "beehive", "3v2": "3v2", "junior": "junior"}
-    assert [n for n, _ in bench_target.MEMORY_MATCHES] == list(want)
-    for name, rec in bench_target.MEMORY_MATCHES:
-        path = bench_target.data_path(rec)
+    assert [n for n, _ in memory.MEMORY_MATCHES] == list(want)
+    for name, rec in memory.MEMORY_MATCHES:
+        path = emulated.data_path(rec)
         with open(path) as f:
             c = record.Checker(Game)
             record.read(f.read().splitlines(), c)
@@ -121,17 +119,17 @@ def test_memory_matches_are_legal_finished_games_of_their_modes():
             assert {2, 3, 4} <= kinds, (rec, kinds)  # Rain, Beekeeper, Smoker
         if name in ("beehive", "3v2"):
             assert 5 in kinds, (rec, kinds)  # a reserve deck
-        setup, steps = bench_target.record_script(path)
+        setup, steps = emulated.record_script(path)
         assert MODES[setup["mode"]] == want[name] and len(steps) == c.game.nmoves()
 
 
 def test_target_bench_boots_each_image(capsys):
-    """bench_target's harness on the emulated RP2040 (the images of `make
+    """The emulated parts' harness on the emulated RP2040 (the images of `make
     firmware`): a flash built with its file system, the power on, a HELLO
     answered, the heap read."""
     import json
 
-    import bench_target
+    from bench import target as bench_target
 
     assert bench_target.main(["--quick", "--part", "boot", "--json"]) == 0
     fig = json.loads(capsys.readouterr().out)
@@ -153,7 +151,7 @@ def test_only_the_bench_image_freezes_the_simulator(tmp_path):
 
 
 def test_budget_verdicts_say_met_missed_or_not_run():
-    import budgets
+    from bench import budgets
 
     fig = {
         "core": {"worst_hint_us": 19999},  # just inside 20 ms
@@ -171,9 +169,9 @@ def test_budget_verdicts_say_met_missed_or_not_run():
 
 
 def test_the_budgets_check_the_levels_the_board_offers():
-    # tools/budgets.py checks the time of every level the board offers
+    # tools/bench/budgets.py checks the time of every level the board offers
     # (smartboard.computer.BOARD_LEVELS): the two lists are one
-    import budgets
+    from bench import budgets
     from smartboard import computer, settings
 
     assert budgets.BOARD_LEVELS == computer.BOARD_LEVELS

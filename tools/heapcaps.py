@@ -12,7 +12,7 @@ and nothing, each probe the very command the test runs
 The caps are tripwires for leaks and runaway buffers; the board's budget
 is the heap on the emulated RP2040. So the file carries, beside the caps,
 the board's figures: the lowest heap free in the 2-player match on rev A,
-the firmware frozen and deployed (tools/bench_target.py's heap_match, as
+the firmware frozen and deployed (tools/bench/memory.py's heap_match, as
 tests/rp2040/test_rp2040_heap.py plays it; --no-board leaves the last
 ones in the file).
 
@@ -109,20 +109,20 @@ def board_figures(say):
     """The board's heap on the emulated RP2040 (rev A, the 2-player match,
     frozen and deployed), as tests/rp2040/test_rp2040_heap.py measures it."""
     sys.path[:0] = [os.path.join(ROOT, "tools"), os.path.join(ROOT, "tools", "rp2040")]
-    import bench_target
-    import budgets
+    from bench import budgets, memory
+    from bench.emulated import IMAGES
 
     rev = "rev_a"
-    images = bench_target.IMAGES
+    images = IMAGES
     image = os.path.join(images, "apixagon-%s.uf2" % rev)
-    out = {"rev": rev, "match": dict(bench_target.MEMORY_MATCHES)["2p"]}
+    out = {"rev": rev, "match": dict(memory.MEMORY_MATCHES)["2p"]}
     with tempfile.TemporaryDirectory(prefix="heapcaps-") as tmp:
-        for kind in bench_target.FIRMWARES:
+        for kind in memory.FIRMWARES:
             say("  the board (emulated RP2040), %s firmware, 2-player match ...\n" % kind)
             files = ()
             if kind == "deployed":
-                files = bench_target.deployed_files(images, rev, os.path.join(tmp, kind))
-            fig = bench_target.heap_match(
+                files = memory.deployed_files(images, rev, os.path.join(tmp, kind))
+            fig = memory.heap_match(
                 image,
                 rev,
                 os.path.join(tmp, kind, "board"),

@@ -5,8 +5,8 @@ Each a complete game played by the seeded random player of the core suite
 mode has of specials, declarations and reserve decks:
 
   beehive_full.apx        6 players in teams (the benchmark's scripted game:
-                          tools/bench_core.py, bench_board.py, bench_target.py)
-  queens_gambit_full.apx  2 players (tools/bench_target.py --part memory)
+                          tools/bench/core.py, firmware.py, target.py)
+  queens_gambit_full.apx  2 players (python -m bench --part memory)
   3v2_full.apx            5 players in teams (idem)
   junior_full.apx         junior, 6 players (idem: JUNIOR_PLAYERS)
 
@@ -28,7 +28,7 @@ from apixagon.codes import BEEHIVE, JUNIOR, QUEENS_GAMBIT, THREE_VS_TWO  # noqa:
 
 DATA = os.path.join(ROOT, "tests", "data")
 # Junior's players (RULES §6, D-13: 2..6; the most is the worst case the
-# board carries); tools/bench_target.py reads them from the record's header.
+# board carries); tools/bench/target.py reads them from the record's header.
 JUNIOR_PLAYERS = 6
 
 # name: (mode, seed, players, event). The seeds: the longest game of seeds

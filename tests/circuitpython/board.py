@@ -1,4 +1,4 @@
-# Stand-in for CircuitPython's `board` (tests and tools/bench_neopixel_cp.py):
+# Stand-in for CircuitPython's `board` (tests and tools/bench/strip_cp.py):
 # the RP2040's GP0..GP29 as pins, and no on-board NEOPIXEL (the library
 # then leaves the power pins alone).
 from microcontroller import Pin

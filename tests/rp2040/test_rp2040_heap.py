@@ -1,12 +1,12 @@
 """The heap of a match on the board's chip, against the board's budgets
-(tools/budgets.py, issue 24): free at the lowest point of a match, at least
+(tools/bench/budgets.py, issue 24): free at the lowest point of a match, at least
 150 KB with the firmware frozen into the image and 96 KB with the firmware
 deployed as .mpy into a slot of its flash (the update path: the bytecode
 then lives in the heap).
 
 A scripted match (tests/data/*_full.apx) is played from hands on the
 emulated RP2040, seen only from outside as a player and a PC see it
-(tools/bench_target.py's heap_match and HeapHands: set-up on the buttons,
+(tools/bench/memory.py's heap_match and HeapHands: set-up on the buttons,
 cards on the modelled cells, specials on the pad, the reserve lifted,
 declarations confirmed, every 4th placement taken back and put down
 again), and the heap is what the board says: STATUS heap=, its free bytes
@@ -21,11 +21,11 @@ writes the ROMFS partition instead, run in place:
 tests/rp2040/test_rp2040_romfs.py), the 6-player beehive match frozen;
 about a minute each on the emulator. The deployed
 firmware is the slot `apixagon deploy` writes, put on the flash from the
-PC (bench_target.deployed_files: fwbuild's files and the boot record of
+PC (memory.deployed_files: fwbuild's files and the boot record of
 the deploy's switch), booted as the deploy's restart boots it (the slot's
 trial, marked good by its own loop), then the power cut and on again: the
 match is played after a boot like every later one. Bench-only
-(`tools/bench_target.py --part memory`, after a real `apixagon deploy`
+(`python -m bench --part memory`, after a real `apixagon deploy`
 over mpremote, into the ROMFS partition, and the littlefs slot as here):
 rev B; the 3v2 and junior matches; the beehive match deployed. `pytest -s`
 prints the figures."""
@@ -38,8 +38,10 @@ import emukit
 import pytest
 
 sys.path.insert(0, os.path.join(emukit.ROOT, "tools"))
-import bench_target  # noqa: E402
-import budgets  # noqa: E402
+from bench import (
+    budgets,  # noqa: E402
+    memory,  # noqa: E402
+)
 
 REV = "rev_a"
 CASES = (("frozen", "2p"), ("frozen", "beehive"), ("deployed", "2p"))
@@ -51,9 +53,9 @@ def test_the_heap_at_the_lowest_point_of_a_match(kind, name, tmp_path):
     t = time.monotonic()
     files = ()
     if kind == "deployed":
-        files = bench_target.deployed_files(emukit.IMAGES, REV, str(tmp_path))
-    record = dict(bench_target.MEMORY_MATCHES)[name]
-    fig = bench_target.heap_match(
+        files = memory.deployed_files(emukit.IMAGES, REV, str(tmp_path))
+    record = dict(memory.MEMORY_MATCHES)[name]
+    fig = memory.heap_match(
         emukit.image(REV),
         REV,
         str(tmp_path / "board"),

@@ -31,8 +31,8 @@ from apixagon_host import link as L
 from smartboard.logstore import lfs
 
 sys.path.insert(0, os.path.join(emukit.ROOT, "tools"))
-import bench_target  # noqa: E402 - the capacity run and a flash filled from the PC
 import realmatches  # noqa: E402 - real-length match logs
+from bench import capacity  # noqa: E402 - the capacity run, a flash filled from the PC
 
 REV = "rev_a"
 CUTS = 16
@@ -115,11 +115,9 @@ def test_power_cuts_inside_the_packing_lose_no_match(tmp_path):
 def test_a_thousand_real_matches_and_the_board_serves_them(tmp_path):
     t0 = time.monotonic()
     start = str(tmp_path / "pc-flash.bin")
-    assert bench_target.pc_filled_flash(start, emukit.image(REV), REV, PC_MATCHES) == PC_MATCHES
+    assert capacity.pc_filled_flash(start, emukit.image(REV), REV, PC_MATCHES) == PC_MATCHES
     made = time.monotonic() - t0
-    fig = bench_target.capacity_run(
-        emukit.image(REV), REV, str(tmp_path / "chip"), flash_from=start
-    )
+    fig = capacity.capacity_run(emukit.image(REV), REV, str(tmp_path / "chip"), flash_from=start)
     n = fig["matches"]
     assert n >= 1000 and fig["full"], fig
     st = fig["status"]

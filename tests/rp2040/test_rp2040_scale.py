@@ -3,7 +3,7 @@ flash filled from the PC (tools/rp2040/flashfs.py, MicroPython's own
 littlefs configuration: a few seconds, where the board would play for
 days) with 999 short finished logs, 400 of them pulled, and the newest
 unfinished: a 2-player match of more than 2000 records (random legal
-moves, about every other one taken back: tools/bench_target.py's
+moves, about every other one taken back: tools/bench/matchlogs.py's
 take-back log, written by the firmware's own writer). The storage is
 nearly full (a file takes the rest), as on a board never pulled.
 
@@ -26,7 +26,7 @@ from flashfs import FlashFs
 from smartboard.logstore import folder, records
 
 sys.path.insert(0, os.path.join(emukit.ROOT, "tools"))
-import bench_target  # noqa: E402 - its take-back log and the cards of a game
+from bench import matchlogs  # noqa: E402 - its take-back log and the cards of a game
 
 REV = "rev_a"
 N = 1000
@@ -53,8 +53,8 @@ def ms(cycles):
 
 def test_a_thousand_logs_and_a_2000_record_match_on_the_rp2040(tmp_path):
     t0 = time.monotonic()
-    name, long_log, game = bench_target.takeback_log(REV, str(tmp_path), TAKEBACK_MOVES)
-    kinds = bench_target.log_records(long_log)
+    name, long_log, game = matchlogs.takeback_log(REV, str(tmp_path), TAKEBACK_MOVES)
+    kinds = matchlogs.log_records(long_log)
     assert sum(kinds.values()) > 2000 and kinds["U"] > 900, kinds
     flash = str(tmp_path / "flash.bin")
     ffs = FlashFs.new(flash, emukit.image(REV))
@@ -68,7 +68,7 @@ def test_a_thousand_logs_and_a_2000_record_match_on_the_rp2040(tmp_path):
     made = time.monotonic() - t0
     board = EmuBoard(emukit.image(REV), REV, flash=flash, workdir=str(tmp_path), powered=False)
     try:
-        for x, code in bench_target.cards_of(game).items():
+        for x, code in matchlogs.cards_of(game).items():
             board.put(x, code)  # the match's cards on the table as the power comes
         board.power_on()
         on = board.wait_for(lambda: [e for e in board.events if e.get("ev") == "on"], 60)[0]

@@ -180,6 +180,7 @@ function cycles() {
 }
 
 function powerOn() {
+  held = null;
   cutOp = null;
   cutAtCycle = Infinity;
   sim = new Simulator();
@@ -221,6 +222,7 @@ function powerOff(why, extra) {
   if (!mcu) return;
   for (const w of waits) emit({ ev: 'ack', id: w.id, cycle: cycles(), on: false });
   waits.clear();
+  held = null;
   running = false;
   cycleBase = cycles();
   flash = new Uint8Array(flash); // detach from the dead chip
@@ -312,7 +314,7 @@ function idleStep(clock) {
 }
 
 function runSlice() {
-  if (!running) return;
+  if (!running || held) return;
   if (prof) return runSliceProfiled();
   const chip = mcu;
   const core = mcu.core;
@@ -333,6 +335,7 @@ function runSlice() {
       powerOff('cut');
       return;
     }
+    if (held) return; // resumed by 'go' (resumeHeld)
     if ((i & 0xfff) === 0 && Date.now() > until) break;
   }
   if (running) setImmediate(runSlice);
@@ -362,6 +365,7 @@ function runSliceProfiled() {
       powerOff('cut');
       return;
     }
+    if (held) return;
     if ((i & 0xfff) === 0 && Date.now() > until) break;
   }
   if (running) setImmediate(runSlice);
@@ -371,7 +375,7 @@ function runSliceProfiled() {
 // rp2040js's USBCDC answers an OUT request at once, empty when the host has
 // nothing to send, so the device would take an interrupt every few
 // microseconds. A real host NAKs until it has data: requests wait here.
-const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false, lastRx: 0 };
+const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false, lastRx: 0, lastTx: -1, rxCount: 0 };
 // The link's traffic since the last 'usbstat' mark, stamped in cycles: the
 // first byte handed to the chip and the last one it sent (a download's
 // rate in the chip's own time, whatever the PC's speed).
@@ -393,6 +397,7 @@ function wireUsb() {
       emit({ ev: 'tx', cycle: cycles() });
     }
     const now = cycles();
+    usb.lastTx = now;
     if (traffic.txFirst < 0) traffic.txFirst = now;
     traffic.txLast = now;
     traffic.txBytes += buf.length;
@@ -423,7 +428,9 @@ process.stdin.on('data', (data) => {
   if (!mcu) return; // no power: the bytes fall on the floor
   usb.lastRx = Date.now();
   for (const b of data) usb.rx.push(b);
+  usb.rxCount += data.length;
   feedUsb();
+  resumeHeld();
 });
 process.stdin.on('end', () => {
   if (mcu) powerOff('host');
@@ -684,7 +691,7 @@ class Antennas {
   }
 }
 
-// Time model of a PN532 (what tools/bench_board.py's simulator assumes):
+// Time model of a PN532 (what tools/bench/firmware.py's simulator assumes):
 // an antenna switch costs 5 ms of field settling, InListPassiveTarget takes
 // 2.7 ms of RF work when a tag answers and 0.7 ms when none does, reading a
 // page 1.2 ms; set-up commands 1 ms. The I2C traffic is timed by the bus.
@@ -826,8 +833,57 @@ function applyInputs() {
   if (pins.STRIP_SENSE !== undefined) mcu.gpio[pins.STRIP_SENSE].setInputValue(!world.stripPlugged);
 }
 
+// ---- inputs at a cycle ------------------------------------------------------
+// A hand that lands when its control request happens to arrive lands at a
+// cycle set by the PC's timing, so what it measures (placement to LED)
+// moves from run to run. An input with `at_cycle` is applied when the
+// chip's clock reaches that cycle; with `after_tx`, that many cycles after
+// the last byte the board sent on USB (its reply to the host's last
+// request: a point of the firmware's own loop, after which nothing from
+// outside has touched the chip). Its acknowledgement comes when it is
+// applied; `late` when that cycle had already passed (applied at once).
+function scheduleAt(m, nanosFromNow) {
+  const w = { id: m.id };
+  w.alarm = sim.clock.createAlarm(() => {
+    waits.delete(w);
+    handle(Object.assign({}, m, { at_cycle: undefined, after_tx: undefined }));
+  });
+  waits.add(w);
+  w.alarm.schedule(Math.max(0, nanosFromNow));
+}
+
+function deferred(m) {
+  if (!mcu) {
+    emit({ ev: 'error', id: m.id, text: 'no chip to schedule ' + m.op + ' on' });
+    return;
+  }
+  const at = m.at_cycle !== undefined ? m.at_cycle : usb.lastTx + m.after_tx;
+  const ahead = at - cycles();
+  if (ahead < 0 || (m.after_tx !== undefined && usb.lastTx < 0)) {
+    handle(Object.assign({}, m, { at_cycle: undefined, after_tx: undefined, late: true }));
+  } else {
+    scheduleAt(m, ahead * NS_PER_CYCLE);
+  }
+}
+
+// ---- the chip held at a cycle -----------------------------------------------
+// Requests on USB reach the chip when the PC's bytes arrive, at a cycle the
+// PC's timing sets; the replies, and the state they leave, then differ from
+// run to run. 'hold' (with at_cycle or after_tx) stops the chip's clock at
+// that cycle; the host writes its request; 'go' with the request's length
+// lets the clock run again once that many bytes have come: the request is
+// handed to the chip at the held cycle, whatever the PC's speed.
+let held = null; // {rx: usb.rxCount at the hold, want: bytes awaited} while held
+
+function resumeHeld() {
+  if (!held || held.want === undefined || usb.rxCount - held.rx < held.want) return;
+  held = null;
+  if (running) setImmediate(runSlice);
+}
+
 // ---- control requests -------------------------------------------------------
 function handle(m) {
+  if (m.at_cycle !== undefined || m.after_tx !== undefined) return deferred(m);
   switch (m.op) {
     case 'tag': // put (page + uid) or lift (neither) a card on a sensor channel
       if (m.page) world.tags.set(m.ch, { page: unhex(m.page), uid: unhex(m.uid) });
@@ -917,6 +973,17 @@ function handle(m) {
         return;
       }
       break;
+    case 'hold': // stop the chip's clock here (scheduled: at its cycle)
+      if (mcu) held = { rx: usb.rxCount };
+      break;
+    case 'go': // run again once m.bytes more have come on USB since the hold
+      if (held) {
+        held.want = m.bytes || 0;
+        emit({ ev: 'ack', id: m.id, cycle: cycles(), on: !!mcu });
+        resumeHeld();
+        return;
+      }
+      break;
     case 'quit':
       if (mcu) powerOff('host');
       emit({ ev: 'ack', id: m.id, cycle: cycles() });
@@ -926,7 +993,7 @@ function handle(m) {
       emit({ ev: 'error', id: m.id, text: 'unknown op ' + m.op });
       return;
   }
-  emit({ ev: 'ack', id: m.id, cycle: cycles(), flash_ops: flashOps, on: !!mcu });
+  emit({ ev: 'ack', id: m.id, cycle: cycles(), flash_ops: flashOps, on: !!mcu, late: !!m.late });
 }
 
 let pendingCtl = '';

@@ -342,21 +342,28 @@ class EmuBoard:
             raise ValueError("no cell %r" % cell)
         return self.layout.sensor[x]
 
-    def put(self, cell, code, corrupt=False, deck=1):
+    def put(self, cell, code, corrupt=False, deck=1, **when):
         """A card on a cell: its tag over the cell's antenna (rev A) or its
-        magnet on the cell's reed (rev B)."""
+        magnet on the cell's reed (rev B). when: at_cycle=N (when the
+        chip's clock reaches cycle N) or after_frame=N (N cycles after the
+        next frame the strip latches); the acknowledgement, with the cycle
+        the card landed at, comes then."""
         ch = self.channel(cell)
         if self.pins["PROFILE"] == "A":
             return self.request(
-                "tag", ch=ch, page=payload(code, corrupt).hex(), uid=uid_of(code, deck).hex()
+                "tag",
+                ch=ch,
+                page=payload(code, corrupt).hex(),
+                uid=uid_of(code, deck).hex(),
+                **when,
             )
-        return self.request("reed", ch=ch, on=True)
+        return self.request("reed", ch=ch, on=True, **when)
 
-    def lift(self, cell):
+    def lift(self, cell, **when):
         ch = self.channel(cell)
         if self.pins["PROFILE"] == "A":
-            return self.request("tag", ch=ch)
-        return self.request("reed", ch=ch, on=False)
+            return self.request("tag", ch=ch, **when)
+        return self.request("reed", ch=ch, on=False, **when)
 
     def tap(self, code, hold_ms=TAP_MS, corrupt=False):
         """A card held on the action pad, then taken away."""

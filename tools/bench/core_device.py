@@ -1,5 +1,5 @@
-# Benchmark script run *under MicroPython* by tools/bench_core.py:
-#   micropython -X heapsize=NwK -c "<path setup>; import bench_device" WHAT RECORD [K]
+# Benchmark script run *under MicroPython* by tools/bench/core.py:
+#   micropython -X heapsize=NwK -c "<path setup>; import core_device" WHAT RECORD [K]
 # WHAT: game   replay RECORD with the card query for every card in hand (the
 #              heaviest hint load) after every move; check
 #              the result against the record's [Result] tag

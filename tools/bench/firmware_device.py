@@ -1,5 +1,5 @@
-# Firmware benchmark run *under MicroPython* by tools/bench_board.py:
-#   micropython -X heapsize=NwK -c "<path setup>; import bench_board_device" WHAT ARGS...
+# Firmware benchmark run *under MicroPython* by tools/bench/firmware.py:
+#   micropython -X heapsize=NwK -c "<path setup>; import firmware_device" WHAT ARGS...
 # WHAT: game PROFILE   the whole firmware plays tests/data/beehive_full.apx
 #                      from hands on the simulated board, hint mode on;
 #                      prints RESULT ok/MISMATCH, and the placement

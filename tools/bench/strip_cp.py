@@ -17,7 +17,7 @@ adafruit_pixelbuf built in (C): there the library's per-pixel work is C,
 where these figures run its pure-Python fallback for both paths.
 Options: --json (figures as one JSON object).
 
-Run under MicroPython by the script itself: micropython bench_neopixel_cp.py
+Run under MicroPython by the script itself: micropython tools/bench/strip_cp.py
 --device LIBDIR K (LIBDIR: the library's two files).
 """
 
@@ -139,7 +139,7 @@ def device(lib, k):
 
 def lib_root():
     here = __file__ if "/" in __file__ else "./" + __file__
-    return here.rsplit("/", 2)[0]
+    return here.rsplit("/", 3)[0]
 
 
 def main(argv):
@@ -149,7 +149,7 @@ def main(argv):
     import subprocess
     import tempfile
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     sys.path[:0] = [os.path.join(root, "tests", "circuitpython"), os.path.join(root, "firmware")]
     try:
         import adafruit_pixelbuf

@@ -1,10 +1,10 @@
 # Benchmark script of the computer player, run under MicroPython: on the
-# emulated RP2040 (tools/bench_target.py --part engine, the engine frozen
+# emulated RP2040 (tools/bench/target.py --part engine, the engine frozen
 # in the product image) and on the unix port (the worst positions found by
 # its clock). Replays a record; at a position the engine of a level
 # chooses for the side to play with a hand of 4 of its cards not on the
 # board (a seeded deal, the same on every interpreter: engine.Rng).
-#   ... bench_engine_device WHAT RECORD LEVELS POSITIONS
+#   ... engine_device WHAT RECORD LEVELS POSITIONS
 # WHAT: scan  every position (POSITIONS "-"), each level: POS p level us
 #       time  the given positions: TIME p level us alloc, alloc the bytes
 #             the search allocated (the collector held off, so nothing of

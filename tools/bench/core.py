@@ -11,7 +11,7 @@ Prints:
     game, of one placement check and of one place + undo: microseconds on
     the unix port, and callgrind instruction counts (identical run to run).
 The same queries on the board's own chip (an emulated RP2040, the core
-frozen in the image): tools/bench_target.py.
+frozen in the image): tools/bench/target.py.
 
 Options: --quick (no callgrind), --json (figures as one JSON object).
 """
@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build_mpy  # noqa: E402
 
@@ -41,11 +41,11 @@ def micropython():
 
 
 class Device:
-    """Runs tools/bench_device.py under MicroPython against a .mpy build."""
+    """Runs tools/bench/core_device.py under MicroPython against a .mpy build."""
 
     def __init__(self, lib):
         self.lib = lib
-        self.boot = "import sys; sys.path[:0]=[%r]; import bench_device" % lib
+        self.boot = "import sys; sys.path[:0]=[%r]; import core_device" % lib
 
     def cmd(self, heap_wk, *args):
         return [micropython(), "-X", "heapsize=%dwK" % heap_wk, "-c", self.boot, *args]
@@ -136,8 +136,8 @@ def main(argv=None):
             [
                 build_mpy.mpy_cross(),
                 "-o",
-                os.path.join(tmp, "bench_device.mpy"),
-                os.path.join(ROOT, "tools", "bench_device.py"),
+                os.path.join(tmp, "core_device.mpy"),
+                os.path.join(ROOT, "tools", "bench", "core_device.py"),
             ],
             check=True,
         )

@@ -1,0 +1,470 @@
+"""The emulated board the benchmark measures on, and the hands that play
+on it: the board's images on rp2040js (tools/rp2040/emuboard.py) with a
+flash built here, its raw REPL, the scripted game as hands (Hands: every
+input and request at a cycle of the board's own time). The parts
+(target.py, memory.py, capacity.py) are built on it."""
+
+import os
+import random
+import shutil
+import sys
+
+import emuboard
+import flashfs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOLS = os.path.join(ROOT, "tools")
+HERE = os.path.join(TOOLS, "bench")
+HZ = emuboard.HZ
+RECORD = os.path.join(ROOT, "tests", "data", "beehive_full.apx")
+
+# the images measured: make firmware's, or $BENCH_IMAGES (a build of one's
+# own: tools/build_firmware.py --out DIR, and --sim --out DIR/bench)
+IMAGES = os.environ.get("BENCH_IMAGES") or os.path.join(ROOT, "build", "firmware")
+BENCH_IMAGES = os.path.join(IMAGES, "bench")
+REVS = ("rev_a", "rev_b")
+PROFILE = {"rev_a": "A", "rev_b": "B"}
+SEED = 20261123
+
+
+def say_nothing(text):
+    pass
+
+
+def say_out(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def ms(cycles):
+    return cycles * 1000.0 / HZ
+
+
+# ---- the emulated board ------------------------------------------------------------
+def make_flash(path, image, files=()):
+    """A flash image file: the UF2's blocks, and MicroPython's littlefs
+    (formatted as the board formats it) holding files: (path, bytes), or
+    (path, None) for an empty folder."""
+    ffs = flashfs.FlashFs.new(path, image)
+    for name, data in files:
+        if data is None:
+            ffs.fs.mkdir(name)
+        else:
+            ffs.write(name, data)
+    ffs.save()
+
+
+class Board(emuboard.EmuBoard):
+    """An EmuBoard on a flash built here, powered on by power_on() (the
+    power stays off until then, so that cards can lie on the cells before
+    the first power-on); rp2040js's own messages go to a file."""
+
+    def __init__(self, image, rev, workdir, files=(), flash_from=None):
+        os.makedirs(workdir, exist_ok=True)
+        flash = os.path.join(workdir, "flash-%s.bin" % rev)
+        if flash_from is not None:  # a flash another board left (a deploy)
+            shutil.copyfile(flash_from, flash)
+        else:
+            make_flash(flash, image, files)
+        self.stderr_path = os.path.join(workdir, "board-%s.stderr" % rev)
+        err = open(self.stderr_path, "ab")
+        try:
+            emuboard.EmuBoard.__init__(self, image, rev, flash, workdir, powered=False, stderr=err)
+        finally:
+            err.close()  # the emulator has its own copy
+
+    def event(self, kind, after=0):
+        """The first event of this kind at or after cycle `after`."""
+        with self._cv:
+            for ev in self.events:
+                if ev.get("ev") == kind and ev.get("cycle", 0) >= after:
+                    return ev
+        return None
+
+    def wait_event(self, kind, after=0, timeout=120.0):
+        return self.wait_for(lambda: self.event(kind, after), timeout, "the %r event" % kind)
+
+    def boot(self):
+        """Power on; (on cycle, usb cycle) once the USB device is up."""
+        self.request("on")
+        on = self.wait_event("on")
+        self.wait_usb()
+        return on["cycle"], self.wait_event("usb", on["cycle"])["cycle"]
+
+    def frames_since(self, cycle):
+        with self._cv:
+            return [f for f in self.frames if f[0] > cycle]
+
+    def traffic(self, mark=True):
+        """The USB traffic since the last mark: cycles of the first byte
+        the chip was handed and of the last one it sent (-1: none), and
+        the byte counts; mark: a new mark from now."""
+        return self.request("usbstat", mark=mark)
+
+
+class Repl:
+    """The board's raw REPL (mpremote's transport): each run starts from a
+    soft reset, so a clean heap and no main.py (MicroPython runs main.py
+    only in the friendly REPL); the frozen modules import as the image has
+    them."""
+
+    def __init__(self, port):
+        from mpremote.transport_serial import SerialTransport
+
+        self.t = SerialTransport(port, timeout=1)
+
+    def run(self, code, timeout=600):
+        self.t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+        out, err = self.t.exec_raw(code, timeout=timeout)
+        if err:
+            raise RuntimeError(
+                "on the board:\n%s\n%s" % (out.decode(errors="replace"), err.decode())
+            )
+        return out.decode(errors="replace")
+
+    def close(self):
+        try:
+            self.t.exit_raw_repl()
+        except Exception:
+            pass
+        self.t.close()
+
+
+def script_call(module, *args):
+    """Code that runs one of our device scripts with its command line."""
+    argv = [module] + [str(a) for a in args]
+    return "import sys\nsys.argv[:] = %r\nimport %s\n" % (argv, module)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def parse_time(out, what):
+    """(microseconds each, cards on the board) from a TIME line."""
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) >= 6 and w[0] == "TIME" and w[1] == what:
+            return int(w[3]) / int(w[2]), int(w[5])
+    raise RuntimeError("%s failed:\n%s" % (what, out))
+
+
+# ---- the scripted games as hands -------------------------------------------------------
+def record_script(path=RECORD):
+    """A scripted game's set-up and steps (the record at path; the
+    benchmark's 6-player game by default): (lineno, kind, side, card,
+    cells, side to play before, moves and ply after)."""
+    from apixagon import record
+    from apixagon.game import Game
+
+    class Script(record.Checker):
+        def __init__(self):
+            record.Checker.__init__(self, Game)
+            self.steps = []
+
+        def move(self, lineno, letter, seat, kind, card, cells):
+            if self.game is None:
+                self._start_game()
+            g = self.game
+            side = 0 if letter == "J" else record.side_letters(g).index(letter)
+            t = g.side_to_play()
+            r = record.apply_move(g, letter, seat, kind, card, cells)
+            if r:
+                raise RuntimeError("line %d of the record is illegal (%d)" % (lineno, r))
+            self.steps.append((lineno, kind, side, card, list(cells), t, g.nmoves(), g.ply()))
+
+    sc = Script()
+    with open(path) as f:
+        record.read(f, sc)
+    g = sc.game
+    setup = {"mode": g.mode, "start": 0, "option": 0, "players": 0}
+    for _, key, value in sc._header_lines:
+        if key == "start":
+            setup["start"] = 1 if value in ("gold", "B") else 0
+        elif key == "option" and value == "special_then_place":
+            setup["option"] = 1
+        elif key == "players":
+            setup["players"] = int(value)
+    return setup, sc.steps
+
+
+# ---- the link -------------------------------------------------------------------------
+def hello_after_boot(b):
+    """Power on, HELLO as soon as USB is up: (link, on, usb, tx cycles)."""
+    from apixagon_host import link as L
+    from smartboard import proto
+
+    on, usb = b.boot()
+    link = L.Link(b.port, timeout=60)
+    text = link.request("HELLO", proto.VERSION)
+    if not text.startswith("apixagon"):
+        raise RuntimeError("not a HELLO reply: %r" % text)
+    if link.noise:
+        raise RuntimeError("the board printed before its HELLO reply: %r" % link.noise)
+    tx = b.wait_event("tx", on)["cycle"]
+    return link, on, usb, tx
+
+
+def data_path(name):
+    return os.path.join(ROOT, "tests", "data", name)
+
+
+class Hands:
+    """The record's lines as hands on the emulated board, which is seen
+    only from outside, as a player and a PC see it: the strip's frames,
+    the control channel's acknowledgements (with their cycles) and the
+    serial link (STATUS, CONF, CELLS). What smartboard/sim/replay.py does
+    on the simulated board: set-up on the buttons, profile B taps each card
+    on the pad before putting it, specials tapped, the reserve lifted and
+    confirmed, declarations chosen and confirmed."""
+
+    BLINK_MS = 1100  # a whole blink cycle (8 phases of 128 ms) and a little
+    LED_TIMEOUT_MS = 5000
+    MOVE_TIMEOUT_MS = 8000
+    PAUSE_MS = 300  # between moves: the players are never that quick
+    POLL_MS = 100  # between two STATUS while the board follows
+    LAND_SPREAD_MS = 128  # a blink phase, several loop ticks
+    LOCKSTEP = True  # every input and request at a cycle of the board's (ask)
+    GAP_MS = 100  # from a reply to the hands' next input: more than the PC takes
+    HELLO_AFTER_USB_MS = 500
+    SETTLE_MS = 300  # from the LED's frame to the next request
+
+    def __init__(self, board, link, profile, say):
+        self.b = board
+        self.link = link
+        self.profile = profile
+        self.say = say
+        self.table = {}  # cell -> tag code of the card lying there
+        self.rains = [0, 0]
+        self.latency = []  # ms, a placement's
+        self.undetected = 0
+        self.heap_at = {}
+        self.heap_end = None
+        self.heap_lowest = None
+        self.rnd = random.Random(SEED)
+        self.unanchored = 0
+        self.t = 0  # ms after the board's last reply, for the next input (at)
+        self.hold_at = None
+
+    # ---- the board's outside -------------------------------------------------------------
+    def ask(self, verb, *args):
+        """A request on the serial link. In lockstep (the placement
+        figures) the chip is held at the hands' next cycle (at) while the
+        request is written, so it reaches the chip at that cycle whatever
+        the PC's speed: the board's state, and what it answers, are the
+        same each run."""
+        if not self.LOCKSTEP:
+            return self.link.request(verb, *args)
+        from smartboard import proto
+
+        if self.b.request("hold", **self.at()).get("late"):
+            self.unanchored += 1
+        self.hold_at = None
+        seq = self.link.send(verb, *args)
+        self.b.request("go", bytes=len(proto.request(seq, verb, *args)))
+        reply = self.link.wait(seq, what=verb)
+        self.t = self.GAP_MS
+        return reply
+
+    def hello(self, usb):
+        """HELLO at a fixed point after the USB device came up."""
+        from smartboard import proto
+
+        self.hold_at = usb + self.HELLO_AFTER_USB_MS * HZ // 1000
+        text = self.ask("HELLO", proto.VERSION)
+        if not text.startswith("apixagon"):
+            raise RuntimeError("not a HELLO reply: %r" % text)
+
+    def press(self, name, long=False):
+        if not self.LOCKSTEP:
+            return self.b.press(name, long)
+        gpio = self.b.pins["BUTTONS"][emuboard.BUTTONS.index(name)]
+        ms = emuboard.LONG_PRESS_MS if long else emuboard.PRESS_MS
+        self.b.request("button", gpio=gpio, down=True, **self.at())
+        self.b.request("button", gpio=gpio, down=False, **self.at(ms * HZ // 1000))
+        self.t += ms + 60
+
+    def lift(self, x):
+        if not self.LOCKSTEP:
+            return self.b.lift(x)
+        self.b.lift(x, **self.at())
+        self.t += 10
+
+    def put(self, x, code):
+        if not self.LOCKSTEP:
+            return self.b.put(x, code)
+        self.b.put(x, code, **self.at())
+        self.t += 10
+
+    def status(self):
+        from apixagon_host import link as L
+
+        st = L.fields(self.ask("STATUS"))
+        heap = int(st["heap"])
+        if self.heap_lowest is None or heap < self.heap_lowest:
+            self.heap_lowest = heap
+        return st
+
+    def conf(self):
+        from apixagon_host import link as L
+
+        return {k: int(v) for k, v in L.fields(self.ask("CONF")).items()}
+
+    def cells(self):
+        return bytes.fromhex(self.ask("CELLS"))
+
+    def until(self, cond, what, timeout_ms=MOVE_TIMEOUT_MS, poll=None):
+        poll = poll or self.POLL_MS
+        waited = 0
+        while True:
+            r = cond()
+            if r:
+                return r
+            if waited > timeout_ms:
+                raise RuntimeError("the board did not follow: %s (%r)" % (what, self.status()))
+            if self.LOCKSTEP:
+                self.t = poll  # the next request: poll ms after this reply
+            else:
+                self.b.wait_ms(poll)
+            waited += poll
+
+    def press_until(self, name, long, key, want):
+        for _ in range(8):
+            if self.conf()[key] == want:
+                return
+            self.press(name, long)
+        raise RuntimeError("the buttons never set %s to %d" % (key, want))
+
+    # ---- set-up and moves -------------------------------------------------------------------
+    def setup(self, s):
+        self.press_until("mode", False, "mode", s["mode"])
+        self.press_until("declare", False, "start", s["start"])
+        self.press_until("declare", True, "option", s["option"])
+        if s["players"]:
+            self.press_until("confirm", True, "players", s["players"])
+        self.press("confirm")
+        self.until(lambda: self.status()["phase"] == "play", "the match starts")
+
+    def at(self, cycles=0):
+        """The hands' next input: self.t ms of the chip's time, and cycles
+        more, after the board's last reply on USB (Hands.landing); or at
+        the cycle hold_at when set (after a placement, whose LED the PC
+        waited for)."""
+        if self.hold_at is not None:
+            return {"at_cycle": self.hold_at + cycles}
+        return {"after_tx": self.t * HZ // 1000 + cycles}
+
+    def tap(self, code):
+        if not self.LOCKSTEP:
+            self.b.tap(code)
+            self.b.wait_ms(100)  # the pad sees the card go
+            return
+        self.b.request(
+            "pad", page=emuboard.payload(code).hex(), uid=emuboard.uid_of(code).hex(), **self.at()
+        )
+        self.b.request("pad", **self.at(emuboard.TAP_MS * HZ // 1000))
+        self.t += emuboard.TAP_MS + 100  # the pad sees the card go
+
+    def play(self, steps):
+        from apixagon.codes import BEEKEEPER, DECK_EMPTY, PLACE, RAIN_MOVE, RESERVE, SMOKER
+        from smartboard import tag
+
+        for i, (lineno, kind, side, card, cells, t, nmoves, ply) in enumerate(steps):
+            self.t = self.PAUSE_MS  # the players are never that quick
+            if kind == PLACE or kind == RAIN_MOVE:
+                if kind == PLACE:
+                    code = tag.code(side, tag.NORMAL, card)
+                else:
+                    code = tag.code(side, tag.RAIN, self.rains[side] & 1)
+                    self.rains[side] += 1
+                if self.profile == "B":
+                    self.tap(code)
+                self.place(cells[0], code)
+            elif kind == BEEKEEPER or kind == SMOKER:
+                self.tap(tag.code(side, tag.BEEKEEPER if kind == BEEKEEPER else tag.SMOKER, 0))
+                src = cells[0]
+                code = self.table.pop(src)
+                self.lift(src)
+                if kind == BEEKEEPER:
+                    self.until(lambda: self.cells()[src] == 0, "line %d: the lift" % lineno)
+                    self.put(cells[1], code)
+                    self.table[cells[1]] = code
+            elif kind == RESERVE:
+                for x in cells:
+                    self.lift(x)
+                    del self.table[x]
+                self.until(
+                    lambda: not any(self.cells()[x] for x in cells), "line %d: lifts" % lineno
+                )
+                self.press("confirm")
+            else:
+                # DECLARE until STATUS declare= names it: the cycle differs
+                # by mode (the reserve modes offer the pass first, RULES D-9)
+                word = "deck-empty" if kind == DECK_EMPTY else "forced-removal"
+                for _ in range(8):
+                    st = self.status()
+                    if st.get("declare") == "%s:%s" % (word, st["sides"][side]):
+                        break
+                    self.press("declare")
+                self.press("confirm")
+            st = self.until(
+                lambda: self._moved(nmoves, ply), "line %d: the move (%d)" % (lineno, kind)
+            )
+            if i + 1 == 10:
+                self.heap_at[10] = int(st["heap"])
+            self.heap_end = int(st["heap"])
+            self.after(i, steps)
+
+    def after(self, i, steps):
+        """Once the board has followed steps[i] (HeapHands: a take-back)."""
+
+    def _moved(self, nmoves, ply):
+        st = self.status()
+        if int(st.get("moves", -1)) == nmoves and int(st.get("ply", -1)) == ply:
+            return st
+        return None
+
+    def landing(self):
+        """When the next card lands: PAUSE_MS (and the tap before it, in
+        profile B) after the board's reply to the hands' last STATUS, and
+        up to LAND_SPREAD_MS more drawn from a seeded sequence. A card put
+        down when the PC's request arrived landed at a cycle the PC's
+        timing set, and the latencies moved from run to run; the reply is
+        a point of the board's own loop after which nothing from outside
+        touches the chip, so each placement lands at the same point of the
+        board's time each run, and the spread still samples the loop's
+        tick and the sensor sweep at every phase."""
+        return self.at(self.rnd.randrange(self.LAND_SPREAD_MS * HZ // 1000))
+
+    def place(self, x, code):
+        """Put a card down; the latency to the first frame in which its
+        cell's LED is not what it was in the blink cycle before."""
+        ack = self.b.put(x, code, **self.landing())
+        if ack.get("late"):
+            self.unanchored += 1  # the PC was too slow for that cycle: landed at once
+        self.table[x] = code
+        c0 = ack["cycle"]
+        with self.b._cv:
+            frames = list(self.b.frames)
+        led = self.b.layout.led[x]
+        before = set()
+        last = None
+        for cycle, grb in frames:
+            if cycle <= c0:
+                last = grb
+                if cycle >= c0 - self.BLINK_MS * HZ // 1000:
+                    before.add(grb[3 * led : 3 * led + 3])
+        if last is not None:
+            before.add(last[3 * led : 3 * led + 3])
+        waited = 0
+        while waited <= self.LED_TIMEOUT_MS:
+            for cycle, grb in self.b.frames_since(c0):
+                if grb[3 * led : 3 * led + 3] not in before:
+                    self.latency.append(ms(cycle - c0))
+                    self.hold_at = cycle + self.SETTLE_MS * HZ // 1000
+                    return
+            self.b.wait_ms(20)
+            waited += 20
+        self.undetected += 1
+        self.hold_at = c0 + (self.LED_TIMEOUT_MS + self.SETTLE_MS) * HZ // 1000

@@ -1,0 +1,351 @@
+"""docs/figures.md, generated from the benchmark's runs as data
+(docs/figures/data/*.json, written by `make bench` and `make bench-long`):
+every budget with its figure, verdict, where it was measured, date and
+commit; the board's heap mode by mode; the other figures. Run as
+`python -m bench.figures` from tools/ (`make figures`); --check exits 1
+when docs/figures.md is not what the data gives. Never edit the page by
+hand: tests/test_figures.py fails when it differs.
+"""
+
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if os.path.dirname(HERE) not in sys.path:
+    sys.path.insert(0, os.path.dirname(HERE))
+
+from bench import budgets, results  # noqa: E402
+
+PAGE = os.path.join(results.ROOT, "docs", "figures.md")
+KB = 1024
+# The short names of where a figure was measured, for the tables (the
+# full ones, as the data has them, are listed under each table).
+SHORT = {
+    results.EMULATED: "emulated RP2040",
+    results.UNIX_PORT: "unix port",
+}
+MATCHES = ("2p", "beehive", "3v2", "junior")  # bench/target.py's MEMORY_MATCHES
+FIRMWARES = (
+    ("frozen", "frozen"),
+    ("deployed", "ROMFS (apixagon deploy)"),
+    ("littlefs", "`.mpy` slot in the littlefs"),
+)
+REVS = ("rev_a", "rev_b")
+
+
+def upper(text):
+    return text[:1].upper() + text[1:]
+
+
+def rev_name(rev):
+    return "rev " + rev[-1].upper()
+
+
+def short(where):
+    return SHORT.get(where, where)
+
+
+def cell(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
+    out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def provenance(p):
+    """How a part's figures came to be, as the page says it."""
+    if p["source"] == "measured":
+        return "measured" + (" (--quick)" if p.get("quick") else "")
+    return p["source"]
+
+
+def budget_rows(parts, fig):
+    rows, notes, wheres = [], [], []
+    for b in budgets.BUDGETS:
+        v, verdict = budgets.check(b, fig)
+        p = parts.get(b.part)
+        measured = "not run" if v is None else "**%s**" % (b.fmt % v)
+        if p is not None and p["source"] != "measured":
+            measured += " (%s)" % p["source"]
+        if b.estimate and v is not None:
+            notes.append(b.estimate)
+            measured += " (estimate%s)" % ("¹" if len(notes) == 1 else " %d" % len(notes))
+        where = p["where"] if p else "-"
+        if p and where not in wheres:
+            wheres.append(where)
+        rows.append(
+            (
+                b.label,
+                budgets.budget_text(b),
+                measured,
+                verdict,
+                short(where),
+                p["date"][:10] if p else "-",
+                "`%s`" % p["commit"] if p else "-",
+            )
+        )
+    return rows, notes, wheres
+
+
+def heap_rows(mem):
+    cols = [(k, r) for k, _ in FIRMWARES for r in REVS if r in mem.get(k, {})]
+    if not cols:
+        return None, []
+    names = {n for k, r in cols for n in mem[k][r] if isinstance(mem[k][r][n], dict)}
+    order = [n for n in MATCHES if n in names] + sorted(names - set(MATCHES))
+    label = dict(FIRMWARES)
+    head = ["heap free, bytes (KB)"] + ["%s, %s" % (label[k], rev_name(r)) for k, r in cols]
+    rows = []
+    first = order[0] if order else None
+    if first:
+        rows.append(
+            ["after boot"]
+            + ["%d" % mem[k][r][first]["heap_boot"] if first in mem[k][r] else "-" for k, r in cols]
+        )
+    for n in order:
+        row = ["lowest, %s" % n]
+        for k, r in cols:
+            g = mem[k][r].get(n)
+            if not g:
+                row.append("-")
+                continue
+            text = "%d (%.1f)" % (g["heap_lowest"], g["heap_lowest"] / KB)
+            two = mem[k][r].get("2p")
+            if n != "2p" and two:
+                text += " %+d" % (g["heap_lowest"] - two["heap_lowest"])
+            row.append(text)
+        rows.append(row)
+    rows.append(
+        ["budget"]
+        + [
+            "≥ %d KB" % (budgets.HEAP_FROZEN_KB if k == "frozen" else budgets.HEAP_DEPLOYED_KB)
+            for k, r in cols
+        ]
+    )
+    return head, rows
+
+
+def target_rows(parts):
+    """The emulated parts' other figures, as make bench prints them."""
+    from bench import report
+
+    fig, rows = {}, []
+    for name in results.TARGET_PARTS:
+        p = parts.get(name)
+        if name != "memory" and p and p["source"] == "measured":
+            fig.update(p["figures"])
+    try:
+        rows = [tuple(r) for r in report.rows_of(fig)]
+    except (KeyError, TypeError):  # a run's data without what the table reads
+        pass
+    return rows
+
+
+def _us(v):
+    return "-" if v is None else "%.1f µs" % v
+
+
+def pc_rows(parts):
+    rows = []
+    c = parts.get("unix-core")
+    if c:
+        f = c["figures"]
+        rows += [
+            ("rules core: smallest heap for the scripted 6-player game, every card queried",
+             "%d wK" % f["heap_wK"], c),
+            ("rules core `.mpy`, total", "%d bytes (budget ≤ 32 768)" % f["mpy_total"], c),
+            ("full hint query, crowded (position %d)" % f["position"], _us(f["hint_us"]), c),
+            ("full hint query, worst (position %d)" % f["worst_position"],
+             _us(f["worst_hint_us"]), c),
+            ("card query for every card in hand, crowded / worst",
+             "%s / %s" % (_us(f["cards_us"]), _us(f["worst_cards_us"])), c),
+            ("placement check; place + undo, crowded",
+             "%s; %s" % (_us(f["check_us"]), _us(f["push_us"])), c),
+        ]  # fmt: skip
+        for w in ("hint", "worst_hint", "check", "push"):
+            if w + "_instr" in f:
+                rows.append(("  %s: instructions (callgrind)" % w, "%d" % f[w + "_instr"], c))
+    w = parts.get("unix-firmware")
+    if w:
+        f = w["figures"]
+        rows += [
+            ("whole firmware: smallest heap, profile A / B (simulator included)",
+             "%d / %d wK" % (f["heap_wK_A"], f["heap_wK_B"]), w),
+            ("firmware `.mpy` on the board (+ simulator)",
+             "%d bytes (+ %d)" % (f["mpy_board"], f["mpy_sim"]), w),
+            ("one sensor event; one LED frame; idle tick (profile B), move 60",
+             "%s; %s; %s" % (_us(f["event_us"]), _us(f["frame_us"]), _us(f["idle_us"])), w),
+        ]  # fmt: skip
+        for prof in ("A", "B"):
+            s = f.get("sense_ms_" + prof)
+            if s:
+                rows.append(
+                    (
+                        "sensing a placement, profile %s, the simulator's time model alone "
+                        "(%d placements): mean / 95 %% / worst" % (prof, s["n"]),
+                        "%d / %d / %d ms" % (s["mean"], s["p95"], s["max"]),
+                        w,
+                    )
+                )
+    k = parts.get("unix-link")
+    if k:
+        f = k["figures"]
+        rows.append(
+            (
+                "logs pull of %d logs (%.0f KB) against mpremote cp, wall time (median of %d)"
+                % (f["logs"], f["kb"], f["rounds"]),
+                "%.2f s against %.2f s: %.1f× (%.1f–%.1f×)"
+                % (f["pull_s"], f["mpremote_s"], f["ratio"], f["ratio_min"], f["ratio_max"]),
+                k,
+            )
+        )
+    s = parts.get("strip-cp")
+    if s:
+        f = s["figures"]
+        for key, label in (("cpython", "CPython"), ("unix_port", "unix port")):
+            if key in f:
+                rows.append(
+                    (
+                        "CircuitPython strip adapter, a 61-LED frame, %s: per pixel → one slice"
+                        % label,
+                        "%.1f → %.1f µs" % (f[key]["library_per_pixel"], f[key]["library_slice"]),
+                        s,
+                    )
+                )
+    return [(a, b, short(p["where"]), p["date"][:10], "`%s`" % p["commit"]) for a, b, p in rows]
+
+
+def run_rows(runs):
+    rows = []
+    for name, rec in sorted(runs.items()):
+        r = rec["run"]
+        m = r.get("machine") or {}
+        # a part that failed left no figures (its error: the run's "failed")
+        missing = [p for p in r["parts"] if p not in rec["parts"]]
+        rows.append(
+            (
+                "`%s.json`" % name,
+                ", ".join(r["parts"])
+                + (" (--quick)" if r.get("quick") else "")
+                + ("; no figures from %s" % ", ".join(missing) if missing else ""),
+                r["date"][:16].replace("T", " "),
+                "`%s`" % r["commit"],
+                "%s cores, Python %s" % (m.get("nproc", "?"), m.get("python", "?")) if m else "-",
+                "%.0f s" % r["wall_s"] if r.get("wall_s") is not None else "-",
+            )
+        )
+    return rows
+
+
+def render(runs):
+    parts = results.merged(runs)
+    fig = results.target_figures(parts)
+    out = [
+        "# Figures",
+        "",
+        "<!-- Generated by `make figures` (tools/bench/figures.py) from docs/figures/data/*.json."
+        " Do not edit: tests/test_figures.py fails when this page differs from its data. -->",
+        "",
+        "Every figure here is a run of `make bench` (or `make bench-long`, the long parts) "
+        "written as data in `docs/figures/data/`, one file per set of parts, and this page is "
+        "generated from those files (`make figures`): a figure is never copied by hand. Each "
+        "row names where it was measured, the date and the commit it was measured at "
+        "(`+changes`: with uncommitted changes). Where a part has several runs the page shows "
+        "the newest full measurement.",
+        "",
+        "The emulated RP2040's figures are the chip's own time (rp2040js counts the cycles of "
+        "each instruction at 125 MHz) and come out the same on any PC; they are a lower bound "
+        "for a real board, which has XIP cache misses and flash writes that take time. The "
+        "placements of the placement-to-LED figures land at fixed cycles of the board's own "
+        "time, so two runs give the same latencies. The pull's rate counts the chip's cycles "
+        "from the host's first request to its last reply, so a slow or loaded PC, whose "
+        "requests come later, lowers it; its ratio to `mpremote cp` is wall time on both "
+        "sides: both move with the machine's load. "
+        "The unix port's and CPython's figures are wall time on the machine of their run "
+        '("The runs", below).',
+        "",
+        "## The budgets",
+        "",
+    ]
+    rows, notes, wheres = budget_rows(parts, fig)
+    head = ("budget", "target", "figure", "verdict", "where measured", "date", "commit")
+    out += table(head, rows)
+    out.append("")
+    for i, n in enumerate(notes):
+        out.append("%s Estimate: %s." % ("¹" if i == 0 else "%d." % (i + 1), n))
+    if notes:
+        out.append("")
+    for w in wheres:
+        if short(w) != w:
+            out.append("- *%s*: %s." % (short(w), w))
+    out.append("")
+    missed = [b for b in budgets.BUDGETS if budgets.check(b, fig)[1] == "MISSED"]
+    if missed:
+        out += ["### Budgets not met yet", ""]
+        for b in missed:
+            why = budgets.OPEN.get(b.label, "not explained yet (tools/bench/budgets.py, OPEN)")
+            out.append("- **%s** (%s): %s." % (b.label, budgets.budget_text(b), why))
+        out.append("")
+    mem = fig.get("memory")
+    if mem:
+        head, rows = heap_rows(mem)
+        if head:
+            p = parts["memory"]
+            out += [
+                "## The board's heap, mode by mode",
+                "",
+                "The heap free (`STATUS heap=`, the board's `gc.mem_free()` after a collection) "
+                "after boot and at the lowest point of each mode's scripted match, played from "
+                "hands with every 4th placement taken back, with the firmware frozen into the "
+                "image, deployed into its ROMFS partition, and as `.mpy` in a slot of the "
+                "littlefs. In brackets: KB, and the bytes against the 2-player match. "
+                "%s, %s, %s, commit `%s`."
+                % (upper(provenance(p)), short(p["where"]), p["date"][:10], p["commit"]),
+                "",
+            ]
+            out += table(head, rows)
+            out.append("")
+    rows = target_rows(parts)
+    if rows:
+        out += [
+            "## Other figures on the emulated RP2040",
+            "",
+            "Measured by `make bench` beside the budgets; the unix-port column is the same "
+            "measure on the MicroPython unix port (wall time, for comparison only).",
+            "",
+        ]
+        out += table(("figure", "emulated RP2040", "unix port"), rows)
+        out.append("")
+    rows = pc_rows(parts)
+    if rows:
+        out += ["## On the PC", ""]
+        out += table(("figure", "value", "where measured", "date", "commit"), rows)
+        out.append("")
+    out += ["## The runs", ""]
+    out += table(("data", "parts", "date (UTC)", "commit", "machine", "wall time"), run_rows(runs))
+    out.append("")
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if the page is not up to date")
+    args = ap.parse_args(argv)
+    text = render(results.load_all())
+    if args.check:
+        with open(PAGE) as f:
+            same = f.read() == text
+        print("docs/figures.md is %s" % ("up to date" if same else "NOT what the data gives"))
+        return 0 if same else 1
+    with open(PAGE, "w") as f:
+        f.write(text)
+    print("wrote %s" % os.path.relpath(PAGE))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
