@@ -598,11 +598,13 @@ class Link:
             return 0
         if raw:
             # raw after its head, checked by a CRC-32 in C: no base64, no
-            # CRC-16 loops (proto.VERSION)
+            # CRC-16 loops (proto.VERSION). The head frame is written into
+            # the buffer just before the chunk (the base64's room, unused
+            # here), the two sent as one write.
             if n < len(chunk):
                 chunk = chunk[:n]
-            self._send(proto.chunk_head(self._seq, off, n, chunk))
-            self._send(chunk)
+            at = proto.chunk_head_into(buf, proto.B64_AT, self._seq, off, n, chunk)
+            self._send(memoryview(buf)[at : proto.B64_AT + n])
             return n
         head = ("=%d OK %d %d %04X " % (self._seq, off, n, proto.crc16(chunk, 0xFFFF, n))).encode()
         m = proto.b64_in_place(buf, proto.B64_AT, n)

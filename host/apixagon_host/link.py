@@ -636,7 +636,7 @@ _B64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=
 def _raw_head(rest):
     """The byte count a reply's text says raw bytes follow (version 3:
     "off n CRC32 +"), else -1; what the host reads next, before any line.
-    (The host's alone: the board only writes them, smartboard.proto.chunk_head.)"""
+    (The host's alone: the board only writes them, smartboard.proto.chunk_head_into.)"""
     if rest[-2:] != " +":
         return -1
     parts = rest.split()

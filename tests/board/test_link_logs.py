@@ -148,7 +148,10 @@ class _Tally:
             self.got.append((off, n, data[0]))
             self.head = None
             return
-        line = bytes(data)[:-1]
+        # a frame; a raw chunk's head and its bytes come in one write
+        data = bytes(data)
+        i = data.index(b"\n")
+        line, data = data[:i], data[i + 1 :]
         assert proto.check(line) == 0 and not self.code, line
         kind, seq, ok, rest = proto.parse_reply(proto.body(line))
         if not ok:
@@ -157,6 +160,8 @@ class _Tally:
         off, n, crc, mark = rest.split()
         if mark == "+":
             self.head = (int(off), int(n), int(crc, 16))
+            assert data, "a raw chunk's head written without its bytes"
+            self.write(data)
         else:
             self.got.append((int(off), 0, None))
 

@@ -131,8 +131,14 @@ class Folder:
         self.dup = 0  # a log found both on its own and packed (a cut mid-pack)
         self._eh = bytearray(archive.ENTRY)  # an entry's head, read
         # where the last packed log was found: [first, the next entry's
-        # offset, the archive's size, its number] (_locate goes on from there)
+        # offset, the archive's size, its number, the archive's path, the
+        # log's offset and length] (_locate goes on from there, and the
+        # next chunk of the same log is found without a walk)
         self._cur = None
+        # the path of the last log read from its own file, and its number:
+        # a download's chunks of a log format it once, not twice a chunk
+        self._rn = 0
+        self._rp = None
         self._listed = False  # the index was made (rescan)
         self._hi = 0  # LAST: the highest number deleted
         # numbers PULLED whose marker is not on flash: n, its write waiting
@@ -183,13 +189,21 @@ class Folder:
         file or its archive): how many (0 past its end). OSError if it is
         gone."""
         if not self.packed(n):
-            return self.fs.read_into(self.file(log_name(n)), off, buf)
-        path, at, ln = self._locate(n)
+            if n != self._rn:
+                self._rp = self.file(log_name(n))
+                self._rn = n
+            return self.fs.read_into(self._rp, off, buf)
+        c = self._cur
+        if c is None or c[3] != n:
+            self._locate(n)
+            c = self._cur
+        at, ln = c[5], c[6]
         if off >= ln:
             return 0
         if off + len(buf) > ln:
-            buf = memoryview(buf)[: ln - off]
-        return self.fs.read_into(path, at + off, buf)
+            # a slice of the caller's memoryview (the link's): one object
+            buf = (buf if isinstance(buf, memoryview) else memoryview(buf))[: ln - off]
+        return self.fs.read_into(c[4], at + off, buf)
 
     def arc_path(self, first):
         return self.file(pack_name(first))
@@ -210,10 +224,13 @@ class Folder:
         # archive's entry heads walked, from where the last search stopped
         # if that was before n in the same archive; OSError if not there
         first = self.arc_of(n)
-        path = self.arc_path(first)
         c = self._cur
-        if c is None or c[0] != first or c[3] >= n:
-            c = self._cur = [first, 0, self.fs.size(path), 0]
+        if c is not None and c[0] == first and c[3] == n:
+            return c[4], c[5], c[6]  # found last time: no walk, no stat
+        if c is None or c[0] != first or c[3] > n:
+            path = self.arc_path(first)
+            c = self._cur = [first, 0, self.fs.size(path), 0, path, 0, 0]
+        path = c[4]
         h = self._eh
         while True:
             k, m, ln = archive.entry(self.fs, path, c[1], c[2], h)
@@ -224,6 +241,8 @@ class Folder:
             c[1] = at + ln
             if k == archive.LOG:
                 c[3] = m
+                c[5] = at
+                c[6] = ln
                 if m == n:
                     return path, at, ln
 
