@@ -603,7 +603,9 @@ class Link:
             # here), the two sent as one write.
             if n < len(chunk):
                 chunk = chunk[:n]
-            at = proto.chunk_head_into(buf, proto.B64_AT, self._seq, off, n, chunk)
+            # a whole packed log: its CRC-32 as the archive keeps it
+            crc = self.log.stored_crc(num, off, n)
+            at = proto.chunk_head_into(buf, proto.B64_AT, self._seq, off, n, chunk, crc)
             self._send(memoryview(buf)[at : proto.B64_AT + n])
             return n
         head = ("=%d OK %d %d %04X " % (self._seq, off, n, proto.crc16(chunk, 0xFFFF, n))).encode()

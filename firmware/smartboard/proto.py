@@ -179,7 +179,7 @@ def frame(body):
     )
 
 
-def chunk_head_into(buf, end, seq, off, n, data):
+def chunk_head_into(buf, end, seq, off, n, data, crc=-1):
     """The head frame of a raw chunk (version 3): "=seq OK off n CRC32 +",
     data[:n] (its CRC-32, binascii's: unsigned on CPython and MicroPython)
     to follow it on the wire; written into buf just before end (where the
@@ -187,8 +187,11 @@ def chunk_head_into(buf, end, seq, off, n, data):
     out as one write, with no head, tail or joined bytes made a chunk
     (what the collector spent a download's time on). Bytes formatting:
     no str made, so no lookup among the interned strings (a str costs the
-    RP2040 one)."""
-    b = b"=%d OK %d %d %08X +" % (seq, off, n, binascii.crc32(data))
+    RP2040 one). crc: data's CRC-32 where the caller has it (-1: summed
+    here)."""
+    if crc < 0:
+        crc = binascii.crc32(data)
+    b = b"=%d OK %d %d %08X +" % (seq, off, n, crc)
     c = crc16(b)
     at = end - len(b) - 6
     buf[at : end - 6] = b

@@ -8,6 +8,9 @@
 # finds them all where they are. Plain functions: also run under the
 # MicroPython unix port. (The whole flash of real matches on the emulated
 # RP2040: tests/rp2040/test_rp2040_pack.py; power cuts: test_matchlog_pack_cuts.py.)
+import binascii
+import hashlib
+
 from logkit import MICROPYTHON, ROOT, collect
 from packkit import fill, logs_of, pack_all
 from pagekit import Host
@@ -65,7 +68,19 @@ def test_a_packed_log_is_listed_fetched_pulled_and_deleted_by_its_name():
     h.link.handle("@2 FETCH 2+3")
     got = b"".join(h.port.out)
     for n in (2, 3, 4):
-        assert (" 0 %d " % data[n][0]).encode() in got, n
+        # each a head frame and the log's bytes raw: the CRC-32 the head
+        # says (the archive's own, not summed again) is the bytes'
+        i = got.index(b"\n")
+        head = got[:i].split()
+        k = int(head[3])
+        raw = got[i + 1 : i + 1 + k]
+        got = got[i + 1 + k :]
+        assert head[2:4] == [b"0", b"%d" % data[n][0]], (n, head)
+        assert int(head[4], 16) == binascii.crc32(raw) & 0xFFFFFFFF, n
+        assert hashlib.sha256(raw).digest() == data[n][1], n
+    assert not got
+    assert h.log.stored_crc(4, 0, data[4][0]) >= 0  # the last one's, kept
+    assert h.log.stored_crc(4, 1, data[4][0] - 1) < 0  # not the whole log
     # PULLED, then DEL: a D entry in its archive; LOGS and the counts follow
     assert h.ask("PULLED 1+9") == (True, "1+9")
     for i in range(1, 10):

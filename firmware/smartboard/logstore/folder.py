@@ -132,8 +132,8 @@ class Folder:
         self._eh = bytearray(archive.ENTRY)  # an entry's head, read
         # where the last packed log was found: [first, the next entry's
         # offset, the archive's size, its number, the archive's path, the
-        # log's offset and length] (_locate goes on from there, and the
-        # next chunk of the same log is found without a walk)
+        # log's offset, length and crc32] (_locate goes on from there, and
+        # the next chunk of the same log is found without a walk)
         self._cur = None
         # the path of the last log read from its own file, and its number:
         # a download's chunks of a log format it once, not twice a chunk
@@ -205,6 +205,16 @@ class Folder:
             buf = (buf if isinstance(buf, memoryview) else memoryview(buf))[: ln - off]
         return self.fs.read_into(c[4], at + off, buf)
 
+    def stored_crc(self, n, off, k):
+        """The crc32 of log n's bytes [off, off + k) where the archive has it
+        (the packer wrote it, checked, in the log's entry: the bytes are
+        the whole packed log, found last), else -1: a download's chunk of a
+        whole short log is not summed again."""
+        c = self._cur
+        if off or c is None or c[3] != n or c[6] != k or not self.packed(n):
+            return -1
+        return c[7]
+
     def arc_path(self, first):
         return self.file(pack_name(first))
 
@@ -229,7 +239,7 @@ class Folder:
             return c[4], c[5], c[6]  # found last time: no walk, no stat
         if c is None or c[0] != first or c[3] > n:
             path = self.arc_path(first)
-            c = self._cur = [first, 0, self.fs.size(path), 0, path, 0, 0]
+            c = self._cur = [first, 0, self.fs.size(path), 0, path, 0, 0, 0]
         path = c[4]
         h = self._eh
         while True:
@@ -243,6 +253,7 @@ class Folder:
                 c[3] = m
                 c[5] = at
                 c[6] = ln
+                c[7] = archive.body_crc(h)
                 if m == n:
                     return path, at, ln
 
