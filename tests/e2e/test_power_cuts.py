@@ -17,6 +17,7 @@ where the simulated flash cuts the firmware's own writes."""
 import binascii
 import os
 import random
+import sys
 import time
 
 from apixagon import record
@@ -25,8 +26,12 @@ from apixagon.game import Game
 from apixagon.geometry import NCELLS, cell_name
 from e2ekit import RECORD, connect
 from smartboard import tag, view
-from smartboard.logstore import archive, names, records
+from smartboard.logstore import records
 from smartboard.referee import _code_of
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(_ROOT, "tools", "rp2040"))
+import flashfs  # noqa: E402  (the board's archives walked by its own code)
 
 CUTS = 30
 SEED = 20240611
@@ -90,46 +95,15 @@ def send_play(link, wait=True):
     link.send("PLAY", "END")
 
 
-class _Bytes:
-    # a file's bytes as archive.entry reads them (the board's read_into)
-    def __init__(self, data):
-        self.data = data
-
-    def read_into(self, path, off, buf):
-        n = min(len(buf), max(0, len(self.data) - off))
-        buf[:n] = self.data[off : off + n]
-        return n
-
-
 def logs_on_flash(board):
     """{name: bytes} of every match log on the flash: its own NNNN.alog, or
-    packed into an archive once eight finished matches were there (the
-    board's own code walks the archives; a log on its own wins over its
-    packed copy, which a cut inside the packing may leave)."""
+    packed into an archive once eight finished matches were there."""
     d = os.path.join(board.flash, "logs")
-    out = {}
-    packed = {}
-    h = bytearray(archive.ENTRY)
+    files = []
     for name in sorted(os.listdir(d)):
         with open(os.path.join(d, name), "rb") as f:
-            data = f.read()
-        if name.endswith(names.SUFFIX):
-            out[name] = data
-        elif name.endswith(".pack"):
-            off = 0
-            while True:
-                k, n, ln = archive.entry(_Bytes(data), None, off, len(data), h)
-                body = data[off + archive.ENTRY : off + archive.ENTRY + ln]
-                if k == archive.LOG:
-                    packed["%04d%s" % (n, names.SUFFIX)] = body
-                elif k == archive.GONE:
-                    packed.pop("%04d%s" % (n, names.SUFFIX), None)
-                else:
-                    break
-                off += archive.ENTRY + ln
-    for name, data in packed.items():
-        out.setdefault(name, data)
-    return out
+            files.append((name, f.read()))
+    return flashfs.folder_logs(files)
 
 
 def leds(link):

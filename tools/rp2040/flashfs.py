@@ -123,30 +123,8 @@ class FlashFs:
         walked with the board's own code (smartboard.logstore.archive); a
         D entry removes its log, and a log both on its own and packed (a
         cut before the packing removed it) is its own file's."""
-        from smartboard.logstore import archive
-
-        out = {}
-        packed = {}
-        names = self.listdir(root)
-        for name in names:
-            if name.endswith(".alog"):
-                out[name] = self.read(root + "/" + name)
-        h = bytearray(archive.ENTRY)
-        for name in sorted(n for n in names if n.endswith(".pack")):
-            data = self.read(root + "/" + name)
-            off = 0
-            while True:
-                k, n, ln = archive.entry(_Bytes(data), None, off, len(data), h)
-                if k == archive.LOG:
-                    packed["%04d.alog" % n] = data[off + archive.ENTRY : off + archive.ENTRY + ln]
-                elif k == archive.GONE:
-                    packed.pop("%04d.alog" % n, None)
-                else:
-                    break
-                off += archive.ENTRY + ln
-        for name, data in packed.items():
-            out.setdefault(name, data)
-        return out
+        names = sorted(self.listdir(root))
+        return folder_logs((name, self.read(root + "/" + name)) for name in names)
 
     def free(self):
         """Bytes free, as the board's statvfs counts them (whole blocks)."""
@@ -200,6 +178,37 @@ def replayed(path, ops, k, frac):
             new = old & int.from_bytes(body[:keep], "little")
             flash[off : off + keep] = new.to_bytes(keep, "little")
     return bytes(flash)
+
+
+def folder_logs(files):
+    """{name: bytes} of the match logs in a logs folder's files, given as
+    (name, bytes) pairs in name order: each NNNN.alog, and each log packed
+    in an archive NNNN.pack, walked with the board's own code
+    (smartboard.logstore.archive); a D entry removes its log, and a log
+    both on its own and packed (a cut before the packing removed it) is
+    its own file's."""
+    from smartboard.logstore import archive
+
+    out = {}
+    packed = {}
+    h = bytearray(archive.ENTRY)
+    for name, data in files:
+        if name.endswith(".alog"):
+            out[name] = data
+        elif name.endswith(".pack"):
+            off = 0
+            while True:
+                k, n, ln = archive.entry(_Bytes(data), None, off, len(data), h)
+                if k == archive.LOG:
+                    packed["%04d.alog" % n] = data[off + archive.ENTRY : off + archive.ENTRY + ln]
+                elif k == archive.GONE:
+                    packed.pop("%04d.alog" % n, None)
+                else:
+                    break
+                off += archive.ENTRY + ln
+    for name, data in packed.items():
+        out.setdefault(name, data)
+    return out
 
 
 class _Bytes:
