@@ -246,8 +246,11 @@ class NfcScanner:
         next read as soon as one is collected, so its antenna's field
         settles while the host serves the other readers and the loop."""
         if not self._busy:
+            # Not asked at once: no answer (nor the PN532's ACK, ~50 us
+            # after the frame) can be there yet.
             self.begin()
             self._busy = True
+            return BUSY
         n = self.reader.poll(self._buf)
         if n == BUSY:
             return BUSY
