@@ -61,6 +61,15 @@ SETTLE_US = const(5000)
 RF_US = const(700)
 READ_US = const(1200)  # a page READ of the tag the reader still holds
 POLL_US = const(200)
+# InListPassiveTarget when a tag answers: ~2.7 ms of RF work (its
+# activation: REQA, the anticollision and SELECT of each cascade level of
+# a 7-byte UID; the time model the simulator and the emulated readers
+# share), not the 0.7 ms of an empty field. A list still not answered at
+# RF_US has a tag: it is asked again when that tag's answer can be there,
+# not every POLL_US (each "not yet" an I2C transfer and a pass of Python
+# the other lanes waited for); once it has answered, its page READ is
+# asked READ_US after it was written.
+FOUND_US = const(2700)
 # NfcLanes with a clock: a call goes on collecting the lanes' reads (each
 # restarted at once) until a change or this long, then gives the loop its
 # turn. On the RP2040 a lane comes round every ~9.5 ms, not the ~5.7 ms
@@ -300,6 +309,11 @@ class NfcLanes:
         self.ticks_diff = ticks_diff
         self._at = [0] * len(lanes)  # per lane: when it was last started/asked
         self._gap = [0] * len(lanes)  # per lane: how long before asking
+        self._t0 = [0] * len(lanes)  # per lane: when its read was begun
+        self._gap0 = [0] * len(lanes)  # per lane: its first question's wait
+        # per lane: 1 a list asked, 2 a list that answered "not yet" (a
+        # tag answers), 3 a page READ; 0 unknown (no chained begin yet)
+        self._st = bytearray(len(lanes))
         self.deb = lanes[0].deb
         self.state = self.deb.state
         # Changes found in the same step wait here, one per lane at most:
@@ -327,6 +341,9 @@ class NfcLanes:
         diff = self.ticks_diff
         at = self._at
         gap = self._gap
+        gap0 = self._gap0
+        began = self._t0
+        st = self._st
         ch = -1
         done = False
         t0 = clock() if clock is not None else 0
@@ -347,16 +364,31 @@ class NfcLanes:
                         continue
                 c = lane.step()
                 if clock is not None:
-                    at[k] = clock()
-                    # (the read begun next: step() chains it)
+                    now = clock()
+                    at[k] = now
                     if c == BUSY:
-                        gap[k] = POLL_US
-                    elif lane.switched:
-                        gap[k] = SETTLE_US + RF_US
-                    elif lane.paged:
-                        gap[k] = READ_US
+                        s = st[k]
+                        if s != 3 and lane.reader.paging:
+                            st[k] = 3  # the list found a tag: READ written
+                            gap[k] = READ_US
+                        elif s == 1:
+                            st[k] = 2  # a tag answers: asked at its answer
+                            g = gap0[k] - RF_US + FOUND_US - diff(now, began[k])
+                            gap[k] = g if g > POLL_US else POLL_US
+                        else:
+                            gap[k] = POLL_US
                     else:
-                        gap[k] = RF_US
+                        # (the read begun next: step() chains it)
+                        began[k] = now
+                        st[k] = 3 if lane.paged else 1
+                        if lane.switched:
+                            g = SETTLE_US + RF_US
+                        elif lane.paged:
+                            g = READ_US
+                        else:
+                            g = RF_US
+                        gap[k] = g
+                        gap0[k] = g
                 if c == BUSY:
                     continue
                 # a change ends the call (the sensor event at once), else

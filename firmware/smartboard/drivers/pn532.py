@@ -76,6 +76,9 @@ class PN532:
         self._with_uid = True  # read InListPassiveTarget's answer whole
         self._waited = 0
         self._acking = False  # a command written, its ACK not yet read
+        # The command under way is the page READ (smartboard.scan.NfcLanes
+        # times its next question by it).
+        self.paging = False
         self.alive = self._setup()
 
     def _setup(self):
@@ -124,9 +127,11 @@ class PN532:
             self.alive = self._setup()
             if not self.alive:
                 return
+        self.paging = False
         if again and self._listed:
             if self._write(self._f_read):
                 self._phase = 2
+                self.paging = True
             return
         self._uid_len = 0
         self._listed = False
@@ -213,6 +218,7 @@ class PN532:
                 self._phase = 0
                 return NO_READER if not self.alive else -1
             self._phase = 2
+            self.paging = True
             return BUSY
         self._phase = 0
         n = self._read(_IN_DATA_EXCHANGE, self._page)
