@@ -315,14 +315,6 @@ BUDGETS = (
 # on one here that its data meets (take it off: the page would say a
 # budget is open that is not).
 OPEN = {
-    "placement to LED, profile A (NFC, four readers), 95 %": (
-        "the readers' one I2C bus and their fields: an antenna's slot is ~9.5 ms of the chip "
-        "(5 ms of field settling and 0.7-3.9 ms of RF work, the parts' own limits, and ~1 ms "
-        "of blocking I2C at 400 kHz, 43 % of the chip's cycles while the four readers scan), "
-        "so early in a match, when nearly every cell is legal and hot, a card waits for a "
-        "round of its reader's 16 antennas, ~150 ms before the event and the frame. Next: "
-        "fewer I2C transactions a read, or a bus for each reader (a board revision)"
-    ),
     "logs pull, KB per second of the chip's clock": (
         "the chip's own time in the download path (a profile of the downloads alone: Python "
         "~20 %, littlefs's reads and CRC ~20 %, the collector ~15 %, crc32 4 %, USB ~5 %) "
