@@ -238,6 +238,10 @@ def test_a_pull_cut_short_gives_up_in_seconds_and_keeps_what_it_verified(board, 
     for name, data in rows.items():
         assert logs[name].startswith(data), name  # what the board has, or a part to go on from
     board.power_on()
+    # the board back (its boot reads a thousand logs' folder: seconds on a
+    # loaded PC) before the pull that goes on from what was kept
+    assert board.wait_boot(boots + 2, 60)
+    C.await_firmware(board.port, 60)
     rc, out, _ = cli("logs", "pull", "--port", board.port, "--db", db)
     assert rc == 0, out
     assert stored() == logs
