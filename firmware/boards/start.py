@@ -92,6 +92,8 @@ class NoStrip:
 class NoScanner:
     """A scanner that failed to start: it never reports a change."""
 
+    PRIORITISED = False
+
     def __init__(self, n):
         self.state = bytearray(n)
 

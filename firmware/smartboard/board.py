@@ -147,6 +147,10 @@ class Board:
         # nothing to put first: the likely cells are not worked out for it
         # (~1 ms of each sensor event on the RP2040).
         self._likely = getattr(hw.cells, "PRIORITISED", True)
+        # A scanner that reads on for a slice of time (scan.NfcLanes) is
+        # told each tick how long it may (_slice)
+        self._sliced = hasattr(hw.cells, "slice_us")
+        self.brief = False  # the PC downloads: a tick as short as it can be (loop.step)
         self.now = 0
         self.storage = STORE_OK
         self.room = True  # the longest match fits (the log's room rule)
@@ -173,19 +177,40 @@ class Board:
         self._show_setup()
 
     # ---- the loop ---------------------------------------------------------
+    def _slice(self, now):
+        """How long the cells' lanes may go on reading this tick
+        (scan.NfcLanes.slice_us): none while a card seen on the pad is
+        being confirmed (the pad's channel is 0; a quick tap lasts ~150 ms
+        and needs three agreeing reads: at a slice a read, the third came
+        too late and a Beekeeper's or a Smoker's tap went unseen) or while
+        the PC downloads (brief: its next request waits for the tick)."""
+        if self.brief:
+            return 0
+        pad = self.hw.pad
+        if pad is not None and pad.deb.pending(0):
+            return 0
+        return scan.SLICE_US
+
     def tick(self, now):
         """One pass: a scanner step for the cells and for the pad, the
         buttons, then a frame if one is due, then settings to flash if due.
         True when no cell changed (a quiet tick, for flash writes)."""
         self.now = now
         hw = self.hw
+        if self._sliced:
+            hw.cells.slice_us = self._slice(now)
         ch = hw.cells.scan_for_changes()
         if ch >= 0:
             x = hw.layout.cell_of_channel[ch] if ch < len(hw.layout.cell_of_channel) else NONE
             if x != NONE:
                 self.cell_changed(x, hw.cells.state[ch])
         pad = hw.pad
-        if pad is not None and (self._pad_busy or now - self._pad_at >= _PAD_MS):
+        # A card seen on the pad and not yet confirmed is read again at
+        # once: a tap is three agreeing reads (scan.STABLE), and a quick
+        # one lasts ~150 ms.
+        if pad is not None and (
+            self._pad_busy or now - self._pad_at >= _PAD_MS or pad.deb.pending(0)
+        ):
             # Begun on one tick, collected on a later one: the loop never
             # waits the ~1-5 ms of the pad's RF work (profile B's 50 ms).
             if not self._pad_busy:

@@ -26,6 +26,7 @@ def step(board, link, now, tick=None):
         hot = link.hot = now + HOT_MS
     if now >= hot or now - link.ticked >= TICK_AT_LEAST_MS:
         link.ticked = now
+        board.brief = now < hot  # a download's forced tick: no reading on (scan.NfcLanes)
         try:
             if tick is None:
                 board.tick(now)

@@ -20,23 +20,28 @@ OCCUPIED = const(1)  # profile B: something is on the cell
 UNREADABLE = const(0xFE)
 FOREIGN = const(0xFD)
 STABLE = const(3)
-HOT_RATIO = const(3)  # NfcScanner: hot reads per read of the full sweep
+# NfcScanner: hot reads per read of the sweep (the cells not hot). With 16
+# antennas a lane and a slot of ~6-10 ms, a cold cell (a card lying still)
+# is still read at least every ~1 s; a hot one (a legal cell, where the
+# next card goes) comes round 5/6 of the time instead of 3/4.
+HOT_RATIO = const(5)
 ERROR_STABLE = const(8)  # an error state must persist much longer than a card
 # NFC fails by silence: a tag that misses a read looks like an empty cell,
 # while a wrong card cannot pass the CRC. So a card must be missed more
 # times in a row before it counts as lifted than it takes to see one placed
 # (at a 5 % miss rate a phantom lift is then ~1e-8 per look).
 LIFT_STABLE = const(6)
-# A reed matrix is read whole once per loop tick (~0.5 ms on the board).
-# 8 agreeing passes make an electrical glitch that fakes a card (p^8)
-# vanishingly rare; spaced at least REED_GAP_US + a pass apart (>= 0.8 ms
-# on the board) they span >= 5.6 ms, which outlasts a reed's contact
-# bounce (well under 1 ms). While a reading is pending, the passes follow
-# each other in the same call instead of one per loop tick (~2 ms each):
-# the placement-to-LED budget (<= 50 ms, profile B) leaves the sensing
-# ~10 ms beside the sensor event and a frame.
-REED_STABLE = const(8)
-REED_GAP_US = const(300)
+# A reed matrix is read whole once per loop tick (the 74HC165 chain's 64
+# bits take 16-64 us on SPI). A reed's contacts bounce for 0.5-1 ms after
+# a magnet arrives or leaves (reed switch datasheets): 4 agreeing passes
+# spaced at least REED_GAP_US apart span >= 1.2 ms, longer than any
+# bounce, and make an electrical glitch that fakes a card (p^4 with reads
+# 0.4 ms apart) vanishingly rare. While a reading is pending the passes
+# follow each other in the same call instead of one per loop tick: the
+# placement-to-LED budget (<= 25 ms, profile B) leaves the sensing ~3 ms
+# beside the sensor event (~8 ms) and a frame on the wire (1.83 ms).
+REED_STABLE = const(4)
+REED_GAP_US = const(400)
 # reader.finish() when the reader itself does not answer (a loose cable, a
 # bus held low: smartboard.drivers.pn532): no reading at all, so the cells
 # it serves keep their states — never a phantom lift of every card on them.
@@ -46,11 +51,38 @@ NO_READER = const(-2)
 BUSY = const(-3)
 # NfcLanes on the board: the earliest a PN532's answer can be there (its
 # field settles ~5 ms after an antenna switch; an empty antenna's
-# InListPassiveTarget takes ~0.7 ms of RF work, a READ ~1.2 ms), and the
-# wait between two status questions while it works.
+# InListPassiveTarget takes ~0.7 ms of RF work after that, a READ ~1.2
+# ms), and the wait between two status questions while it works. After a
+# switch the first question waits for both the settling and the RF work:
+# asked at the settling alone, a lane answered "not yet" three or four
+# times a slot, each an I2C transfer and a pass of Python the other lanes
+# waited for.
 SETTLE_US = const(5000)
-RF_US = const(600)
+RF_US = const(700)
+READ_US = const(1200)  # a page READ of the tag the reader still holds
 POLL_US = const(200)
+# InListPassiveTarget when a tag answers: ~2.7 ms of RF work (its
+# activation: REQA, the anticollision and SELECT of each cascade level of
+# a 7-byte UID; the time model the simulator and the emulated readers
+# share), not the 0.7 ms of an empty field. A list still not answered at
+# RF_US has a tag: it is asked again when that tag's answer can be there,
+# not every POLL_US (each "not yet" an I2C transfer and a pass of Python
+# the other lanes waited for); once it has answered, its page READ is
+# asked READ_US after it was written.
+FOUND_US = const(2700)
+# NfcLanes with a clock: a call goes on collecting the lanes' reads (each
+# restarted at once) until a change or its slice (NfcLanes.slice_us, at
+# most this long), then gives the loop its turn. On the RP2040 a lane comes
+# round every ~9.5 ms, not the ~5.7 ms its field and RF work take: each
+# read costs ~1 ms of blocking I2C at 400 kHz on the bus the four readers
+# share, and the Python around it. Each loop pass (the link, the pad, the
+# buttons, a frame: ~2 ms measured at an 8 ms slice) is time the lanes
+# wait; returning after every read paid it at every read (profile A's
+# placement to LED, 95 %: 158 ms with a read a call, 132 ms with this
+# slice). A change still ends the call at once; the board shortens the
+# slice when the loop has work due sooner (the pad's next read: a tap
+# confirmed a slice late is a tap missed; a download's next request).
+SLICE_US = const(25000)
 
 
 class Debouncer:
@@ -123,10 +155,15 @@ class NfcScanner:
         self._focus_reads = 0
         self._hot = bytearray(len(channels))  # channels read first, in order
         self._nhot = 0
+        # hot[ch] of the last prioritise(), a copy: the board's own map
+        # changes under it between two calls (its cells then in neither the
+        # hot reads nor the sweep: a card put there went unseen)
+        self._hotmap = bytearray(max(channels) + 1)
         self._h = 0
         self._k = 0
         self._ch = -1  # channel of the read begun
         self.switched = True  # that read's antenna was switched to
+        self.paged = False  # that read is a page READ alone (a card held)
         self._busy = False  # a read begun and not collected
         # The channel whose card the reader still holds (its last read there
         # found one, no antenna switch since): read again by page alone.
@@ -141,10 +178,14 @@ class NfcScanner:
         error and the last move's neighbourhood, so a placement is seen in a
         fraction of a sweep; the full sweep still visits every cell."""
         n = 0
+        hm = self._hotmap  # the sweep skips these: the hot reads visit them
         for ch in self.channels:
             if hot[ch]:
                 self._hot[n] = ch
                 n += 1
+                hm[ch] = 1
+            else:
+                hm[ch] = 0
         self._nhot = n
         if self._h >= n:
             self._h = 0
@@ -179,20 +220,34 @@ class NfcScanner:
         if self._focus >= 0 and self._focus_reads < 2 * ERROR_STABLE:
             ch = self._focus
             self._focus_reads += 1
-        elif self._nhot and self._k < HOT_RATIO:
+        elif self._nhot and (self._k < HOT_RATIO or self._nhot == len(self.channels)):
             ch = self._hot[self._h]
             self._h = (self._h + 1) % self._nhot
             self._k += 1
             self._focus_reads = 0
         else:
+            # The sweep's read: the next channel that is not hot (a hot
+            # one comes round in the hot reads anyway). Early in a match
+            # nearly every cell is legal: a sweep slot spent again on a hot
+            # cell stretched the time to come back to each by a third.
             self._k = 0
-            ch = self.channels[self._i]
-            self._i = (self._i + 1) % len(self.channels)
+            chans = self.channels
+            n = len(chans)
+            hot = self._hotmap if self._nhot else None
+            ch = chans[self._i]
+            self._i = (self._i + 1) % n
+            if hot is not None:
+                for _ in range(n):
+                    if not hot[ch]:
+                        break
+                    ch = chans[self._i]
+                    self._i = (self._i + 1) % n
             self._focus_reads = 0
         self.switched = ch != self._ch
         self._ch = ch
         self.mux.select(ch)
-        if ch == self._held:
+        self.paged = ch == self._held
+        if self.paged:
             self.reader.start(True)
         else:
             self._held = -1
@@ -210,8 +265,11 @@ class NfcScanner:
         next read as soon as one is collected, so its antenna's field
         settles while the host serves the other readers and the loop."""
         if not self._busy:
+            # Not asked at once: no answer (nor the PN532's ACK, ~50 us
+            # after the frame) can be there yet.
             self.begin()
             self._busy = True
+            return BUSY
         n = self.reader.poll(self._buf)
         if n == BUSY:
             return BUSY
@@ -261,12 +319,20 @@ class NfcLanes:
         self.ticks_diff = ticks_diff
         self._at = [0] * len(lanes)  # per lane: when it was last started/asked
         self._gap = [0] * len(lanes)  # per lane: how long before asking
+        self._t0 = [0] * len(lanes)  # per lane: when its read was begun
+        self._gap0 = [0] * len(lanes)  # per lane: its first question's wait
+        # per lane: 1 a list asked, 2 a list that answered "not yet" (a
+        # tag answers), 3 a page READ; 0 unknown (no chained begin yet)
+        self._st = bytearray(len(lanes))
         self.deb = lanes[0].deb
         self.state = self.deb.state
         # Changes found in the same step wait here, one per lane at most:
         # scan_for_changes() hands them out one per call, none lost.
         self._pend = bytearray(len(lanes))
         self._npend = 0
+        # The next call's slice, 0..SLICE_US (0: return after one read);
+        # Board.tick sets it from what else the loop has due.
+        self.slice_us = SLICE_US
 
     def prioritise(self, hot):
         for lane in self.lanes:
@@ -288,8 +354,13 @@ class NfcLanes:
         diff = self.ticks_diff
         at = self._at
         gap = self._gap
+        gap0 = self._gap0
+        began = self._t0
+        st = self._st
         ch = -1
         done = False
+        t0 = clock() if clock is not None else 0
+        slice_us = self.slice_us
         while not done:
             for j in range(nl):
                 k = self._next + j
@@ -307,14 +378,38 @@ class NfcLanes:
                         continue
                 c = lane.step()
                 if clock is not None:
-                    at[k] = clock()
+                    now = clock()
+                    at[k] = now
                     if c == BUSY:
-                        gap[k] = POLL_US
+                        s = st[k]
+                        if s != 3 and lane.reader.paging:
+                            st[k] = 3  # the list found a tag: READ written
+                            gap[k] = READ_US
+                        elif s == 1:
+                            st[k] = 2  # a tag answers: asked at its answer
+                            g = gap0[k] - RF_US + FOUND_US - diff(now, began[k])
+                            gap[k] = g if g > POLL_US else POLL_US
+                        else:
+                            gap[k] = POLL_US
                     else:
-                        gap[k] = SETTLE_US if lane.switched else RF_US
+                        # (the read begun next: step() chains it)
+                        began[k] = now
+                        st[k] = 3 if lane.paged else 1
+                        if lane.switched:
+                            g = SETTLE_US + RF_US
+                        elif lane.paged:
+                            g = READ_US
+                        else:
+                            g = RF_US
+                        gap[k] = g
+                        gap0[k] = g
                 if c == BUSY:
                     continue
-                done = True
+                # a change ends the call (the sensor event at once), else
+                # the slice does; without a clock (the simulator, which
+                # counts each step's time itself) a read does
+                if c >= 0 or clock is None or diff(clock(), t0) >= slice_us:
+                    done = True
                 if c >= 0:
                     if ch < 0:
                         ch = c
@@ -345,8 +440,12 @@ class ReedMatrixScanner:
         self._rowstate = bytearray(rows)  # per row: mask of OCCUPIED states
         self._busy = bytearray(rows)  # per row: a reading still pending
 
+    # A matrix reads every cell each pass: nothing to put first, so the
+    # board spares each event the likely cells' work (Board._prioritise).
+    PRIORITISED = False
+
     def prioritise(self, hot):
-        """A matrix reads every cell each pass: nothing to put first."""
+        """Nothing to put first (PRIORITISED)."""
 
     def scan_for_changes(self):
         # A quiet board costs one pass per call; a pending reading gets its
@@ -367,18 +466,25 @@ class ReedMatrixScanner:
 
     def _pass(self):
         # One row read serves `cols` channels; changes come one at a time.
-        # A call goes on through the rows until a change or a whole pass.
+        # A call goes on through the rows until a change or the chain's
+        # end: a pass is one snapshot (read_row(0) takes it), so the next
+        # call starts a fresh one at row 0. (Counting 8 rows from where a
+        # change had stopped it read the rows after it from the old
+        # snapshot: a card put there was seen a loop pass late.)
         # A row that reads as its stable states, with nothing pending, is
-        # skipped whole: the idle pass costs a byte compare per row.
+        # skipped whole: the idle pass costs a byte compare per row. In a
+        # row that differs only the channels that differ or are pending are
+        # fed (a confirming pass costs a few compares, not 8 calls a row).
         deb = self.deb
+        count = deb._count
         cols = self.cols
         reads = 0
         while True:
             if self._col >= cols:
-                if reads == self.rows:
-                    return -1  # a whole pass: the loop's turn
-                reads += 1
                 r = self._row
+                if r == 0 and reads:
+                    return -1  # the pass is done: the loop's turn
+                reads += 1
                 self._mask = self.matrix.read_row(r)
                 self._row = (r + 1) % self.rows
                 self._cur = r
@@ -389,10 +495,12 @@ class ReedMatrixScanner:
             r = self._cur
             c = self._col
             ch = r * cols + c
-            raw = OCCUPIED if self._mask >> c & 1 else EMPTY
+            bit = self._mask >> c & 1
             self._col = c + 1
-            changed = deb.feed(ch, raw)
-            if deb.pending(ch):
+            if bit == self._rowstate[r] >> c & 1 and not count[ch]:
+                continue  # as its state, nothing pending: nothing to feed
+            changed = deb.feed(ch, OCCUPIED if bit else EMPTY)
+            if count[ch]:
                 self._busy[r] = 1
             if changed:
                 self._rowstate[r] ^= 1 << c

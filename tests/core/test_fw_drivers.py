@@ -256,3 +256,55 @@ def test_pn532_goes_down_after_failures_in_a_row_and_the_scanner_keeps_its_cells
         assert s.scan_for_changes() == -1
     assert not r.answering()
     assert s.state[3] == 1 + c  # no phantom lift of the card it saw
+
+
+def test_a_cell_made_hot_after_the_scanner_was_told_is_still_swept():
+    # The sweep skips the cells of the last prioritise() (the hot reads
+    # visit those); the board's own map changes between two calls, so the
+    # scanner keeps a copy: skipping by the live map, a cell made hot since
+    # was in neither the hot reads nor the sweep (a Smoker's lift unseen).
+    cells = SimCells(64)
+    mux = SimMux()
+    s = scan.NfcScanner(PN532(SimPn532I2C(SimNfcReader(cells, mux))), mux, bytes(range(8)))
+    hot = bytearray(64)
+    hot[1] = 1
+    s.prioritise(hot)
+    hot[5] = 1  # the board's map, changed: the scanner not told yet
+    cells.put(5, tag.code(0, tag.NORMAL, 9))
+    got = [s.scan_for_changes() for _ in range(40 * scan.STABLE)]
+    assert 5 in got
+
+
+def test_lanes_read_on_for_their_slice_and_return_after_a_read_without_one():
+    cells = SimCells(64)
+    mux = SimMux()
+    deb = scan.Debouncer(64, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
+    lane = scan.NfcScanner(
+        PN532(SimPn532I2C(SimNfcReader(cells, mux))), mux, bytes(range(4)), deb=deb
+    )
+    reads = []
+    step = lane.step
+
+    def counted():
+        c = step()
+        if c != scan.BUSY:
+            reads.append(c)
+        return c
+
+    lane.step = counted
+    clock = Rp2Ticks(0, limit=10**6)
+    s = scan.NfcLanes([lane], clock.us, clock.diff)
+    s.slice_us = 0
+    s.scan_for_changes()
+    assert len(reads) == 1
+    del reads[:]
+    s.slice_us = scan.SLICE_US
+    t0 = clock.t
+    s.scan_for_changes()  # a quiet board: reads until the slice is spent
+    assert len(reads) > 1 and clock.diff(clock.t, t0) >= scan.SLICE_US
+    del reads[:]
+    cells.put(2, tag.code(1, tag.NORMAL, 4))
+    got = -1
+    while got < 0:
+        got = s.scan_for_changes()  # a change ends the slice at once
+    assert got == 2

@@ -8,7 +8,6 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools", "rp2040"))
 
 
-
 @pytest.fixture(scope="module", autouse=True)
 def patient_host():
     """The emulated chip runs about ten times slower than a Pico: the

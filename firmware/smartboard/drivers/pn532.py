@@ -75,6 +75,10 @@ class PN532:
         self._listed = False  # a target listed, not lost since
         self._with_uid = True  # read InListPassiveTarget's answer whole
         self._waited = 0
+        self._acking = False  # a command written, its ACK not yet read
+        # The command under way is the page READ (smartboard.scan.NfcLanes
+        # times its next question by it).
+        self.paging = False
         self.alive = self._setup()
 
     def _setup(self):
@@ -114,6 +118,7 @@ class PN532:
         without our payload (a learned deck, a tag to teach); without it
         an empty antenna's answer costs 11 bytes on the bus, not 26."""
         self._phase = 0
+        self._acking = False
         if not self.alive:
             self._skip += 1
             if self._skip < PROBE_EVERY:
@@ -122,20 +127,27 @@ class PN532:
             self.alive = self._setup()
             if not self.alive:
                 return
+        self.paging = False
         if again and self._listed:
-            if self._send(self._f_read):
+            if self._write(self._f_read):
                 self._phase = 2
-                self._waited = 0
+                self.paging = True
             return
         self._uid_len = 0
         self._listed = False
         self._with_uid = uid
-        if self._send(self._f_list):
+        if self._write(self._f_list):
             self._phase = 1
-            self._waited = 0
 
     def finish(self, buf):
         """Collect the answer of start(), then read page 4 (as read_page)."""
+        if self._acking:
+            # Asked at once: the ACK's status byte first (a frame read
+            # before it is ready may be lost).
+            self._acking = False
+            if not self._ack_of():
+                self._phase = 0
+                return NO_READER if not self.alive else -1
         while True:
             n = self.poll(buf)
             if n != BUSY:
@@ -151,6 +163,23 @@ class PN532:
         if not ph:
             return -1
         one = self._one
+        if self._acking:
+            # The ACK of the command start() wrote, read whole without a
+            # status poll of its own: the PN532 has it ready ~50 us after
+            # the frame, and poll() is never called that soon after
+            # start() (NfcScanner.step() returns after beginning a read;
+            # NfcLanes asks a lane POLL_US or more later). One I2C
+            # transfer fewer per command on the bus the readers share.
+            self._acking = False
+            try:
+                self.i2c.readfrom_into(self.addr, self._ack)
+            except OSError:
+                self._phase = 0
+                self._fail()
+                return NO_READER if not self.alive else -1
+            if not self._acked():
+                self._phase = 0
+                return NO_READER if not self.alive else -1
         try:
             self.i2c.readfrom_into(self.addr, one)
         except OSError:
@@ -185,11 +214,11 @@ class PN532:
                     u[i] = d[14 + i]
                 self._uid_len = k
             self._listed = True
-            if not self._send(self._f_read):
+            if not self._write(self._f_read):
                 self._phase = 0
                 return NO_READER if not self.alive else -1
             self._phase = 2
-            self._waited = 0
+            self.paging = True
             return BUSY
         self._phase = 0
         n = self._read(_IN_DATA_EXCHANGE, self._page)
@@ -244,11 +273,29 @@ class PN532:
             pass
         return self._fail()
 
-    def _send(self, frame):
-        """Write a command frame and take its ACK; False if none came."""
-        d = self._in
+    def _write(self, frame):
+        """Write a command frame, its ACK left for poll() or finish() to
+        take; False if the reader did not answer its address."""
         try:
             self.i2c.writeto(self.addr, frame)
+        except OSError:  # no ACK on the bus, or the bus timed out
+            self._fail()
+            return False
+        self._acking = True
+        self._waited = 0
+        return True
+
+    def _send(self, frame):
+        """Write a command frame and take its ACK; False if none came."""
+        if not self._write(frame):
+            return False
+        self._acking = False
+        return self._ack_of()
+
+    def _ack_of(self):
+        """Take the ACK of the frame just written, its status byte asked
+        first; False if none came."""
+        try:
             # The ACK is ready ~50 us after the frame: its status byte is
             # asked first (a frame read before it is ready may be lost).
             one = self._one
@@ -257,9 +304,16 @@ class PN532:
                 if one[0] == 1:
                     self.i2c.readfrom_into(self.addr, self._ack)
                     break
+            else:
+                self._in[0] = 0  # never ready: no ACK
         except OSError:  # no ACK on the bus, or the bus timed out
             self._fail()
             return False
+        return self._acked()
+
+    def _acked(self):
+        """The ACK frame read into _in: True, else a failure counted."""
+        d = self._in
         # 01, then the ACK frame 00 00 FF 00 FF 00 (compared in place: a
         # slice would allocate, every read)
         if d[0] != 1 or d[1] | d[2] | d[4] | d[6] or d[3] != 0xFF or d[5] != 0xFF:
