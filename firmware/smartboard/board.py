@@ -243,9 +243,10 @@ class Board:
             self.settings.save()
         elif log is not None and log.pending(now):
             log.flush(now)
-        elif log is not None and self.phase != PLAY and log.pack_due():
+        elif log is not None and self.phase != PLAY and not self.brief and log.pack_due():
             # a bounded step (logstore/pack.py), between matches only: the
-            # match in play has its room, and its ticks are its cards'
+            # match in play has its room, and its ticks are its cards'; not
+            # while the PC downloads (brief): the chip is the download's
             log.pack_step()
         if log is not None and log.space != self._space_seen:
             self._check_storage(self._space_seen < 0)

@@ -380,6 +380,8 @@ class Link:
         # values never hold a space: a host splits the reply on them
         parts.append("display=" + DISPLAY_NAMES[b.settings.get(S.DISPLAY)].replace(" ", "_"))
         self._counts(parts)
+        if self.log.pack_wanted:
+            parts.append("packing=1")  # finished matches being packed (quiet ticks)
         if b.asking:
             parts.append("unlogged=ask")  # the next match would not be saved: CONFIRM again?
         elif b.ref is not None and self.log.unlogged is b.ref.game:

@@ -174,3 +174,27 @@ def test_the_board_packs_on_quiet_ticks_between_matches_only():
     assert _packs(flash) and _alogs(flash) == [ROOT + "/0010.alog"]
     assert not bd.log.pack_wanted
     assert bd.status()["logs"] == "10"
+
+
+def test_no_packing_while_the_pc_downloads():
+    # loop.step makes the board's forced ticks brief while a download's
+    # requests come (a LOGS, FETCH or PULLED answered < 30 ms ago): the
+    # logs the PC listed stay where they are and the download has the chip;
+    # STATUS says packing=1 until the packing is done.
+    from storekit import Board
+
+    flash = SimFlash(lfs=True)
+    fill(flash, 9)
+    collect()
+    bd = Board("pack-pull", flash)
+    assert bd.log.pack_wanted and bd.status()["packing"] == "1"
+    loose, packs = _alogs(flash), _packs(flash)
+    sizes = [flash.size(p) for p in packs]
+    bd.r.board.brief = True
+    bd.r.run(3000)
+    assert _alogs(flash) == loose and _packs(flash) == packs
+    assert [flash.size(p) for p in packs] == sizes and bd.log.pack_wanted
+    bd.r.board.brief = False
+    bd.r.run(3000)
+    assert _packs(flash) and not bd.log.pack_wanted
+    assert "packing" not in bd.status()

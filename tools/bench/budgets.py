@@ -315,15 +315,6 @@ BUDGETS = (
 # on one here that its data meets (take it off: the page would say a
 # budget is open that is not).
 OPEN = {
-    "placement to LED, profile A (NFC, four readers), 95 %": (
-        "the readers' one I2C bus and their fields: an antenna's slot is ~9.5 ms of the chip "
-        "(5 ms of field settling and 0.7-3.9 ms of RF work, the parts' own limits, and ~1 ms "
-        "of blocking I2C at 400 kHz), so early in a match, when nearly every cell is legal "
-        "and hot, a card waits for a round of its reader's 16 antennas. A sweep that skips "
-        "the hot cells and the PN532's ACK read with its answer reached 132 ms, but missed a "
-        "Beekeeper's carry in the heap test's matches and was taken back (the development "
-        "notes)"
-    ),
     "logs pull, KB per second of the chip's clock": (
         "the chip's own time in the download path (a profile of the downloads alone: Python "
         "~20 %, littlefs's reads and CRC ~20 %, the collector ~15 %, crc32 4 %, USB ~5 %) "
