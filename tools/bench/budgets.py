@@ -316,14 +316,16 @@ BUDGETS = (
 # budget is open that is not).
 OPEN = {
     "logs pull, KB per second of the chip's clock": (
-        "the chip's own time in the download path (a profile of the downloads alone: Python "
-        "~20 %, littlefs's reads and CRC ~20 %, the collector ~15 %, crc32 4 %, USB ~5 %) "
-        "against USB full speed's ~1 MB/s; and the board packs the benchmark's short logs into "
-        "an archive during its quiet ticks while the pull runs, so most are still files of "
-        "their own, a littlefs open each (measured apart: long logs 311-446 KB/s, short ones "
-        "packed 200-214, unpacked 147-159). Next: chunks larger than 2 KB (a protocol change "
-        "on both sides, optional for an older host), no allocation a chunk, the first LOGS "
-        "page without a re-read of the folder (~95 ms)"
+        "the chip's own time in the download path, not USB's (full speed moves ~1 MB/s): the "
+        "board now has packed its finished matches before the pull (as a user's board has, "
+        "STATUS packing=) and packs nothing while a PC downloads, and the GETs alone reach "
+        "~310 KB/s (a range of packed logs asked whole, ~425); the whole command adds HELLO, "
+        "the LOGS pages and the PULLED marks. A profile of a packed download: the collector's "
+        "allocation ~24 % (each multi-block allocation scans the heap's table from its start "
+        "after a collection: the chunk head's bytes formatting, an archive entry's crc32 as a "
+        "long int), the interpreter ~15 %, littlefs ~15 %. Next: the chunk head written into "
+        "the buffer with no allocation, the stored CRC kept as bytes, one frame for a run of "
+        "packed logs (a protocol change)"
     ),
     "logs pull against mpremote cp of the same files (wall time)": (
         "no longer like for like: the board now packs its finished matches into archives, so "

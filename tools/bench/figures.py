@@ -219,6 +219,37 @@ def pc_rows(parts):
     return [(a, b, short(p["where"]), p["date"][:10], "`%s`" % p["commit"]) for a, b, p in rows]
 
 
+# Two consecutive `make bench` runs (issue: each budget met in both, with
+# the spread between them): the second is written as bench-again.json
+# (make bench BENCH_ARGS="--set bench-again").
+TWICE = ("bench", "bench-again")
+
+
+def twice_rows(runs):
+    """[(budget, target, first, second, spread, verdicts)] of the budgets
+    both full runs measured; [] without both."""
+    if not all(n in runs for n in TWICE) or any(runs[n]["run"].get("quick") for n in TWICE):
+        return []
+    figs = [results.target_figures(runs[n]["parts"]) for n in TWICE]
+    rows = []
+    for b in budgets.BUDGETS:
+        got = [budgets.check(b, f) for f in figs]
+        if any(v is None for v, _ in got):
+            continue
+        (v1, k1), (v2, k2) = got
+        rows.append(
+            (
+                b.label,
+                budgets.budget_text(b),
+                b.fmt % v1,
+                b.fmt % v2,
+                b.fmt % abs(v2 - v1),
+                k1 if k1 == k2 else "%s / %s" % (k1, k2),
+            )
+        )
+    return rows
+
+
 def run_rows(runs):
     rows = []
     for name, rec in sorted(runs.items()):
@@ -324,6 +355,19 @@ def render(runs):
     if rows:
         out += ["## On the PC", ""]
         out += table(("figure", "value", "where measured", "date", "commit"), rows)
+        out.append("")
+    rows = twice_rows(runs)
+    if rows:
+        c = ["`%s`" % runs[n]["run"]["commit"] for n in TWICE]
+        out += [
+            "## Two consecutive runs",
+            "",
+            "The budgets `make bench` measures, in its last two full runs (`%s.json` at %s and "
+            '`%s.json` at %s, the second run with `BENCH_ARGS="--set %s"`), and the spread '
+            "between them." % (TWICE[0], c[0], TWICE[1], c[1], TWICE[1]),
+            "",
+        ]
+        out += table(("budget", "target", "first run", "second run", "spread", "verdict"), rows)
         out.append("")
     out += ["## The runs", ""]
     out += table(("data", "parts", "date (UTC)", "commit", "machine", "wall time"), run_rows(runs))
