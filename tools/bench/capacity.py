@@ -169,6 +169,12 @@ def capacity_run(image, rev, workdir, say=say_nothing, limit=None, flash_from=No
                 data = link.fetch(name, 0, size)
                 if data != four[int(name[:4]) % 4]:
                     raise RuntimeError("GET %s: not the match written" % name)
+            # what the fill left loose is packed once the PC is quiet (never
+            # while it downloads): STATUS says packing=1 until it is done
+            for _ in range(300):
+                if "packing" not in L.fields(link.request("STATUS")):
+                    break
+                b.wait_ms(500)
     finally:
         b.close()
     # the same files in the simulated board's flash (its block model)
