@@ -5,7 +5,7 @@ board's room rule says the next match would not fit."""
 
 import flashfs
 
-from bench.emulated import Board, Repl, ms, say_nothing
+from bench.emulated import Board, Repl, ms, say_nothing, wait_packed
 
 # ---- capacity: real matches on the board's flash ---------------------------------------
 CAPACITY_CHUNK = 250  # matches a raw-REPL run writes and packs
@@ -171,10 +171,7 @@ def capacity_run(image, rev, workdir, say=say_nothing, limit=None, flash_from=No
                     raise RuntimeError("GET %s: not the match written" % name)
             # what the fill left loose is packed once the PC is quiet (never
             # while it downloads): STATUS says packing=1 until it is done
-            for _ in range(300):
-                if "packing" not in L.fields(link.request("STATUS")):
-                    break
-                b.wait_ms(500)
+            wait_packed(link, b, 500, 150000)
     finally:
         b.close()
     # the same files in the simulated board's flash (its block model)

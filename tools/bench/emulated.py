@@ -206,6 +206,20 @@ def hello_after_boot(b):
     return link, on, usb, tx
 
 
+def wait_packed(link, b, every_ms=200, within_ms=120000):
+    """Until the board has packed its finished matches (STATUS packing=
+    gone: it packs between matches, on quiet ticks, never while a PC
+    downloads), asked every `every_ms` of the board's time; RuntimeError
+    after `within_ms`."""
+    from apixagon_host import link as L
+
+    for _ in range(within_ms // every_ms):
+        if "packing" not in L.fields(link.request("STATUS")):
+            return
+        b.wait_ms(every_ms)
+    raise RuntimeError("the board still packs its logs after %d s" % (within_ms // 1000))
+
+
 def data_path(name):
     return os.path.join(ROOT, "tests", "data", name)
 

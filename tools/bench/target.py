@@ -108,6 +108,7 @@ from bench.emulated import (
     say_nothing,
     say_out,
     script_call,
+    wait_packed,
 )
 from bench.matchlogs import (
     cards_of,
@@ -672,12 +673,7 @@ class Bench:
             # matches into archives between matches (STATUS packing=1
             # meanwhile), so the pull reads the archives, not the files the
             # PC put there (the chip's time, a fixed amount a firmware)
-            for _ in range(600):
-                if "packing" not in L.fields(link.request("STATUS")):
-                    break
-                b.wait_ms(200)
-            else:
-                raise RuntimeError("the board still packs its logs after 120 s")
+            wait_packed(link, b)
             fig["packed_after_ms"] = round(ms(b.cycle() - on), 0)
             link.close()
             b.wait_ms(500)  # the board's boot work done (its log index made)
