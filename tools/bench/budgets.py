@@ -89,6 +89,22 @@ ESTIMATE_SEARCH_HEAP = (
     "dearest search allocate"
 )
 
+REVS = (("rev_a", "rev A"), ("rev_b", "rev B"))
+
+
+def _each_rev(label, get, op, limit, fmt, unit, part):
+    """The same budget for each board revision: "<label>, rev A" and so on,
+    its figure get(fig, "rev_a")."""
+    return tuple(
+        Budget("%s, %s" % (label, name), _of_rev(get, rev), op, limit, fmt, unit=unit, part=part)
+        for rev, name in REVS
+    )
+
+
+def _of_rev(get, rev):
+    return lambda f: get(f, rev)
+
+
 BUDGETS = (
     Budget(
         "placement to LED, profile B (reeds), worst",
@@ -151,90 +167,45 @@ BUDGETS = (
         unit="ms",
         part="firmware",
     ),
-    Budget(
-        "boot to HELLO, rev A",
-        lambda f: _get(f, ("boot", "rev_a", "hello_ms")),
+    *_each_rev(
+        "boot to HELLO",
+        lambda f, rev: _get(f, ("boot", rev, "hello_ms")),
         "<=",
         1500,
         "%.0f ms",
         unit="ms",
         part="boot",
     ),
-    Budget(
-        "boot to HELLO, rev B",
-        lambda f: _get(f, ("boot", "rev_b", "hello_ms")),
-        "<=",
-        1500,
-        "%.0f ms",
-        unit="ms",
-        part="boot",
-    ),
-    Budget(
-        "boot + resume of a 100-move log, rev A",
-        lambda f: _get(f, ("resume_rev_a", "takebacks", "resumed_ms")),
+    *_each_rev(
+        "boot + resume of a 100-move log",
+        lambda f, rev: _get(f, ("resume_" + rev, "takebacks", "resumed_ms")),
         "<=",
         3000,
         "%.0f ms",
         unit="ms",
         part="resume",
     ),
-    Budget(
-        "boot + resume of a 100-move log, rev B",
-        lambda f: _get(f, ("resume_rev_b", "takebacks", "resumed_ms")),
-        "<=",
-        3000,
-        "%.0f ms",
-        unit="ms",
-        part="resume",
-    ),
-    Budget(
-        "heap free, a match in play (lowest), rev A",
-        lambda f: _scale(_get(f, ("play_rev_a", "heap_lowest")), 1.0 / KB),
+    *_each_rev(
+        "heap free, a match in play (lowest)",
+        lambda f, rev: _scale(_get(f, ("play_" + rev, "heap_lowest")), 1.0 / KB),
         ">=",
         HEAP_FROZEN_KB,
         "%.0f KB",
         unit="KB",
         part="play",
     ),
-    Budget(
-        "heap free, a match in play (lowest), rev B",
-        lambda f: _scale(_get(f, ("play_rev_b", "heap_lowest")), 1.0 / KB),
-        ">=",
-        HEAP_FROZEN_KB,
-        "%.0f KB",
-        unit="KB",
-        part="play",
-    ),
-    Budget(
-        "heap free at the lowest point of a match, every mode, frozen, rev A",
-        lambda f: _lowest(f, "frozen", "rev_a"),
+    *_each_rev(
+        "heap free at the lowest point of a match, every mode, frozen",
+        lambda f, rev: _lowest(f, "frozen", rev),
         ">=",
         HEAP_FROZEN_KB,
         "%.1f KB",
         unit="KB",
         part="memory",
     ),
-    Budget(
-        "heap free at the lowest point of a match, every mode, frozen, rev B",
-        lambda f: _lowest(f, "frozen", "rev_b"),
-        ">=",
-        HEAP_FROZEN_KB,
-        "%.1f KB",
-        unit="KB",
-        part="memory",
-    ),
-    Budget(
-        "heap free at the lowest point of a match, every mode, deployed, rev A",
-        lambda f: _lowest(f, "deployed", "rev_a"),
-        ">=",
-        HEAP_DEPLOYED_KB,
-        "%.1f KB",
-        unit="KB",
-        part="memory",
-    ),
-    Budget(
-        "heap free at the lowest point of a match, every mode, deployed, rev B",
-        lambda f: _lowest(f, "deployed", "rev_b"),
+    *_each_rev(
+        "heap free at the lowest point of a match, every mode, deployed",
+        lambda f, rev: _lowest(f, "deployed", rev),
         ">=",
         HEAP_DEPLOYED_KB,
         "%.1f KB",
@@ -261,18 +232,9 @@ BUDGETS = (
         part="engine",
         estimate=ESTIMATE_SEARCH_HEAP,
     ),
-    Budget(
-        "heap free at the lowest point of a match, every mode, .mpy in the littlefs, rev A",
-        lambda f: _lowest(f, "littlefs", "rev_a"),
-        ">=",
-        HEAP_DEPLOYED_KB,
-        "%.1f KB",
-        unit="KB",
-        part="memory",
-    ),
-    Budget(
-        "heap free at the lowest point of a match, every mode, .mpy in the littlefs, rev B",
-        lambda f: _lowest(f, "littlefs", "rev_b"),
+    *_each_rev(
+        "heap free at the lowest point of a match, every mode, .mpy in the littlefs",
+        lambda f, rev: _lowest(f, "littlefs", rev),
         ">=",
         HEAP_DEPLOYED_KB,
         "%.1f KB",

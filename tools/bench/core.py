@@ -16,7 +16,6 @@ frozen in the image): tools/bench/target.py.
 Options: --quick (no callgrind), --json (figures as one JSON object).
 """
 
-import argparse
 import json
 import os
 import re
@@ -29,50 +28,25 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build_mpy  # noqa: E402
 
+from bench import unixdevice  # noqa: E402
+
 RECORD = os.path.join(ROOT, "tests", "data", "beehive_full.apx")
 HEAP_TARGET_WK = 48
 K_TIME = {"hint": 500, "cards": 100, "check": 20000, "push": 1000}
 K_GRIND = {"hint": 50, "cards": 10, "check": 2000, "push": 100}
 
 
-def micropython():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return exe if os.path.exists(exe) else shutil.which("micropython")
+micropython = unixdevice.micropython
 
 
-class Device:
+class Device(unixdevice.Device):
     """Runs tools/bench/core_device.py under MicroPython against a .mpy build."""
 
     def __init__(self, lib):
-        self.lib = lib
-        self.boot = "import sys; sys.path[:0]=[%r]; import core_device" % lib
-
-    def cmd(self, heap_wk, *args):
-        return [micropython(), "-X", "heapsize=%dwK" % heap_wk, "-c", self.boot, *args]
-
-    def run(self, heap_wk, *args):
-        p = subprocess.run(self.cmd(heap_wk, *args), capture_output=True, text=True)
-        return p.stdout + p.stderr
+        unixdevice.Device.__init__(self, lib, "core_device")
 
     def game_fits(self, heap_wk):
         return "RESULT ok" in self.run(heap_wk, "game", RECORD)
-
-    def callgrind(self, *args):
-        p = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                "--toggle-collect=main_",
-                "--callgrind-out-file=/dev/null",
-            ]
-            + self.cmd(256, *args),
-            capture_output=True,
-            text=True,
-        )
-        m = re.search(r"Collected : (\d+)", p.stderr)
-        if not m:
-            raise RuntimeError("callgrind gave no count:\n" + p.stderr[-2000:])
-        return int(m.group(1))
 
 
 def smallest_heap(dev, progress):
@@ -121,14 +95,10 @@ def timed(dev, what, k, pos):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="skip the callgrind counts")
-    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = ap.parse_args(argv)
-    say = (lambda s: None) if args.json else (lambda s: (sys.stdout.write(s), sys.stdout.flush()))
-    if not micropython():
-        print("bench: micropython not found (run through make bench)", file=sys.stderr)
+    got = unixdevice.command_line(__doc__, argv)
+    if got is None:
         return 2
+    args, say = got
     fig = {}
     with tempfile.TemporaryDirectory() as tmp:
         sizes = build_mpy.build(tmp)
