@@ -177,7 +177,7 @@ class Board:
         self._show_setup()
 
     # ---- the loop ---------------------------------------------------------
-    def _slice(self):
+    def _slice(self, now):
         """How long the cells' lanes may go on reading this tick
         (scan.NfcLanes.slice_us): none while a card seen on the pad is
         being confirmed (the pad's channel is 0; a quick tap lasts ~150 ms
@@ -198,7 +198,7 @@ class Board:
         self.now = now
         hw = self.hw
         if self._sliced:
-            hw.cells.slice_us = self._slice()
+            hw.cells.slice_us = self._slice(now)
         ch = hw.cells.scan_for_changes()
         if ch >= 0:
             x = hw.layout.cell_of_channel[ch] if ch < len(hw.layout.cell_of_channel) else NONE

@@ -83,10 +83,6 @@ FOUND_US = const(2700)
 # slice when the loop has work due sooner (the pad's next read: a tap
 # confirmed a slice late is a tap missed; a download's next request).
 SLICE_US = const(25000)
-# NfcLanes: what a lane's reader is doing (its next question's wait)
-_LISTING = const(1)  # an InListPassiveTarget asked
-_TAG = const(2)  # that list answered "not yet": a tag is being activated
-_PAGING = const(3)  # a page READ of the tag the reader holds
 
 
 class Debouncer:
@@ -235,16 +231,17 @@ class NfcScanner:
             # nearly every cell is legal: a sweep slot spent again on a hot
             # cell stretched the time to come back to each by a third.
             self._k = 0
-            # (a cold channel exists here: with every one hot, the hot
-            # reads above take every turn)
             chans = self.channels
             n = len(chans)
-            hot = self._hotmap
+            hot = self._hotmap if self._nhot else None
             ch = chans[self._i]
             self._i = (self._i + 1) % n
-            while hot[ch]:
-                ch = chans[self._i]
-                self._i = (self._i + 1) % n
+            if hot is not None:
+                for _ in range(n):
+                    if not hot[ch]:
+                        break
+                    ch = chans[self._i]
+                    self._i = (self._i + 1) % n
             self._focus_reads = 0
         self.switched = ch != self._ch
         self._ch = ch
@@ -324,7 +321,8 @@ class NfcLanes:
         self._gap = [0] * len(lanes)  # per lane: how long before asking
         self._t0 = [0] * len(lanes)  # per lane: when its read was begun
         self._gap0 = [0] * len(lanes)  # per lane: its first question's wait
-        # per lane: _LISTING, _TAG or _PAGING; 0 unknown (no chained begin yet)
+        # per lane: 1 a list asked, 2 a list that answered "not yet" (a
+        # tag answers), 3 a page READ; 0 unknown (no chained begin yet)
         self._st = bytearray(len(lanes))
         self.deb = lanes[0].deb
         self.state = self.deb.state
@@ -384,11 +382,11 @@ class NfcLanes:
                     at[k] = now
                     if c == BUSY:
                         s = st[k]
-                        if s != _PAGING and lane.reader.paging:
-                            st[k] = _PAGING  # the list found a tag: READ written
+                        if s != 3 and lane.reader.paging:
+                            st[k] = 3  # the list found a tag: READ written
                             gap[k] = READ_US
-                        elif s == _LISTING:
-                            st[k] = _TAG  # a tag answers: asked at its answer
+                        elif s == 1:
+                            st[k] = 2  # a tag answers: asked at its answer
                             g = gap0[k] - RF_US + FOUND_US - diff(now, began[k])
                             gap[k] = g if g > POLL_US else POLL_US
                         else:
@@ -396,7 +394,7 @@ class NfcLanes:
                     else:
                         # (the read begun next: step() chains it)
                         began[k] = now
-                        st[k] = _PAGING if lane.paged else _LISTING
+                        st[k] = 3 if lane.paged else 1
                         if lane.switched:
                             g = SETTLE_US + RF_US
                         elif lane.paged:

@@ -40,10 +40,10 @@ def test_a_quick_tap_is_seen_between_the_lanes_slices():
 def test_no_slice_while_a_pad_card_is_confirmed_nor_while_the_pc_downloads():
     r = rig("pad-slice-2")
     b = r.board
-    assert b._slice() == scan.SLICE_US
+    assert b._slice(b.now) == scan.SLICE_US
     b.hw.pad.deb.feed(0, 5)  # a card seen once on the pad: not yet confirmed
-    assert b.hw.pad.deb.pending(0) and b._slice() == 0
+    assert b.hw.pad.deb.pending(0) and b._slice(b.now) == 0
     b.hw.pad.deb.feed(0, scan.EMPTY)
-    assert b._slice() == scan.SLICE_US
+    assert b._slice(b.now) == scan.SLICE_US
     b.brief = True
-    assert b._slice() == 0
+    assert b._slice(b.now) == 0
