@@ -215,6 +215,16 @@ def _h(p):
         d.update(v[:n])
     f.close()
     return binascii.hexlify(d.digest()).decode()
+def _cp(s, d, b):
+    src = open(s, 'rb')
+    dst = open(d, 'wb')
+    while True:
+        n = src.readinto(b)
+        if not n:
+            break
+        dst.write(b if n == len(b) else b[:n])
+    src.close()
+    dst.close()
 def _rrec():
     try:
         f = open(%(record)r)
@@ -349,15 +359,7 @@ for d in %(dirs)r:
     _mkdirs(d)
 b = bytearray(1024)
 for p in %(copy)r:
-    src = open(%(dir)r + '/' + %(running)r + '/' + p, 'rb')
-    dst = open(T + '/' + p, 'wb')
-    while True:
-        n = src.readinto(b)
-        if not n:
-            break
-        dst.write(b if n == len(b) else b[:n])
-    src.close()
-    dst.close()
+    _cp(%(dir)r + '/' + %(running)r + '/' + p, T + '/' + p, b)
     print('KEPT', p)
 print('PREPARE-OK')
 """
@@ -408,15 +410,7 @@ f.close()
 b = bytearray(1024)
 for p in list(man) + ['FIRMWARE.json']:
     _mkdirs((K + '/' + p).rpartition('/')[0])
-    src = open(%(rom)r + '/' + p, 'rb')
-    dst = open(K + '/' + p, 'wb')
-    while True:
-        n = src.readinto(b)
-        if not n:
-            break
-        dst.write(b if n == len(b) else b[:n])
-    src.close()
-    dst.close()
+    _cp(%(rom)r + '/' + p, K + '/' + p, b)
     print('KEEP', p)
 bad = []
 for p in man:
