@@ -51,7 +51,15 @@ def commit():
     """The checkout's commit, "+changes" when the tree differs from it
     (figures of uncommitted code must say so)."""
     head = git("rev-parse", "--short=10", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs/figures")
+    dirty = git(
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ".",
+        ":!docs/figures",
+        ":!docs/figures.md",
+    )
     return head + ("+changes" if dirty else "")
 
 
