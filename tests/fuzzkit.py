@@ -37,7 +37,7 @@ E9 = err(proto.E_VERSION)
 
 # The documented ranges (docs/protocol.md)
 OFFSET_MAX = 1 << 24  # GET offset
-FETCH_MAX = 16384  # FETCH's bytes in all (smartboard.link.MAX_FETCH)
+FETCH_MAX = 32768  # FETCH's bytes in all (smartboard.link.MAX_FETCH)
 START_MAX = 1 << 16  # LOGS start
 CLOCK_LO = 946684800  # 2000-01-01
 CLOCK_HI = 4102444800  # 2100-01-01
@@ -439,7 +439,7 @@ class Fuzzer:
         for _ in range(r.below(3) + 1):
             item = self.args_of("GET")[0]
             if r.chance(4):
-                item[2] = r.choice(("4096", "16384", "16385", "0"))
+                item[2] = r.choice(("4096", "32768", "32769", "0"))
             k = number(item[2], 1, FETCH_MAX)
             bad = bad or k is None or number(item[1], 0, OFFSET_MAX) is None
             bad = bad or not safe_name(item[0])

@@ -9,12 +9,15 @@ import gc
 
 from apixagon.compat import const
 
-# While the PC downloads the matches (the link answered LOGS, GET, FETCH
-# or PULLED less than HOT_MS ago) its next request gets the loop: a board
-# tick (~10 ms with four NFC readers on the RP2040) between a reply and
-# the request it brings only made the request wait. The sensors are still
-# read at least every TICK_AT_LEAST_MS: a card put down meanwhile is seen.
-HOT_MS = const(30)
+# While the PC downloads the matches (the link answered HELLO, LOGS, GET,
+# FETCH or PULLED less than HOT_MS ago) its next request gets the loop: a
+# board tick (up to the lanes' 25 ms slice with four NFC readers on the
+# RP2040) between a reply and the request it brings only made the request
+# wait. HOT_MS as long as TICK_AT_LEAST_MS: a host that stores what it got
+# before it asks again (a pull's PULLED after its last logs) is still
+# answered at once. The sensors are still read at least every
+# TICK_AT_LEAST_MS: a card put down meanwhile is seen.
+HOT_MS = const(100)
 TICK_AT_LEAST_MS = const(100)
 
 

@@ -27,6 +27,7 @@ try:
 except ImportError:  # Windows
     PORT_ERRORS = (OSError,)
 from smartboard import proto
+from smartboard.logstore import archive
 
 from .errors import EXIT_FAILED, CommandError
 
@@ -76,6 +77,7 @@ PULLED_TEXT = 200
 # its bytes, the board's link.MAX_FETCH
 FETCH_TEXT = 200
 FETCH_BYTES = 16384
+FETCH_BYTES_5 = 32768  # a board of version 5 (link.MAX_FETCH there)
 KEPT = 200  # noise lines and events kept while nobody takes them
 
 
@@ -380,7 +382,8 @@ class Link:
         pending = {}  # seq -> the requests its reply frames answer, in order
         whole = whole if whole and self.proto() >= 4 else {}
         if self.proto() >= 2:
-            todo, window = _fetches(reqs, whole), 2
+            most = FETCH_BYTES_5 if self.proto() >= 5 else FETCH_BYTES
+            todo, window = _fetches(reqs, whole, most), 2
         else:
             todo = [[r] for r in reqs]
         todo.reverse()
@@ -422,6 +425,31 @@ class Link:
                     garbled += 1
                 continue
             due = time.monotonic() + self.timeout
+            if ok and _is_span(rest):
+                # version 5: a run of whole packed logs in one frame
+                for r, data in _span(rest, g, self.payload):
+                    if data is None:
+                        retries += 1
+                        if retries > 8:
+                            raise BoardError(
+                                "%s: the board's archive entries come damaged, %d times"
+                                % (r[0], retries)
+                            )
+                        todo.append([r])  # asked again on its own
+                        continue
+                    if len(data) != r[2]:
+                        raise BoardError(
+                            "%s: the board sent %d bytes where it listed %d"
+                            % (r[0], len(data), r[2])
+                        )
+                    got[(r[0], r[1])] = data
+                    if took is not None:
+                        took(r, data)
+                    if progress is not None:
+                        progress(len(data))
+                if not g:
+                    del pending[seq]
+                continue
             r = g.pop(0)
             if not g or not ok:
                 del pending[seq]  # its last frame, or an error that ends it
@@ -505,10 +533,11 @@ class Link:
         return [self.wait(s, what="%s %s" % (verb, i)) for s, i in zip(seqs, items)]
 
 
-def _fetches(reqs, whole=None):
-    """reqs in groups of one FETCH each: at most FETCH_BYTES and a frame's
-    worth of items (FETCH_TEXT; a log asked whole, whole={name: size},
-    counts as a range's few characters)."""
+def _fetches(reqs, whole=None, most=FETCH_BYTES):
+    """reqs in groups of one FETCH each: at most `most` bytes (the board's
+    link.MAX_FETCH for its version) and a frame's worth of items
+    (FETCH_TEXT; a log asked whole, whole={name: size}, counts as a range's
+    few characters)."""
     out = []
     size = text = 0
     for r in reqs:
@@ -518,7 +547,7 @@ def _fetches(reqs, whole=None):
             k = 0  # the same item goes on
         elif whole and r[1] == 0 and r[0] in whole:
             k = 10  # " N+K" at most
-        if out and size + r[2] <= FETCH_BYTES and text + k <= FETCH_TEXT:
+        if out and size + r[2] <= most and text + k <= FETCH_TEXT:
             text += k
             out[-1].append(r)
             size += r[2]
@@ -635,15 +664,69 @@ _B64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=
 
 def _raw_head(rest):
     """The byte count a reply's text says raw bytes follow (version 3:
-    "off n CRC32 +"), else -1; what the host reads next, before any line.
-    (The host's alone: the board only writes them, smartboard.proto.chunk_head_into.)"""
+    "off n CRC32 +"; version 5, a span: "N+k n +"), else -1; what the host
+    reads next, before any line. (The host's alone: the board only writes
+    them, smartboard.proto.chunk_head_into and span_head_into.)"""
     if rest[-2:] != " +":
         return -1
     parts = rest.split()
-    if len(parts) != 4 or not parts[1].isdigit() or len(parts[1]) > 5:
+    span = len(parts) == 3 and _is_span(rest)
+    if not (len(parts) == 4 or span) or not parts[1].isdigit() or len(parts[1]) > 5:
         return -1
     n = int(parts[1])
-    return n if n <= proto.MAX_CHUNK else -1
+    return n if n <= (proto.MAX_SPAN if span else proto.MAX_CHUNK) else -1
+
+
+def _is_span(rest):
+    # a span frame's text (version 5) begins "N+k": a chunk's, an offset
+    return "+" in rest.partition(" ")[0]
+
+
+def _span(rest, g, raw):
+    """[(request, its bytes or None)] of a span frame "N+k n +" (version
+    5): raw holds the archive entries of logs N .. N+k-1 (each packed in
+    an archive, or, a log that is its own file, the entry the board made
+    for it: smartboard/logstore/archive.py), each a head (its number,
+    length and CRC-32, the head's own CRC-16) and the log's bytes. They
+    answer the first requests of g, popped: every chunk of those logs,
+    each whole. A log whose entry is damaged comes back None, chunk by
+    chunk (asked again on its own); a span that is not the logs asked for
+    is the board's error."""
+    parts = rest.split()
+    first, _, k = parts[0].partition("+")
+    first, k = _count(first), _count(k)
+    if first is None or not k or k > len(g):
+        raise BoardError("the board sent a span of logs it was not asked for: %r" % _short(rest))
+    out = []
+    at = 0
+    for i in range(k):
+        if not g or _number(g[0][0]) != first + i or g[0][1] != 0:
+            raise BoardError(
+                "the board sent log %04d in a span where %s was asked"
+                % (first + i, "%s from %d" % g[0][:2] if g else "no more")
+            )
+        chunks = [g.pop(0)]  # the log's chunks, in order
+        while g and g[0][0] == chunks[0][0] and g[0][1] == chunks[-1][1] + chunks[-1][2]:
+            chunks.append(g.pop(0))
+        data = None
+        h = raw[at : at + archive.ENTRY] if raw is not None and at >= 0 else b""
+        if (
+            len(h) == archive.ENTRY
+            and h[0] == archive.MAGIC
+            and h[1] == archive.LOG
+            and proto.crc16(h[:12]) == int.from_bytes(h[12:14], "big")
+            and int.from_bytes(h[2:4], "big") == first + i
+        ):
+            ln = int.from_bytes(h[4:8], "big")
+            body = raw[at + archive.ENTRY : at + archive.ENTRY + ln]
+            at += archive.ENTRY + ln
+            if len(body) == ln and binascii.crc32(body) == int.from_bytes(h[8:12], "big"):
+                data = bytes(body)
+        else:
+            at = -1  # the entries after a damaged head cannot be found
+        for r in chunks:
+            out.append((r, None if data is None else data[r[1] : r[1] + r[2]]))
+    return out
 
 
 def _chunk(rest, off, raw=None):

@@ -95,12 +95,13 @@ def _pull(state, args, store):
             "pulling",
             getattr(args, "progress", False),
         )
+        done = set()  # stored whole by this pull
         try:
-            foreign = _fetch(link, store, board, todo, bar, bad)
+            foreign = _fetch(link, store, board, todo, bar, bad, done)
             for name, size, bstate, have in todo:
                 if name in foreign and name not in bad:
                     _retire(state, store, board, name)
-                    _fetch(link, store, board, [(name, size, bstate, b"")], bar, bad)
+                    _fetch(link, store, board, [(name, size, bstate, b"")], bar, bad, done)
         except L.BoardError as e:
             # (a full disk says so itself): what came whole is stored, the
             # board keeps every log, none is marked.
@@ -112,9 +113,7 @@ def _pull(state, args, store):
         finally:
             bar.end()
         for name, size, bstate, have in todo:
-            if name in bad or bstate == "pulled":
-                continue
-            if _stored_whole(store.get(board, name), size):
+            if name in done and name not in bad and bstate != "pulled":
                 mark.append(name)
         link.mark_pulled(mark)  # the board may now delete them
         deleted = _delete(link, store, board) if getattr(args, "delete", False) else None
@@ -149,12 +148,13 @@ def _start(have):
     return len(have) - OVERLAP if len(have) > OVERLAP else 0
 
 
-def _fetch(link, store, board, todo, bar, bad):
+def _fetch(link, store, board, todo, bar, bad, done):
     """Fetch and store the logs of todo, their chunks asked for across files
     in one pipelined download; a log is stored once it is whole, and a long
     one every BATCH chunks, as its chunks come (an interrupted pull goes on
-    from there). The set of names whose board bytes do not continue what
-    was stored."""
+    from there). The names stored whole, finished, go into done (to be
+    marked PULLED at once: the database is not read again for them). The
+    set of names whose board bytes do not continue what was stored."""
     data = {name: bytearray(have[: _start(have)]) for name, _, _, have in todo}
     kept = {name: have for name, _, _, have in todo}
     ends = {name: size for name, size, _, _ in todo}
@@ -188,9 +188,12 @@ def _fetch(link, store, board, todo, bar, bad):
             foreign.add(name)  # not a continuation: nothing of it stored
             return
         try:
-            store.put(board, name, data[name])
+            _, complete, n = store.put(board, name, data[name])
         except ValueError as e:
             bad[name] = str(e)
+            return
+        if complete and n == ends[name]:
+            done.add(name)
 
     if reqs:
         link.fetch_many(reqs, progress=bar, whole=whole, took=took)

@@ -293,7 +293,8 @@ class Store:
 
     def put(self, board, name, data):
         """Store a log's bytes (the whole or a good prefix). Refuses data
-        whose records do not verify: nothing is changed then."""
+        whose records do not verify: nothing is changed then. (records,
+        finished: 1 or 0, bytes stored)."""
         lines = SafeLines()
         verdict, good, count, _ = records.read_log(data, lines)
         if verdict in (records.CORRUPT, records.BROKEN):
@@ -315,7 +316,7 @@ class Store:
                 (board, name, data, count, complete, lines.result, now, len(lines.moves), when),
             )
             self._apply_pending(board, name)
-        return count, complete
+        return count, complete, len(data)
 
     # ---- tags (NOTATION.md tag pairs: players, event, date) ----------------
     def set_tags(self, match_id, tags):

@@ -21,6 +21,11 @@ from e2ekit import RECORD, connect, play_record
 from fakeboard import FakeBoard, log_bytes
 from smartboard import proto
 
+sys.path.insert(
+    0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "tools", "rp2040")
+)
+import flashfs  # noqa: E402  (the board's archives read by its own code)
+
 BIN = os.path.join(os.path.dirname(sys.executable), "apixagon")
 
 
@@ -382,12 +387,14 @@ def test_a_board_of_protocol_4_is_asked_for_ranges_of_whole_logs(board, tmp_path
     # ("N+K"), a few bytes where each log's name cost the board ~1 ms of
     # per-byte USB reads; the chunks come raw
     fill(board, 30)
+    monkeypatch.setattr(L.proto, "VERSION", 4)  # a host of version 4
     sent = _sent(monkeypatch)
     raws = _raw_chunks(monkeypatch)
     db = str(tmp_path / "m.sqlite")
     rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
     assert rc == 0 and "30 logs pulled" in out, out
-    assert sent[0] == ("HELLO", str(proto.VERSION)) and proto.VERSION == 4
+    assert sent[0] == ("HELLO", "4")
+    assert max(raws) <= proto.MAX_CHUNK  # chunk frames only: no span
     assert raws and sum(raws) == sum(len(d) for d in stored(db).values())  # every byte raw
     assert [a for v, a in sent if v == "PULLED"] == ["1+30"]
     fetched = [a.split() for v, a in sent if v == "FETCH"]
@@ -398,6 +405,76 @@ def test_a_board_of_protocol_4_is_asked_for_ranges_of_whole_logs(board, tmp_path
     assert len(fetched) < 6
     with connect(board) as link:
         assert [s for _, _, s in link.logs()] == ["pulled"] * 30
+
+
+def packed(board, n):
+    """n finished matches on the board, packed into archives as a user's
+    board has them between matches (STATUS packing= until then)."""
+    d = fill(board, n)
+    with connect(board) as link:
+        link.logs()  # the board lists the copies (the folder read afresh)
+        end = time.monotonic() + 60
+        while "packing" in link.status():
+            assert time.monotonic() < end, "the board never finished packing"
+            time.sleep(0.05)
+    assert any(name.endswith(".pack") for name in os.listdir(d))
+    return d
+
+
+def test_a_board_of_protocol_5_sends_a_run_of_packed_logs_as_one_span(board, tmp_path, monkeypatch):
+    # the archive's own entries, heads and bytes, raw behind one head frame
+    # a run of packed logs, not a frame a log
+    d = packed(board, 30)
+    want = logs_on_flash_of(d)
+    sent = _sent(monkeypatch)
+    raws = _raw_chunks(monkeypatch)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "30 logs pulled" in out, out
+    assert sent[0] == ("HELLO", "5") and proto.VERSION == 5
+    assert stored(db) == want
+    assert not [v for v, _ in sent if v == "GET"]
+    assert max(raws) > proto.MAX_CHUNK  # a span: many logs in one frame
+    assert len(raws) < 15  # 30 logs (the newest stays its own file)
+    assert [a for v, a in sent if v == "PULLED"] == ["1+30"]
+
+
+def test_a_damaged_span_entry_is_asked_again_on_its_own(board, tmp_path, monkeypatch):
+    # a byte flipped in a span's third log: that log alone is asked again;
+    # the others of the span are stored from it
+    d = packed(board, 12)
+    want = logs_on_flash_of(d)
+    sent = _sent(monkeypatch)
+    read_frame = L.Link.read_frame
+    hit = []
+
+    def spoil(link, deadline):
+        f = read_frame(link, deadline)
+        p = link.payload
+        if f and p is not None and len(p) > proto.MAX_CHUNK and not hit:
+            at = 0
+            for _ in range(2):  # past two entries: into the third's bytes
+                at += 14 + int.from_bytes(p[at + 4 : at + 8], "big")
+            link.payload = p[: at + 20] + bytes([p[at + 20] ^ 1]) + p[at + 21 :]
+            hit.append(int(f[3].split("+")[0]) + 2)
+        return f
+
+    monkeypatch.setattr(L.Link, "read_frame", spoil)
+    db = str(tmp_path / "m.sqlite")
+    rc, out = run_cli("logs", "pull", "-p", board.port, "--db", db)
+    assert rc == 0 and "12 logs pulled" in out, out
+    assert hit and stored(db) == want
+    # asked again on its own (a range of one), after the spans of all 12
+    fetched = [a for v, a in sent if v in ("GET", "FETCH")]
+    assert fetched[-1] == "%d+1" % hit[0] and fetched.count("%d+1" % hit[0]) == 1
+
+
+def logs_on_flash_of(d):
+    files = []
+    for name in sorted(os.listdir(d)):
+        with open(os.path.join(d, name), "rb") as f:
+            files.append((name, f.read()))
+    return flashfs.folder_logs(files)
 
 
 def test_a_board_of_protocol_3_takes_many_names_a_pulled_and_sends_chunks_raw(
@@ -456,8 +533,10 @@ def test_a_fetch_reply_damaged_or_cut_short_is_asked_again_a_get_a_chunk(
     board, tmp_path, monkeypatch
 ):
     # a frame of a FETCH that fails its check, then an error that ends one:
-    # what came is kept, the rest asked for again by GET
+    # what came is kept, the rest asked for again by GET (chunk frames: a
+    # host of version 4; a damaged span: test_a_damaged_span_entry_...)
     d = fill(board, 8)
+    monkeypatch.setattr(L.proto, "VERSION", 4)
     real = L.Link.read_frame
     seen = []
 
@@ -554,7 +633,7 @@ def test_a_board_of_protocol_2_without_fetch_is_pulled_by_get(board, tmp_path, m
 
 
 def test_a_board_of_protocol_1_is_pulled_a_name_a_request(tmp_path, monkeypatch):
-    # older firmware: HELLO 4, 3 and 2 refused (ERR 9), PULLED of one name
+    # older firmware: HELLO 5, 4, 3 and 2 refused (ERR 9), PULLED of one name
     logs = {
         "%04d.alog" % i: log_bytes(["mode queens-gambit", "B 12 E4"], "abandoned")
         for i in (1, 2, 3)
@@ -564,7 +643,7 @@ def test_a_board_of_protocol_1_is_pulled_a_name_a_request(tmp_path, monkeypatch)
         db = str(tmp_path / "m.sqlite")
         rc, out = run_cli("logs", "pull", "-p", fake.port, "--db", db)
         assert rc == 0 and "3 logs pulled" in out, out
-        assert [a for v, a in sent if v == "HELLO"] == ["4", "3", "2", "1"]
+        assert [a for v, a in sent if v == "HELLO"] == ["5", "4", "3", "2", "1"]
         assert [a for v, a in sent if v == "PULLED"] == sorted(logs)
         assert not [v for v, _ in sent if v == "FETCH"]  # GETs, a chunk each
         assert set(fake.states.values()) == {"pulled"}

@@ -73,20 +73,36 @@ def _keep_head(head, k, n, size):
     # head[:k], 6 bytes each (n: 2, size: 4, big-endian); the new k.
     # littlefs lists names in order, so this is an append but for the odd
     # one.
+    # (inline, no call or loop a byte: a LOGS keeps every packed log's
+    # size here, ~0.2 ms each on the RP2040 as calls)
     if k >= 6 * HEAD:
-        if n > _head_n(head, k - 6):
+        if n > ((head[k - 6] << 8) | head[k - 5]):
             return k
         k -= 6
     j = k
-    while j and _head_n(head, j - 6) > n:
+    while j and ((head[j - 6] << 8) | head[j - 5]) > n:
         j -= 6
     if j < k:
         head[j + 6 : k + 6] = bytes(head[j:k])  # a copy: the two overlap
     head[j] = n >> 8
     head[j + 1] = n & 255
-    for i in range(4):
-        head[j + 2 + i] = (size >> (24 - 8 * i)) & 255
+    head[j + 2] = (size >> 24) & 255
+    head[j + 3] = (size >> 16) & 255
+    head[j + 4] = (size >> 8) & 255
+    head[j + 5] = size & 255
     return k + 6
+
+
+def _drop_head(head, k, n):
+    # n's pair taken out of head[:k] (a packed log deleted: its D entry),
+    # if there; the new k
+    j = 0
+    while j < k and _head_n(head, j) < n:
+        j += 6
+    if j >= k or _head_n(head, j) != n:
+        return k
+    head[j : k - 6] = bytes(head[j + 6 : k])
+    return k - 6
 
 
 def _head_n(head, j):
@@ -141,6 +157,7 @@ class Folder:
         self._rp = None
         self._listed = False  # the index was made (rescan)
         self._hi = 0  # LAST: the highest number deleted
+        self._high = False  # the last listing saw LAST
         # numbers PULLED whose marker is not on flash: n, its write waiting
         # for a quiet link (at the end: write_mark), or -n, kept in memory
         # as the flash is full (at the front); at most _MARKS
@@ -205,6 +222,67 @@ class Folder:
             buf = (buf if isinstance(buf, memoryview) else memoryview(buf))[: ln - off]
         return self.fs.read_into(c[4], at + off, buf)
 
+    def own_file(self, n):
+        """The path of log number n where it is its own file (read it with
+        fs.read_into), None where it is packed: a download reading a log
+        piece by piece looks it up once (read_into asks each time)."""
+        if self.packed(n):
+            return None
+        if n != self._rn:
+            self._rp = self.file(log_name(n))
+            self._rn = n
+        return self._rp
+
+    def span(self, n, most, room):
+        """(k, offset, bytes) of the archive entries of logs n .. n+k-1
+        (k <= most), back to back in one archive (heads and bodies as
+        stored: archive.py), each of them starting while the logs' bytes
+        before it are under room; read them with read_arc. None if log n is not packed.
+        A FETCH range sends them as one span frame (link.py, version 5)
+        where a frame a log cost the RP2040 ~1.5 ms each. The walk goes on
+        from where the last one stopped (_cur): the next span or log read
+        finds its place without walking again."""
+        if not self.packed(n):
+            return None
+        path, at, ln = self._locate(n)
+        c = self._cur
+        start = at - archive.ENTRY
+        end = at + ln
+        bits = self._bits
+        h = self._eh
+        size = c[2]
+        fs = self.fs
+        E = archive.ENTRY  # (looked up once: another module's const)
+        magic, log = archive.MAGIC, archive.LOG
+        k = 1
+        while k < most and end - start - k * E < room:  # logs' bytes
+            m = n + k
+            j = 4 * (m >> 3) + _PACKED
+            if j >= len(bits) or not (bits[j] >> (m & 7)) & 1:
+                break  # not packed (its own file): a frame of its own
+            # the next head read and taken apart here, not by
+            # archive.entry: its CRC-16 is the host's to check (it checks
+            # each head and body of a span), and the call and its checks
+            # were most of a span's time on the RP2040. What is not log m
+            # whole inside the archive (a D entry, its end) ends the span.
+            if end + E > size or fs.read_into(path, end, h) < E:
+                break
+            ln = (h[4] << 24) | (h[5] << 16) | (h[6] << 8) | h[7]
+            if h[0] != magic or h[1] != log or (h[2] << 8) | h[3] != m or end + E + ln > size:
+                break
+            c[3] = m
+            c[5] = end + E
+            c[6] = ln
+            c[7] = -1  # its crc32 not taken (stored_crc: summed if asked)
+            end = c[1] = c[5] + ln
+            k += 1
+        return k, start, end - start
+
+    def read_arc(self, off, buf):
+        """Bytes of the archive span() found, from off, into buf: how
+        many."""
+        return self.fs.read_into(self._cur[4], off, buf)
+
     def stored_crc(self, n, off, k):
         """The crc32 of log n's bytes [off, off + k) where the archive has it
         (the packer wrote it, checked, in the log's entry: the bytes are
@@ -267,8 +345,13 @@ class Folder:
         """Whether the logs numbered lo .. lo+k-1 all exist (the index; one
         loop, not a call a log: a range of PULLED or FETCH)."""
         self._index()
+        bits = self._bits
+        top = len(bits)
+        # the bits tested inline (_bit, _LOG's byte): a call a log cost the
+        # RP2040 ~40 us, most of a PULLED of a long range
         for n in range(lo, lo + k):
-            if not _bit(self._bits, n, _LOG):
+            j = 4 * (n >> 3)
+            if j >= top or not (bits[j] >> (n & 7)) & 1:
                 return False
         return True
 
@@ -282,6 +365,20 @@ class Folder:
         """is_pulled() of log number n."""
         self._index()
         return _bit(self._bits, n, _MARK) == 1
+
+    def pulled_of(self, nums):
+        """[pulled(n) for n in nums] as a bytearray (1: pulled), the bits
+        read inline: a LOGS page's states without a call a log."""
+        self._index()
+        bits = self._bits
+        top = len(bits)
+        out = bytearray(len(nums))
+        for i in range(len(nums)):
+            n = nums[i]
+            j = 4 * (n >> 3) + _MARK
+            if j < top and (bits[j] >> (n & 7)) & 1:
+                out[i] = 1
+        return out
 
     def mark_number(self, n, later=False):
         """The host stored log number n: marked pulled in the index at once
@@ -300,6 +397,25 @@ class Folder:
             self.marks.append(n)
         elif not self._mark(n):
             raise OSError(28)
+
+    def mark_range(self, lo, k):
+        """mark_number(n, later=True) of the logs numbered lo .. lo+k-1,
+        which the index has (has_all): the bits set inline, the markers
+        left for later (a PULLED of a range marked 36 logs in 23 ms of the
+        RP2040's time, a call or four a log)."""
+        self._index()
+        bits = self._bits
+        marks = self.marks
+        for n in range(lo, lo + k):
+            j = 4 * (n >> 3) + _MARK
+            b = 1 << (n & 7)
+            if bits[j] & b:
+                continue  # its marker is on flash or in marks
+            bits[j] |= b
+            if len(marks) < _MARKS:
+                marks.append(n)
+            elif not self._mark(n):
+                raise OSError(28)  # (_mark took its bit back)
 
     def write_mark(self):
         """A marker PULLED left for later (marks[-1] > 0) written on flash."""
@@ -409,40 +525,40 @@ class Folder:
         """The sizes of the logs numbered nums (ascending), -1 for one that
         is gone: a lookup each, or one pass over a folder that lists sizes
         (_sizes_pass: littlefs). fresh: right after rescan(), whose pass
-        kept the sizes of the first HEAD logs (no second pass for them).
-        A packed log's size is its archive entry's (its heads walked: the
+        kept the sizes of the first HEAD logs, its own files' and its
+        packed ones' (no second pass for them, and no second walk of the
+        archives' heads: ~1 ms a packed log on the RP2040). A packed log
+        not kept there is looked up in its archive (its heads walked: the
         numbers come in order)."""
         h = self._head
-        k = self._nhead
+        k = self._nhead if fresh and h is not None else 0
         self._head = None
-        loose = [n for n in nums if not self.packed(n)]
-        out = None
-        if fresh and h is not None and self._sized and loose and k >= 6 * len(loose):
-            out = []
-            j = 0
-            for n in loose:
-                while j < k and _head_n(h, j) < n:
-                    j += 6
-                if j >= k or _head_n(h, j) != n:
-                    out = None
-                    break
-                out.append((h[j + 2] << 24) | (h[j + 3] << 16) | (h[j + 4] << 8) | h[j + 5])
-        if out is None:
-            if self._sized and loose:
-                out = self._sizes_pass(loose)
+        out = [-1] * len(nums)
+        miss = []  # indices of nums the head does not have
+        j = 0
+        for i in range(len(nums)):
+            n = nums[i]
+            # the head's pairs in order, inline (_head_n): a call a log
+            # was most of a listing's time
+            while j < k and ((h[j] << 8) | h[j + 1]) < n:
+                j += 6
+            if j < k and ((h[j] << 8) | h[j + 1]) == n:
+                out[i] = (h[j + 2] << 24) | (h[j + 3] << 16) | (h[j + 4] << 8) | h[j + 5]
             else:
-                out = [self.size_of(log_name(n)) for n in loose]
-        if len(loose) == len(nums):
+                miss.append(i)
+        if not miss:
             return out
-        sizes = []
-        i = 0
-        for n in nums:
-            if i < len(loose) and loose[i] == n:
-                sizes.append(out[i])
-                i += 1
+        loose = [nums[i] for i in miss if not self.packed(nums[i])]
+        got = self._sizes_pass(loose) if self._sized and loose else None
+        m = 0
+        for i in miss:
+            n = nums[i]
+            if got is not None and m < len(loose) and loose[m] == n:
+                out[i] = got[m]
+                m += 1
             else:
-                sizes.append(self.size_of(log_name(n)))
-        return sizes
+                out[i] = self.size_of(log_name(n))
+        return out
 
     # ---- the index ------------------------------------------------------------
     def _index(self):
@@ -471,11 +587,17 @@ class Folder:
         if j >= len(bits):
             if not on:
                 return
-            bits.extend(bytes((j // _GROW + 1) * _GROW - len(bits)))
+            self._grow(j)
         if on:
             bits[j] |= 1 << (n & 7)
         else:
             bits[j] &= ~(1 << (n & 7)) & 255
+
+    def _grow(self, j):
+        # the index grown to hold byte j, in place: the bits
+        bits = self._bits
+        bits.extend(bytes((j // _GROW + 1) * _GROW - len(bits)))
+        return bits
 
     def rescan(self, head=None):
         """List the folder afresh into the index (at boot, and at each LOGS
@@ -523,11 +645,14 @@ class Folder:
         # LAST, its first bytes read into the window (whatever its size):
         # the highest number deleted, 0 if none or unreadable (the names
         # still count)
-        w = memoryview(self._window())[:12]
-        try:
-            v = int(bytes(w[: self.fs.read_into(self.file(HIGH), 0, w)]))
-        except (OSError, ValueError):
-            v = 0
+        # (not listed: not looked up, a failed open costs the RP2040 ~1.3 ms)
+        v = 0
+        if self._high:
+            w = memoryview(self._window())[:12]
+            try:
+                v = int(bytes(w[: self.fs.read_into(self.file(HIGH), 0, w)]))
+            except (OSError, ValueError):
+                v = 0
         self._hi = v if 0 < v <= MAX_NUMBER else 0
         self._scan_arcs(self._seen_arcs)
         self._seen_arcs = None
@@ -552,6 +677,7 @@ class Folder:
         fs = self.fs
         h = self._eh
         bits = self._bits
+        head = self._head  # a listing's (rescan): the packed logs' sizes too
         empty = []
         for first, size in arcs:
             path = self.arc_path(first)
@@ -561,11 +687,19 @@ class Folder:
             while True:
                 k, n, ln = archive.entry(fs, path, off, size, h)
                 if k == archive.LOG:
-                    if _bit(bits, n, _LOG) and not _bit(bits, n, _PACKED):
+                    # the bits inline (_bit, _set: a call each cost the
+                    # RP2040 ~50 us, a LOGS walks every packed log)
+                    j = 4 * (n >> 3)
+                    if j + 3 >= len(bits):
+                        bits = self._grow(j + 3)
+                    b = 1 << (n & 7)
+                    if bits[j] & b and not bits[j + _PACKED] & b:
                         self.dup = n
                     else:
-                        self._set(_LOG, n, 1)
-                        self._set(_PACKED, n, 1)
+                        bits[j] |= b
+                        bits[j + _PACKED] |= b
+                        if head is not None:  # its size, for sizes(fresh)
+                            self._nhead = _keep_head(head, self._nhead, n, ln)
                     live += 1
                     if n > self.top:
                         self.top = n
@@ -574,9 +708,10 @@ class Folder:
                         self._set(_LOG, n, 0)
                         self._set(_PACKED, n, 0)
                         live -= 1
+                        if head is not None:  # room for a log still there
+                            self._nhead = _drop_head(head, self._nhead, n)
                 else:
                     break
-                bits = self._bits  # (grown by _set)
                 off += archive.ENTRY + ln
             if k == archive.TORN:
                 try:
@@ -712,6 +847,7 @@ class Folder:
         extra = []
         arcs = self._seen_arcs = []  # (first, size) of each archive
         self.unsaved = False  # UNSAVED listed (writer.py)
+        self._high = False  # LAST listed (rescan reads it)
         head = self._head
         self._nhead = 0
         # one entry at a time where the filesystem can (see the top)
@@ -733,7 +869,9 @@ class Folder:
                 arcs.append((n, e[2]))
             elif k == K_UNSAVED:
                 self.unsaved = True
-            elif k != K_HIGH and len(extra) < _FIX:
+            elif k == K_HIGH:
+                self._high = True
+            elif len(extra) < _FIX:
                 extra.append((e[0], k))
         return extra
 
