@@ -3,7 +3,6 @@
 # events out. The port is passed in: USB CDC through sys.stdin/stdout on
 # the board and on the unix port (smartboard.stdio), anything with read_byte() and
 # write() in tests. A bad frame gets one error reply and changes nothing.
-import binascii
 import sys
 import time
 
@@ -15,7 +14,7 @@ from apixagon.geometry import NCELLS
 from . import proto, referee, scan
 from . import settings as S
 from .board import DISPLAY_NAMES, OVER, PHASES, PLAY, RESUME, SETUP
-from .logstore import archive, folder, names
+from .logstore import folder, names
 
 FW_VERSION = "0.9.0"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
@@ -120,7 +119,6 @@ class Link:
         # GET reads its chunk into the 2 KB at the end of this and writes
         # its base64 over it in place, every time
         self._buf = bytearray(proto.GET_BUFFER)
-        self._sent = 0  # a FETCH reply's bytes so far (_send_span)
         self._chunk = memoryview(self._buf)[proto.B64_AT :]
         if log is not None and log.window is None:
             # lent to the log as the window it reads logs through (one
@@ -473,15 +471,17 @@ class Link:
         # The reply is written through the link's buffer, sent (its CRC
         # chained) each time it is nearly full: a page never needs a block
         # of a fragmented heap, nor a USB write an entry. Each entry is
-        # written in machine code (proto.listed_into); the head and the
+        # written in machine code (fetch.listed_into); the head and the
         # next page's number as bytes (no str, so no lookup among the
         # interned strings: each cost the RP2040 one).
+        from . import fetch  # (a download's: loaded at its first)
+
         buf = self._buf
         e = b"=%d OK" % self._seq
         k = len(e)
         buf[:k] = e
         c = 0xFFFF
-        top = len(buf) - proto.LISTED_MAX
+        top = len(buf) - fetch.LISTED_MAX
         for i in range(len(nums)):
             size = sizes[i]
             if size < 0:
@@ -490,7 +490,7 @@ class Link:
                 c = self._piece(memoryview(buf)[:k], c)
                 k = 0
             n = nums[i]
-            k = proto.listed_into(buf, k, n, size, 1 if marked[i] else 2 if n == play else 0)
+            k = fetch.listed_into(buf, k, n, size, 1 if marked[i] else 2 if n == play else 0)
         if more:
             e = b" +%d" % more
             if k + len(e) > len(buf):
@@ -560,121 +560,27 @@ class Link:
             n = a
             while n < a + b:
                 # version 5: the range's packed logs a span frame a run,
-                # each of its other logs a span of one
+                # each of its other logs a span of one (fetch.py: loaded
+                # at a download's first)
                 k = 0
                 if self.version >= 5:
-                    k = self._send_span(n, a + b - n, total)
+                    from . import fetch
+
+                    log = self._log()
+                    k, m = fetch.span(self, log, n, a + b - n, MAX_FETCH - total)
                     if not k:
-                        k = self._send_whole(n, total)
+                        k, m = fetch.whole(self, log, n, MAX_FETCH - total, MAX_FETCH)
                 if k < 0:
                     return -k
                 if k:
                     n += k
-                    total = self._sent
+                    total += m
                     continue
                 total = self._send_range(n, 0, 0, total)
                 if total < 0:
                     return -total
                 n += 1
         return _SENT
-
-    def _send_span(self, num, most, total):
-        # One span frame (version 5, proto.span_head_into): the archive
-        # entries of the packed logs num .. num+k-1 (k <= most), read into
-        # the link's buffer a chunk at a time, the first behind the head
-        # frame in one write. k (self._sent: the reply's bytes after it);
-        # 0: log num is not packed (a chunk frame of its own); -code to
-        # end the reply with. Every byte the head promises goes out: a
-        # read that fails amid the span sends zeros for the rest (the
-        # host finds those logs' CRCs wrong and asks them again by GET).
-        if total >= MAX_FETCH:
-            return 0  # (_send_range ends the reply)
-        log = self._log()
-        try:
-            sp = log.span(num, most, MAX_FETCH - total)
-        except OSError:
-            return -proto.E_INTERNAL
-        if sp is None:
-            return 0
-        k, off, n = sp
-        buf = self._buf
-        chunk = self._chunk
-        at = -1  # the head's start, until it is sent
-        left = n
-        while left:
-            m = left if left < proto.MAX_CHUNK else proto.MAX_CHUNK
-            part = chunk[:m]
-            try:
-                got = log.read_arc(off, part)
-            except OSError:
-                got = 0
-            for j in range(got, m):
-                part[j] = 0
-            if at < 0:
-                at = proto.span_head_into(buf, proto.B64_AT, self._seq, num, k, n)
-                self._send(memoryview(buf)[at : proto.B64_AT + m])
-            else:
-                self._send(part)
-            off += m
-            left -= m
-        self._sent = total + n - k * archive.ENTRY  # the logs' bytes (MAX_FETCH)
-        return k
-
-    def _send_whole(self, num, total):
-        # A log of a range that is its own file, as a span of one (version
-        # 5): the archive entry head it would have (archive.head: its
-        # length and CRC-32, summed in a first read) and its bytes, one
-        # head frame for the whole log where chunk frames cost the RP2040
-        # ~1.9 ms each (a long match never fits an archive). 1 (self._sent
-        # the reply's bytes after it); 0: nothing sent (no such log, or
-        # empty: _send_range says so); -code to end the reply with.
-        if total >= MAX_FETCH:
-            return -proto.E_ARGS
-        log = self._log()
-        path = log.own_file(num)
-        if path is None:
-            return 0
-        fs = log.fs
-        chunk = self._chunk
-        crc = n = 0
-        try:
-            while True:
-                got = fs.read_into(path, n, chunk)
-                if got:
-                    crc = binascii.crc32(chunk[:got], crc)
-                    n += got
-                if got < len(chunk) or n > MAX_FETCH:
-                    break
-        except OSError:
-            return 0
-        if not n:
-            return 0
-        if n > MAX_FETCH:
-            return -proto.E_ARGS  # longer than a reply: the host asks it by GET
-        E = archive.ENTRY
-        buf = self._buf
-        B = proto.B64_AT
-        archive.head(memoryview(buf)[B - E : B], archive.LOG, num, n, crc & 0xFFFFFFFF)
-        at = proto.span_head_into(buf, B - E, self._seq, num, 1, n + E)
-        off = 0
-        while off < n:
-            try:
-                got = fs.read_into(path, off, chunk)
-            except OSError:
-                got = 0
-            m = n - off if n - off < got else got
-            if not m:  # (cannot shrink amid one request): zeros, never short
-                m = n - off if n - off < len(chunk) else len(chunk)
-                for j in range(m):
-                    chunk[j] = 0
-            if at >= 0:
-                self._send(memoryview(buf)[at : B + m])
-                at = -1
-            else:
-                self._send(chunk[:m])
-            off += m
-        self._sent = total + n
-        return 1
 
     def _send_range(self, num, off, left, total):
         # The frames of `left` bytes of a log from off (to its end, if

@@ -135,54 +135,6 @@ def crc16(data, crc=0xFFFF, n=-1):
     return _hqx(data, crc)
 
 
-# A LOGS entry's words (listed_into): ".alog:" at 0, then the states,
-# done at 6, pulled at 10, play at 16
-_LISTED = b".alog:donepulledplay"
-LISTED_MAX = const(26)  # " 9999.alog:16777216:pulled": an entry's bytes at most
-
-
-@micropython.viper
-def listed_into(buf: ptr8, k: int, n: int, size: int, st: int) -> int:
-    """A LOGS entry " NNNN.alog:size:state" (st 0 done, 1 pulled, 2 play;
-    n 1..9999, 0 <= size < 10^8) written into buf at k: where it ends. In
-    machine code: as bytes formatting (its own object an entry, the state
-    words chosen in bytecode) a page of 36 logs cost the RP2040 ~13 ms."""
-    w = ptr8(_LISTED)
-    buf[k] = 32
-    buf[k + 1] = 48 + (n // 1000) % 10
-    buf[k + 2] = 48 + (n // 100) % 10
-    buf[k + 3] = 48 + (n // 10) % 10
-    buf[k + 4] = 48 + n % 10
-    i = k + 5
-    j = 0
-    while j < 6:
-        buf[i] = w[j]
-        i += 1
-        j += 1
-    d = 1
-    while d * 10 <= size:
-        d = d * 10
-    while d:
-        buf[i] = 48 + (size // d) % 10
-        d = d // 10
-        i += 1
-    buf[i] = 58  # ":"
-    i += 1
-    j = 6
-    e = 10
-    if st == 1:
-        j = 10
-        e = 16
-    elif st == 2:
-        j = 16
-        e = 20
-    while j < e:
-        buf[i] = w[j]
-        i += 1
-        j += 1
-    return i
-
-
 _ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
@@ -249,14 +201,6 @@ def chunk_head_into(buf, end, seq, off, n, data, crc=-1):
     if crc < 0:
         crc = binascii.crc32(data)
     return head_into(buf, end, b"=%d OK %d %d %08X +" % (seq, off, n, crc))
-
-
-def span_head_into(buf, end, seq, first, k, n):
-    """The head frame of a span (version 5): "=seq OK first+k n +", the n
-    bytes of the archive entries of logs first .. first+k-1 to follow it
-    raw (logstore/archive.py: each head carries its log's CRC-32); written
-    into buf just before end, as chunk_head_into: where it starts."""
-    return head_into(buf, end, b"=%d OK %d+%d %d +" % (seq, first, k, n))
 
 
 def head_into(buf, end, b):

@@ -666,7 +666,7 @@ def _raw_head(rest):
     """The byte count a reply's text says raw bytes follow (version 3:
     "off n CRC32 +"; version 5, a span: "N+k n +"), else -1; what the host
     reads next, before any line. (The host's alone: the board only writes
-    them, smartboard.proto.chunk_head_into and span_head_into.)"""
+    them, smartboard.proto.chunk_head_into and smartboard.fetch.span_head_into.)"""
     if rest[-2:] != " +":
         return -1
     parts = rest.split()

@@ -174,6 +174,19 @@ class Folder:
         # fail the next match's 1 KB).
         self._head = None
         self._nhead = 0  # head[:_nhead] holds the pairs
+        # The archives' walk (_scan_arcs), kept for the next listing: the
+        # HEAD lowest packed logs' sizes (pairs as head's: sizes() reads
+        # them on any page), and, while the archives listed are the ones
+        # walked (their first numbers and sizes: the board only ever
+        # appends to one, a cut or a drop changes the listing), which logs
+        # they hold: a LOGS from the start then walks no archive again
+        # (~0.3 ms a packed log on the RP2040, most of a listing's time).
+        self._pk = None  # made at the first walk of an archive
+        self._npk = 0
+        self._walked = None  # the archives the walk saw (_same_arcs); None: walk again
+        self._held = None  # a bit a log the walked archives hold (byte j: numbers 8j..8j+7)
+        self._wtop = 0  # top and tail as the walk left them
+        self._wtail = None
         self._seen_arcs = None  # the archives a listing saw (_pass)
         self._sealed = []
         self.unsaved = False
@@ -533,25 +546,44 @@ class Folder:
         h = self._head
         k = self._nhead if fresh and h is not None else 0
         self._head = None
+        pk = self._pk
+        kp = self._npk if pk is not None else 0
+        bits = self._bits
         out = [-1] * len(nums)
-        miss = []  # indices of nums the head does not have
-        j = 0
+        miss = 0  # nums neither has: -2 in out (no list of them: a page's
+        # garbage splits a small heap)
+        j = jp = 0
         for i in range(len(nums)):
             n = nums[i]
-            # the head's pairs in order, inline (_head_n): a call a log
-            # was most of a listing's time
+            # the pairs in order, inline (_head_n): a call a log was most
+            # of a listing's time. Its own file's size first (a log both
+            # packed and its own file is read from its file)
             while j < k and ((h[j] << 8) | h[j + 1]) < n:
                 j += 6
             if j < k and ((h[j] << 8) | h[j + 1]) == n:
                 out[i] = (h[j + 2] << 24) | (h[j + 3] << 16) | (h[j + 4] << 8) | h[j + 5]
+                continue
+            while jp < kp and ((pk[jp] << 8) | pk[jp + 1]) < n:
+                jp += 6
+            g = 4 * (n >> 3) + _PACKED
+            if (
+                jp < kp
+                and ((pk[jp] << 8) | pk[jp + 1]) == n
+                and g < len(bits)
+                and (bits[g] >> (n & 7)) & 1
+            ):
+                out[i] = (pk[jp + 2] << 24) | (pk[jp + 3] << 16) | (pk[jp + 4] << 8) | pk[jp + 5]
             else:
-                miss.append(i)
+                out[i] = -2
+                miss += 1
         if not miss:
             return out
-        loose = [nums[i] for i in miss if not self.packed(nums[i])]
+        loose = [nums[i] for i in range(len(nums)) if out[i] == -2 and not self.packed(nums[i])]
         got = self._sizes_pass(loose) if self._sized and loose else None
         m = 0
-        for i in miss:
+        for i in range(len(nums)):
+            if out[i] != -2:
+                continue
             n = nums[i]
             if got is not None and m < len(loose) and loose[m] == n:
                 out[i] = got[m]
@@ -674,14 +706,24 @@ class Folder:
         self.top = self.dup = 0
         self._cur = None
         self._sealed = []  # archives with a torn tail that could not be cut
+        if self._same_arcs(arcs):
+            self._rewalk()
+            return
+        self._walked = None
         fs = self.fs
         h = self._eh
         bits = self._bits
-        head = self._head  # a listing's (rescan): the packed logs' sizes too
+        if arcs and self._pk is None:
+            self._pk = bytearray(6 * HEAD)
+        pk = self._pk  # the packed logs' sizes, for sizes()
+        self._npk = 0
+        held = bytearray(len(bits) // 4 + 16)  # what the archives hold, dup or not
+        whole = True  # every size listed, nothing cut, sealed or dropped: kept
         empty = []
         for first, size in arcs:
             path = self.arc_path(first)
             if size < 0:
+                whole = False
                 size = fs.size(path)
             off = live = 0
             while True:
@@ -693,27 +735,31 @@ class Folder:
                     if j + 3 >= len(bits):
                         bits = self._grow(j + 3)
                     b = 1 << (n & 7)
+                    if (n >> 3) >= len(held):
+                        held.extend(bytes((n >> 3) + 16 - len(held)))
+                    held[n >> 3] |= b
                     if bits[j] & b and not bits[j + _PACKED] & b:
                         self.dup = n
                     else:
                         bits[j] |= b
                         bits[j + _PACKED] |= b
-                        if head is not None:  # its size, for sizes(fresh)
-                            self._nhead = _keep_head(head, self._nhead, n, ln)
+                        self._npk = _keep_head(pk, self._npk, n, ln)  # for sizes()
                     live += 1
                     if n > self.top:
                         self.top = n
                 elif k == archive.GONE:
+                    if (n >> 3) < len(held):
+                        held[n >> 3] &= ~(1 << (n & 7)) & 255
                     if _bit(bits, n, _PACKED):
                         self._set(_LOG, n, 0)
                         self._set(_PACKED, n, 0)
                         live -= 1
-                        if head is not None:  # room for a log still there
-                            self._nhead = _drop_head(head, self._nhead, n)
+                        self._npk = _drop_head(pk, self._npk, n)  # room for one still there
                 else:
                     break
                 off += archive.ENTRY + ln
             if k == archive.TORN:
+                whole = False
                 try:
                     self._cut(path, off)
                 except OSError:
@@ -727,6 +773,63 @@ class Folder:
                 self.tail = [first, off]
         for first in empty:
             self._drop_arc(first)
+        if whole and not empty:
+            # first (2 bytes) and size (4) of each, as listed: a few bytes
+            # an archive kept, not a list of tuples
+            w = self._walked = bytearray(6 * len(arcs))
+            for i in range(len(arcs)):
+                f, z = arcs[i]
+                w[6 * i] = f >> 8
+                w[6 * i + 1] = f & 255
+                w[6 * i + 2] = (z >> 24) & 255
+                w[6 * i + 3] = (z >> 16) & 255
+                w[6 * i + 4] = (z >> 8) & 255
+                w[6 * i + 5] = z & 255
+            self._held = held
+            self._wtop = self.top
+            self._wtail = None if self.tail is None else list(self.tail)
+
+    def _same_arcs(self, arcs):
+        # whether arcs (sorted (first, size) as listed) are the archives
+        # walked last, each the same size
+        w = self._walked
+        if w is None or len(w) != 6 * len(arcs):
+            return False
+        for i in range(len(arcs)):
+            f, z = arcs[i]
+            j = 6 * i
+            if (w[j] << 8) | w[j + 1] != f:
+                return False
+            if (w[j + 2] << 24) | (w[j + 3] << 16) | (w[j + 4] << 8) | w[j + 5] != z:
+                return False
+        return True
+
+    def _rewalk(self):
+        # _scan_arcs of the archives walked last, unchanged since: the
+        # index as that walk made it, each log they hold packed but where
+        # its own file is listed now too (dup: a cut before the pack
+        # removed it, or a file put back), the walk's top and tail
+        bits = self._bits
+        held = self._held
+        for g in range(len(held)):
+            p = held[g]
+            if not p:
+                continue
+            j = 4 * g
+            if j + 3 >= len(bits):
+                bits = self._grow(j + 3)
+            d = p & bits[j]  # listed as its own file too
+            if d:
+                p &= ~d & 255
+                n = 8 * g
+                while not d & 1:
+                    d >>= 1
+                    n += 1
+                self.dup = n
+            bits[j] |= p
+            bits[j + _PACKED] |= p
+        self.top = self._wtop
+        self.tail = None if self._wtail is None else list(self._wtail)
 
     def _cut(self, path, good):
         # an archive's torn tail cut off, as a log's (writer._repair): the
