@@ -167,11 +167,8 @@ def run(rev):
     from smartboard.link import Fanout, Link
     from smartboard.stdio import StdioPort
 
-    port = StdioPort()
-    lk = Link(port, b, log, pins.NAME, pins.PROFILE, board_id())
+    lk = Link(StdioPort(), b, log, pins.NAME, pins.PROFILE, board_id())
     lk.reboot = machine.reset
-    if pins.PROFILE == "A":
-        b.hw.cells.waiting = port.waiting  # the lanes' slice ends for a request (scan.NfcLanes)
     from smartboard.cbpalette import follow
 
     follow(lk)  # the LED palette setting, kept and SET

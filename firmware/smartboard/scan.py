@@ -333,12 +333,6 @@ class NfcLanes:
         # The next call's slice, 0..SLICE_US (0: return after one read);
         # Board.tick sets it from what else the loop has due.
         self.slice_us = SLICE_US
-        # waiting(): whether the host's request waits (the start-up code
-        # gives the serial port's): the slice then ends at the next read
-        # collected, and the loop answers it (a request had waited for the
-        # rest of a 25 ms slice: a download's first one, each of a
-        # watching PC's)
-        self.waiting = None
 
     def prioritise(self, hot):
         for lane in self.lanes:
@@ -367,7 +361,6 @@ class NfcLanes:
         done = False
         t0 = clock() if clock is not None else 0
         slice_us = self.slice_us
-        waiting = self.waiting
         while not done:
             for j in range(nl):
                 k = self._next + j
@@ -417,8 +410,6 @@ class NfcLanes:
                 # counts each step's time itself) a read does
                 if c >= 0 or clock is None or diff(clock(), t0) >= slice_us:
                     done = True
-                elif waiting is not None and waiting():
-                    done = True  # the host's turn (see __init__)
                 if c >= 0:
                     if ch < 0:
                         ch = c

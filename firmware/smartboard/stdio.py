@@ -26,12 +26,5 @@ class StdioPort:
                 return self._one[0]
         return -1
 
-    def waiting(self):
-        """Whether a byte waits to be read (nothing is taken): the
-        scanner's slice ends for it (scan.NfcLanes.waiting)."""
-        for _ in self.poller.ipoll(0):
-            return True
-        return False
-
     def write(self, data):
         self.out.write(data)
