@@ -277,37 +277,19 @@ BUDGETS = (
 # on one here that its data meets (take it off: the page would say a
 # budget is open that is not).
 OPEN = {
-    "placement to LED, profile A (NFC, four readers), 95 %": (
-        "at the readers' own limit, and on either side of it with each build: 136 ms at the "
-        "firmware of 2853ba8 (two runs), 154-158 ms at builds whose loop differs by a few cycles "
-        "(a neutral tidy of scan.py; protocol 5's link and log index), the placements being the "
-        "same. The 95 % of 65 placements is the 4th slowest, and the slowest are the first "
-        "moves, when ~60 cells are legal and hot: a lane then comes back to a cell every ~16 "
-        "antenna slots, each ~5 ms of field settling, ~0.7-2.7 ms of RF and its I2C, the four "
-        "readers' traffic queued on one bus (~136 ms), then two confirming reads and the "
-        "sensor event. The simulator's time model alone gives 149 ms. What would move it: a "
-        "shorter slot (the readers on SPI or each on its own bus: docs/hardware-notes), not "
-        "the loop's cycles"
-    ),
     "logs pull, KB per second of the chip's clock": (
-        "the chip's own time in the download path, not USB's: 434 KB/s for the whole command "
-        "(518 KB/s to its last log) from 220 with protocol 5 (a run of packed logs one span "
-        "frame of their archive entries, a log in its own file one frame, 32 KB a FETCH, the "
-        "listing's packed sizes kept from its walk, the listing written in viper, PULLED of a "
-        "range inline, HELLO and a quiet host's PULLED answered before the next scan). What "
-        "is left, of ~165 ms for 71 KB: the USB stack ~28 ms (TinyUSB's per-packet work and "
-        "its copy into the USB RAM), the loose logs' CRC-32 ~5 ms (read twice: their head "
-        "goes first), the sensors' forced read every 100 ms ~10 ms (a brief tick: the lanes' "
-        "I2C), the first request's wait for the scan slice in progress (0-25 ms), and LOGS "
-        "from the start ~28 ms (the folder listed afresh: ~5 ms, and every archive head "
-        "walked again: ~11 ms). Next: the archives' heads walked once a boot (their sizes "
-        "kept), the scan slice ended by a waiting request"
-    ),
-    "logs pull against mpremote cp of the same files (wall time)": (
-        "no longer like for like: the board now packs its finished matches into archives, so "
-        "mpremote cp copies a few archive files where it copied 36 logs, and both sides are "
-        "wall time on a shared, loaded 2-core PC (3.9x to 11.2x over the runs of one day; "
-        "9.7x with protocol 5)"
+        "the chip's own time in the download path, not USB's: 454 and 485 KB/s for the whole "
+        "command in two runs (to its last log: ~510-560), from 220, with protocol 5 (a run of "
+        "packed logs one span frame of their archive entries, a log in its own file one frame, "
+        "32 KB a FETCH; LOGS walking the archives again only when they changed; PULLED of a "
+        "range and LOGS' entries without a call a log; HELLO and a PC's PULLED answered "
+        "before the next scan). What is left of ~150 ms for 71 KB, each measured by taking it "
+        "away in a trial build: the sensors' forced read every 100 ms during a download ~20 ms "
+        "(503 KB/s without it: the four lanes' I2C, ~13 ms a brief tick), the PC's time between "
+        "its last log and its PULLED and PULLED itself ~18-25 ms (the figure moves +-5 % with "
+        "it), the USB stack ~28 ms (TinyUSB's per-packet work in C), the loose logs' CRC-32 "
+        "~5 ms. Next: a brief tick that steps one lane, not four (the cells read a quarter as "
+        "often while a PC downloads)"
     ),
 }
 

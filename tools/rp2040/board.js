@@ -379,7 +379,11 @@ const usb = { cdc: null, rx: [], want: 0, connected: false, spoke: false, lastRx
 // The link's traffic since the last 'usbstat' mark, stamped in cycles: the
 // first byte handed to the chip and the last one it sent (a download's
 // rate in the chip's own time, whatever the PC's speed).
-const traffic = { rxFirst: -1, rxLast: -1, txFirst: -1, txLast: -1, rxBytes: 0, txBytes: 0 };
+// turns: [cycle, the last byte sent before it] of each request that came
+// after the chip had answered (the last 16): where a command's last
+// request began, asked after it, not stamped by a call amid it (a call to
+// this process takes ms of the PC's, which the chip runs on through).
+const traffic = { rxFirst: -1, rxLast: -1, txFirst: -1, txLast: -1, rxBytes: 0, txBytes: 0, turns: [] };
 
 function wireUsb() {
   const cdc = new USBCDC(mcu.usbCtrl);
@@ -418,6 +422,10 @@ function feedUsb() {
   const buf = Uint8Array.from(usb.rx.splice(0, n));
   usb.want = 0;
   const now = cycles();
+  if (traffic.txLast > traffic.rxLast) {
+    traffic.turns.push([now, traffic.txLast]);
+    if (traffic.turns.length > 16) traffic.turns.shift();
+  }
   if (traffic.rxFirst < 0) traffic.rxFirst = now;
   traffic.rxLast = now;
   traffic.rxBytes += n;
@@ -957,6 +965,7 @@ function handle(m) {
       if (m.mark) {
         traffic.rxFirst = traffic.rxLast = traffic.txFirst = traffic.txLast = -1;
         traffic.rxBytes = traffic.txBytes = 0;
+        traffic.turns = [];
       }
       return;
     case 'profile':
