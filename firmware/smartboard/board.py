@@ -182,12 +182,9 @@ class Board:
         (scan.NfcLanes.slice_us): none while a card seen on the pad is
         being confirmed (the pad's channel is 0; a quick tap lasts ~150 ms
         and needs three agreeing reads: at a slice a read, the third came
-        too late and a Beekeeper's or a Smoker's tap went unseen), while
-        the PC downloads (brief: its next request waits for the tick), or
-        between matches (set-up, a match over: no card goes down that must
-        light at once, and the PC's requests, a download's first among
-        them, had waited for up to a whole slice)."""
-        if self.brief or (self.phase != PLAY and self.phase != RESUME):
+        too late and a Beekeeper's or a Smoker's tap went unseen) or while
+        the PC downloads (brief: its next request waits for the tick)."""
+        if self.brief:
             return 0
         pad = self.hw.pad
         if pad is not None and pad.deb.pending(0):

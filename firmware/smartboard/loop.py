@@ -27,33 +27,18 @@ def step(board, link, now, tick=None):
     hot = link.hot
     if hot < 0:  # a download's request was answered since the last step (Link.cmd_*)
         hot = link.hot = now + HOT_MS
-    if now < hot:
-        # A download: its request (if one came) is answered before the
-        # forced tick, not after it: a pull's PULLED, the PC's last
-        # request, came as that tick fell due and waited for its reads.
-        _serve(board, link, now)
-        if now - link.ticked >= TICK_AT_LEAST_MS:
-            _tick(board, link, now, tick, True)
-        return
-    _tick(board, link, now, tick, False)
-    _serve(board, link, now)
-
-
-def _tick(board, link, now, tick, brief):
-    link.ticked = now
-    board.brief = brief  # a download's forced tick: no reading on (scan.NfcLanes)
-    try:
-        if tick is None:
-            board.tick(now)
-        else:
-            tick()
-    except KeyboardInterrupt:
-        raise
-    except Exception as e:  # noqa: BLE001 - see step
-        _caught(board, "the loop", e)
-
-
-def _serve(board, link, now):
+    if now >= hot or now - link.ticked >= TICK_AT_LEAST_MS:
+        link.ticked = now
+        board.brief = now < hot  # a download's forced tick: no reading on (scan.NfcLanes)
+        try:
+            if tick is None:
+                board.tick(now)
+            else:
+                tick()
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # noqa: BLE001 - see above
+            _caught(board, "the loop", e)
     try:
         link.poll(now)
         link.send_changes()  # cells and leds events, when watching

@@ -5,7 +5,6 @@
 # pad has seen a card it is read again every tick, and the ticks are short
 # (no slice) until that card is confirmed or gone.
 from boardkit import card, rig, started
-from smartboard import board as B
 from smartboard import scan
 
 
@@ -39,7 +38,7 @@ def test_a_quick_tap_is_seen_between_the_lanes_slices():
 
 
 def test_no_slice_while_a_pad_card_is_confirmed_nor_while_the_pc_downloads():
-    r = started("pad-slice-2")  # in play: slices
+    r = rig("pad-slice-2")
     b = r.board
     assert b._slice(b.now) == scan.SLICE_US
     b.hw.pad.deb.feed(0, 5)  # a card seen once on the pad: not yet confirmed
@@ -48,15 +47,3 @@ def test_no_slice_while_a_pad_card_is_confirmed_nor_while_the_pc_downloads():
     assert b._slice(b.now) == scan.SLICE_US
     b.brief = True
     assert b._slice(b.now) == 0
-
-
-def test_no_slice_between_matches():
-    # in set-up (and once a match is over) no card must light at once: the
-    # loop's turn comes at each read, and the PC's requests (a download's
-    # first) wait for no slice
-    b = rig("pad-slice-3").board
-    assert b.phase == B.SETUP and b._slice(b.now) == 0
-    b.phase = B.OVER
-    assert b._slice(b.now) == 0
-    b.phase = B.RESUME  # the cards being put back: as in play
-    assert b._slice(b.now) == scan.SLICE_US
