@@ -426,64 +426,50 @@ class Link:
                 continue
             due = time.monotonic() + self.timeout
             if ok and _is_span(rest):
-                # version 5: a run of whole packed logs in one frame
-                for r, data in _span(rest, g, self.payload):
-                    if data is None:
-                        retries += 1
-                        if retries > 8:
-                            raise BoardError(
-                                "%s: the board's archive entries come damaged, %d times"
-                                % (r[0], retries)
-                            )
-                        todo.append([r])  # asked again on its own
-                        continue
-                    if len(data) != r[2]:
-                        raise BoardError(
-                            "%s: the board sent %d bytes where it listed %d"
-                            % (r[0], len(data), r[2])
-                        )
-                    got[(r[0], r[1])] = data
-                    if took is not None:
-                        took(r, data)
-                    if progress is not None:
-                        progress(len(data))
+                # version 5: a run of whole logs in one frame
+                answered = [
+                    (r, data, "an archive entry that does not match its CRCs")
+                    for r, data in _span(rest, g, self.payload)
+                ]
                 if not g:
                     del pending[seq]
-                continue
-            r = g.pop(0)
-            if not g or not ok:
-                del pending[seq]  # its last frame, or an error that ends it
-            if ok:
-                data, why = _chunk(rest, r[1], self.payload)
             else:
-                data, why = None, "the board: %s" % _short(rest.partition(" ")[2])
-                # the rest of a FETCH the board gave up on: a GET each
-                todo.extend([x] for x in reversed(g))
-                if _count(rest.partition(" ")[0]) == proto.E_VERB:
-                    # a board of version 2 from before FETCH: GETs from now on
-                    whole = {}
-                    todo = [[x] for grp in todo for x in reversed(grp)]
-                    todo.append([r])
-                    continue
-            if data is not None and len(data) != r[2]:
-                raise BoardError(
-                    "%s: the board sent %d bytes at offset %d where it listed %d"
-                    % (r[0], len(data), r[1], r[2])
-                )
-            if data is None:
-                retries += 1
-                if retries > 8:
+                r = g.pop(0)
+                if not g or not ok:
+                    del pending[seq]  # its last frame, or an error that ends it
+                if ok:
+                    data, why = _chunk(rest, r[1], self.payload)
+                else:
+                    data, why = None, "the board: %s" % _short(rest.partition(" ")[2])
+                    # the rest of a FETCH the board gave up on: a GET each
+                    todo.extend([x] for x in reversed(g))
+                    if _count(rest.partition(" ")[0]) == proto.E_VERB:
+                        # a board of version 2 from before FETCH: GETs from now on
+                        whole = {}
+                        todo = [[x] for grp in todo for x in reversed(grp)]
+                        todo.append([r])
+                        continue
+                answered = [(r, data, why)]
+            for r, data, why in answered:
+                if data is not None and len(data) != r[2]:
                     raise BoardError(
-                        "%s: the board's answers to GET are damaged or make no sense (%s), "
-                        "%d times" % (r[0], why, retries)
+                        "%s: the board sent %d bytes at offset %d where it listed %d"
+                        % (r[0], len(data), r[1], r[2])
                     )
-                todo.append([r])
-                continue
-            got[(r[0], r[1])] = data
-            if took is not None:
-                took(r, data)
-            if progress is not None:
-                progress(len(data))
+                if data is None:
+                    retries += 1
+                    if retries > 8:
+                        raise BoardError(
+                            "%s: the board's answers to GET are damaged or make no sense (%s), "
+                            "%d times" % (r[0], why, retries)
+                        )
+                    todo.append([r])  # asked again on its own
+                    continue
+                got[(r[0], r[1])] = data
+                if took is not None:
+                    took(r, data)
+                if progress is not None:
+                    progress(len(data))
         return got
 
     def _get(self, g, whole):
