@@ -179,13 +179,14 @@ class Board:
     # ---- the loop ---------------------------------------------------------
     def _slice(self, now):
         """How long the cells' lanes may go on reading this tick
-        (scan.NfcLanes.slice_us): none while a card seen on the pad is
-        being confirmed (the pad's channel is 0; a quick tap lasts ~150 ms
-        and needs three agreeing reads: at a slice a read, the third came
-        too late and a Beekeeper's or a Smoker's tap went unseen) or while
-        the PC downloads (brief: its next request waits for the tick)."""
-        if self.brief:
-            return 0
+        (scan.NfcLanes.slice_us): no waiting at all with no match in play
+        or while the PC downloads (brief: its next request waits for the
+        tick); one read while a card seen on the pad is being confirmed
+        (the pad's channel is 0; a quick tap lasts ~150 ms and needs three
+        agreeing reads: at a slice a read, the third came too late and a
+        Beekeeper's or a Smoker's tap went unseen)."""
+        if self.brief or (self.phase != PLAY and self.phase != RESUME):
+            return scan.NO_WAIT
         pad = self.hw.pad
         if pad is not None and pad.deb.pending(0):
             return 0

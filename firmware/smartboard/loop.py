@@ -16,9 +16,16 @@ from apixagon.compat import const
 # wait. HOT_MS as long as TICK_AT_LEAST_MS: a host that stores what it got
 # before it asks again (a pull's PULLED after its last logs) is still
 # answered at once. The sensors are still read at least every
-# TICK_AT_LEAST_MS: a card put down meanwhile is seen.
+# TICK_AT_LEAST_MS: a card put down meanwhile is seen. A forced tick that
+# falls due while a request of the download waits, or less than ANSWER_MS
+# after the last answer (the host reading it), comes after that request,
+# unless the sensors have waited LATE_MS: a pipelined download always has
+# a request waiting, and a pull's PULLED, asked a ms after its last logs
+# came, waited a whole tick (~5 ms) for nothing.
 HOT_MS = const(100)
 TICK_AT_LEAST_MS = const(100)
+LATE_MS = const(200)
+ANSWER_MS = const(5)
 
 
 def step(board, link, now, tick=None):
@@ -28,6 +35,10 @@ def step(board, link, now, tick=None):
     if hot < 0:  # a download's request was answered since the last step (Link.cmd_*)
         hot = link.hot = now + HOT_MS
     if now >= hot or now - link.ticked >= TICK_AT_LEAST_MS:
+        if now < hot and now - link.ticked < LATE_MS:
+            _poll(board, link, now)
+            if link.hot < 0 or now < hot - HOT_MS + ANSWER_MS:
+                return  # a request answered, or one soon: the tick on a later pass
         link.ticked = now
         board.brief = now < hot  # a download's forced tick: no reading on (scan.NfcLanes)
         try:
@@ -42,6 +53,16 @@ def step(board, link, now, tick=None):
     try:
         link.poll(now)
         link.send_changes()  # cells and leds events, when watching
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:
+        _caught(board, "the link", e)
+
+
+def _poll(board, link, now):
+    # the link's turn before a download's forced tick (step)
+    try:
+        link.poll(now)
     except KeyboardInterrupt:
         raise
     except Exception as e:

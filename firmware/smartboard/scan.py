@@ -81,8 +81,15 @@ FOUND_US = const(2700)
 # placement to LED, 95 %: 158 ms with a read a call, 132 ms with this
 # slice). A change still ends the call at once; the board shortens the
 # slice when the loop has work due sooner (the pad's next read: a tap
-# confirmed a slice late is a tap missed; a download's next request).
+# confirmed a slice late is a tap missed).
 SLICE_US = const(25000)
+# A slice of NO_WAIT: one pass over the lanes whose answer can be there,
+# no waiting for the others. With no match in play, or while the PC
+# downloads, the loop's turn comes first: a request that came amid a
+# slice (or a one-read call, which waits out a lane's 5 ms settling) had
+# waited up to 25 ms for it; the loop comes back at once, so the lanes
+# are still read as soon as each can answer.
+NO_WAIT = const(-1)
 
 
 class Debouncer:
@@ -417,6 +424,8 @@ class NfcLanes:
                         self._pend[self._npend] = c
                         self._npend += 1
             self._next = self._next + 1 if self._next + 1 < nl else 0
+            if slice_us < 0:
+                break  # NO_WAIT: the lanes not due yet are stepped next call
         return ch
 
 

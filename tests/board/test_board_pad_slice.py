@@ -37,8 +37,8 @@ def test_a_quick_tap_is_seen_between_the_lanes_slices():
     assert seen == 5
 
 
-def test_no_slice_while_a_pad_card_is_confirmed_nor_while_the_pc_downloads():
-    r = rig("pad-slice-2")
+def test_no_slice_while_a_pad_card_is_confirmed_no_wait_while_the_pc_downloads():
+    r = started("pad-slice-2")
     b = r.board
     assert b._slice(b.now) == scan.SLICE_US
     b.hw.pad.deb.feed(0, 5)  # a card seen once on the pad: not yet confirmed
@@ -46,4 +46,11 @@ def test_no_slice_while_a_pad_card_is_confirmed_nor_while_the_pc_downloads():
     b.hw.pad.deb.feed(0, scan.EMPTY)
     assert b._slice(b.now) == scan.SLICE_US
     b.brief = True
-    assert b._slice(b.now) == 0
+    assert b._slice(b.now) == scan.NO_WAIT
+
+
+def test_no_wait_with_no_match_in_play():
+    # between matches the loop's turn comes first (a PC's request, a
+    # button): the lanes are stepped as each can answer, none waited for
+    b = rig("pad-slice-3").board
+    assert b.phase != 1 and b._slice(b.now) == scan.NO_WAIT

@@ -298,6 +298,12 @@ def test_lanes_read_on_for_their_slice_and_return_after_a_read_without_one():
     s.scan_for_changes()
     assert len(reads) == 1
     del reads[:]
+    s.slice_us = scan.NO_WAIT  # one pass: the lane is not due yet, nothing waited for
+    t0 = clock.t
+    assert s.scan_for_changes() == -1 and not reads and clock.diff(clock.t, t0) < 1000
+    clock.t += scan.SETTLE_US + scan.RF_US
+    s.scan_for_changes()  # due now: stepped once, no more
+    del reads[:]
     s.slice_us = scan.SLICE_US
     t0 = clock.t
     s.scan_for_changes()  # a quiet board: reads until the slice is spent

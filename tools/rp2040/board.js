@@ -313,6 +313,20 @@ function idleStep(clock) {
   return true;
 }
 
+// The chip runs in slices of wall time; the PC's bytes are handed to it,
+// and its bytes to the PC, between two. A USB host polls its board every
+// 1 ms frame: while the two talk (bytes either way in the last TALK_MS),
+// a slice is TALK_SLICE_MS, so a request is not held back the rest of a
+// 25 ms slice (~10 ms of the chip's time at the emulator's speed) that
+// the board would have counted as its own, waiting.
+const SLICE_MS = 25;
+const TALK_SLICE_MS = 1;
+const TALK_MS = 200;
+
+function sliceMs() {
+  return Date.now() - usb.lastRx < TALK_MS ? TALK_SLICE_MS : SLICE_MS;
+}
+
 function runSlice() {
   if (!running || held) return;
   if (prof) return runSliceProfiled();
@@ -320,7 +334,7 @@ function runSlice() {
   const core = mcu.core;
   const clock = sim.clock;
   const stopNanos = (cutAtCycle - cycleBase) * NS_PER_CYCLE;
-  const until = Date.now() + 25;
+  const until = Date.now() + sliceMs();
   for (let i = 1; running; i++) {
     if (core.waiting) {
       if (!idleStep(clock)) {
