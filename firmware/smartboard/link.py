@@ -549,6 +549,11 @@ class Link:
             a = items[i]
             if not (log.has_all(a, items[i + 1]) if items[i + 2] == 0 else log.has(a)):
                 return proto.E_NOT_FOUND
+        # version 5: a range's packed logs a span frame a run, each of its
+        # other logs a span of one (fetch.py: loaded at a download's first)
+        fetch = None
+        if self.version >= 5:
+            from . import fetch
         total = 0
         for i in range(0, len(items), 3):
             a, b, c = items[i], items[i + 1], items[i + 2]
@@ -559,14 +564,8 @@ class Link:
                 continue
             n = a
             while n < a + b:
-                # version 5: the range's packed logs a span frame a run,
-                # each of its other logs a span of one (fetch.py: loaded
-                # at a download's first)
                 k = 0
-                if self.version >= 5:
-                    from . import fetch
-
-                    log = self._log()
+                if fetch is not None:
                     k, m = fetch.span(self, log, n, a + b - n, MAX_FETCH - total)
                     if not k:
                         k, m = fetch.whole(self, log, n, MAX_FETCH - total, MAX_FETCH)

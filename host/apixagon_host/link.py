@@ -696,17 +696,11 @@ def _span(rest, g, raw):
             chunks.append(g.pop(0))
         data = None
         h = raw[at : at + archive.ENTRY] if raw is not None and at >= 0 else b""
-        if (
-            len(h) == archive.ENTRY
-            and h[0] == archive.MAGIC
-            and h[1] == archive.LOG
-            and proto.crc16(h[:12]) == int.from_bytes(h[12:14], "big")
-            and int.from_bytes(h[2:4], "big") == first + i
-        ):
-            ln = int.from_bytes(h[4:8], "big")
+        kind, n, ln = archive.head_of(h) if len(h) == archive.ENTRY else (archive.TORN, 0, 0)
+        if kind == archive.LOG and n == first + i:
             body = raw[at + archive.ENTRY : at + archive.ENTRY + ln]
             at += archive.ENTRY + ln
-            if len(body) == ln and binascii.crc32(body) == int.from_bytes(h[8:12], "big"):
+            if len(body) == ln and binascii.crc32(body) == archive.body_crc(h):
                 data = bytes(body)
         else:
             at = -1  # the entries after a damaged head cannot be found

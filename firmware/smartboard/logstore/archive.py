@@ -79,6 +79,18 @@ def entry(fs, path, off, size, h):
         return END, 0, 0
     if off + ENTRY > size or fs.read_into(path, off, h) < ENTRY:
         return TORN, 0, 0
+    k, n, ln = head_of(h)
+    if k == LOG and off + ENTRY + ln > size:
+        return TORN, 0, 0
+    return k, n, ln
+
+
+def head_of(h):
+    """(kind, number, length) of an entry's head (ENTRY bytes: its magic,
+    kind and CRC-16 checked; the body's crc32 left in h[8:12]), (TORN, 0,
+    0) if it is none. The board's walk (entry) and the host's reading of
+    a download's span frames (apixagon_host.link) both take heads apart
+    here."""
     c = crc16(h, 0xFFFF, 12)
     if h[0] != MAGIC or h[12] != c >> 8 or h[13] != c & 255:
         return TORN, 0, 0
@@ -86,7 +98,7 @@ def entry(fs, path, off, size, h):
     ln = (h[4] << 24) | (h[5] << 16) | (h[6] << 8) | h[7]
     if h[1] == GONE and not ln:
         return GONE, n, 0
-    if h[1] != LOG or off + ENTRY + ln > size:
+    if h[1] != LOG:
         return TORN, 0, 0
     return LOG, n, ln
 

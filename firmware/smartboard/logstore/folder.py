@@ -218,11 +218,9 @@ class Folder:
         """Bytes of log number n from off into buf, where it lives (its own
         file or its archive): how many (0 past its end). OSError if it is
         gone."""
-        if not self.packed(n):
-            if n != self._rn:
-                self._rp = self.file(log_name(n))
-                self._rn = n
-            return self.fs.read_into(self._rp, off, buf)
+        p = self.own_file(n)
+        if p is not None:
+            return self.fs.read_into(p, off, buf)
         c = self._cur
         if c is None or c[3] != n:
             self._locate(n)
@@ -237,8 +235,8 @@ class Folder:
 
     def own_file(self, n):
         """The path of log number n where it is its own file (read it with
-        fs.read_into), None where it is packed: a download reading a log
-        piece by piece looks it up once (read_into asks each time)."""
+        fs.read_into), None where it is packed; the last one kept (a log
+        read piece by piece is looked up once)."""
         if self.packed(n):
             return None
         if n != self._rn:
