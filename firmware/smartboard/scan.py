@@ -170,6 +170,10 @@ class NfcScanner:
         self._k = 0
         self._ch = -1  # channel of the read begun
         self.switched = True  # that read's antenna was switched to
+        # NfcLanes' ticks_us (None: no clock, the simulator): when begin()
+        # switched the antenna, since the field settles from there
+        self.clock = None
+        self.switched_at = 0
         self.paged = False  # that read is a page READ alone (a card held)
         self._busy = False  # a read begun and not collected
         # The channel whose card the reader still holds (its last read there
@@ -253,6 +257,8 @@ class NfcScanner:
         self.switched = ch != self._ch
         self._ch = ch
         self.mux.select(ch)
+        if self.switched and self.clock is not None:
+            self.switched_at = self.clock()
         self.paged = ch == self._held
         if self.paged:
             self.reader.start(True)
@@ -340,6 +346,8 @@ class NfcLanes:
         # The next call's slice, 0..SLICE_US (0: return after one read);
         # Board.tick sets it from what else the loop has due.
         self.slice_us = SLICE_US
+        for lane in lanes:
+            lane.clock = ticks_us  # each stamps its antenna switch
 
     def prioritise(self, hot):
         for lane in self.lanes:
@@ -403,7 +411,9 @@ class NfcLanes:
                         began[k] = now
                         st[k] = 3 if lane.paged else 1
                         if lane.switched:
-                            g = SETTLE_US + RF_US
+                            # the field has settled since the switch, amid
+                            # the step (before the command's ~0.4 ms write)
+                            g = SETTLE_US + RF_US - diff(now, lane.switched_at)
                         elif lane.paged:
                             g = READ_US
                         else:

@@ -692,13 +692,15 @@ class Tca9548a {
 }
 
 // A reader's 16 antennas behind its CD74HC4067: S0..S3 on GPIOs. The
-// field needs SETTLE after a switch before a tag can answer.
+// field needs SETTLE after a switch before a tag can answer: from the
+// moment the select lines change (watched), not from the next command.
 class Antennas {
   constructor(select, base) {
     this.select = select;
     this.base = base;
     this.switchedAt = -1e12;
     this.last = -1;
+    for (const p of select) mcu.gpio[p].addListener(() => this.channel());
   }
   channel() {
     let ch = 0;
