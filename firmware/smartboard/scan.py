@@ -237,23 +237,7 @@ class NfcScanner:
             self._k += 1
             self._focus_reads = 0
         else:
-            # The sweep's read: the next channel that is not hot (a hot
-            # one comes round in the hot reads anyway). Early in a match
-            # nearly every cell is legal: a sweep slot spent again on a hot
-            # cell stretched the time to come back to each by a third.
-            self._k = 0
-            chans = self.channels
-            n = len(chans)
-            hot = self._hotmap if self._nhot else None
-            ch = chans[self._i]
-            self._i = (self._i + 1) % n
-            if hot is not None:
-                for _ in range(n):
-                    if not hot[ch]:
-                        break
-                    ch = chans[self._i]
-                    self._i = (self._i + 1) % n
-            self._focus_reads = 0
+            ch = self._sweep()
         self.switched = ch != self._ch
         self._ch = ch
         self.mux.select(ch)
@@ -266,6 +250,28 @@ class NfcScanner:
             self._held = -1
             u = self.uids
             self.reader.start(False, self.always_uid or (u is not None and u.count > 0))
+
+    def _sweep(self):
+        # The sweep's read: the next channel that is not hot (a hot one
+        # comes round in the hot reads anyway). Early in a match nearly
+        # every cell is legal: a sweep slot spent again on a hot cell
+        # stretched the time to come back to each by a third. (Apart from
+        # begin(), whose state then passed 11 words: a frame on the heap
+        # at every call, smartboard/drivers/pn532.py.)
+        self._k = 0
+        self._focus_reads = 0
+        chans = self.channels
+        n = len(chans)
+        hot = self._hotmap if self._nhot else None
+        ch = chans[self._i]
+        self._i = (self._i + 1) % n
+        if hot is not None:
+            for _ in range(n):
+                if not hot[ch]:
+                    break
+                ch = chans[self._i]
+                self._i = (self._i + 1) % n
+        return ch
 
     def end(self):
         """Finish the read begun; the channel if its stable state changed."""

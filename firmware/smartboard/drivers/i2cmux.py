@@ -30,10 +30,17 @@ class Port:
         self.switch = switch
         self.n = n
 
+    # The switch's channel checked here, select() called only to change
+    # it: a reader's transfers come in runs (a read's ACK, status and
+    # answer, then the next command), and a call is ~15 us on the RP2040.
     def writeto(self, addr, buf):
-        self.switch.select(self.n)
-        self.switch.i2c.writeto(addr, buf)
+        sw = self.switch
+        if sw.current != self.n:
+            sw.select(self.n)
+        sw.i2c.writeto(addr, buf)
 
     def readfrom_into(self, addr, buf):
-        self.switch.select(self.n)
-        self.switch.i2c.readfrom_into(addr, buf)
+        sw = self.switch
+        if sw.current != self.n:
+            sw.select(self.n)
+        sw.i2c.readfrom_into(addr, buf)

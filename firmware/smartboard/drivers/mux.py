@@ -19,21 +19,22 @@ class AnalogMux:
             e.value(1)
 
     def select(self, ch):
+        # (its state within 11 words: a larger frame is put on the heap at
+        # every call, smartboard/drivers/pn532.py)
         ch -= self.base
         # Only the lines that change are written: every GPIO write is time
-        # taken from the sweep, and neighbouring channels differ in 1-2 bits.
+        # taken from the sweep, and neighbouring channels differ in 1-2 bits
+        # (all of them the first time: _bits -1).
         bits = ch & 15
-        old = self._bits
-        if bits != old:
-            pins = self.select_pins
-            for i in range(len(pins)):
-                b = (bits >> i) & 1
-                if old < 0 or b != (old >> i) & 1:
-                    pins[i].value(b)
+        d = bits ^ self._bits if self._bits >= 0 else 15
+        if d:
+            for i in range(len(self.select_pins)):
+                if (d >> i) & 1:
+                    self.select_pins[i].value((bits >> i) & 1)
             self._bits = bits
-        m = ch >> 4
-        if m != self._mux and self.enables:
+        ch >>= 4
+        if ch != self._mux and self.enables:
             if self._mux >= 0:
                 self.enables[self._mux].value(1)  # break before make
-            self.enables[m].value(0)
-            self._mux = m
+            self.enables[ch].value(0)
+            self._mux = ch

@@ -10,7 +10,13 @@
 # costs the loop nothing) and is set up again every PROBE_EVERY starts, so
 # a reader plugged back in comes back by itself. A tag that leaves mid-read
 # is the tag's failure (-1), not the reader's.
-from apixagon.compat import const
+#
+# The calls of a read (poll, _list_answer, _read) each keep their state
+# within 11 words, with no try block of their own (_got has it): MicroPython
+# puts a larger frame on the GC heap at every call (py/objfun.c), ~45 us a
+# call on the RP2040 past the heap's holes, and a lane's every step made
+# four. The frame's checksum is summed in machine code (_sum).
+from apixagon.compat import const, micropython, ptr8
 
 _ADDR = const(0x24)
 _HOST = const(0xD4)  # TFI host -> PN532
@@ -162,7 +168,6 @@ class PN532:
         ph = self._phase
         if not ph:
             return -1
-        one = self._one
         if self._acking:
             # The ACK of the command start() wrote, read whole without a
             # status poll of its own: the PN532 has it ready ~50 us after
@@ -171,20 +176,12 @@ class PN532:
             # NfcLanes asks a lane POLL_US or more later). One I2C
             # transfer fewer per command on the bus the readers share.
             self._acking = False
-            try:
-                self.i2c.readfrom_into(self.addr, self._ack)
-            except OSError:
-                self._phase = 0
-                self._fail()
-                return NO_READER if not self.alive else -1
-            if not self._acked():
+            if not self._got(self._ack) or not self._acked():
                 self._phase = 0
                 return NO_READER if not self.alive else -1
-        try:
-            self.i2c.readfrom_into(self.addr, one)
-        except OSError:
+        one = self._one
+        if not self._got(one):
             self._phase = 0
-            self._fail()
             return NO_READER if not self.alive else -1
         if one[0] != 1:
             self._waited += 1
@@ -193,38 +190,14 @@ class PN532:
             self._phase = 0
             self._fail()  # never ready
             return NO_READER if not self.alive else -1
-        d = self._in
         if ph == 1:
-            full = self._with_uid
-            n = self._read(_IN_LIST_PASSIVE_TARGET, self._list if full else self._short, not full)
-            if n < 0:
-                self._phase = 0
-                return NO_READER if not self.alive else -1
-            if n < 1 or d[8] == 0:
-                self._phase = 0
-                return 0  # NbTg = 0: nothing in the field
-            if full:
-                # Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1
-                k = d[13]
-                if n < 6 + k or k > len(self._uid):
-                    self._phase = 0
-                    return -1
-                u = self._uid
-                for i in range(k):
-                    u[i] = d[14 + i]
-                self._uid_len = k
-            self._listed = True
-            if not self._write(self._f_read):
-                self._phase = 0
-                return NO_READER if not self.alive else -1
-            self._phase = 2
-            self.paging = True
-            return BUSY
+            return self._list_answer()
         self._phase = 0
         n = self._read(_IN_DATA_EXCHANGE, self._page)
         if n < 0:
             self._listed = False
             return NO_READER if not self.alive else -1
+        d = self._in
         if n < 5 or d[8] != 0:
             self._listed = False  # no target held: the next read lists again
             return -1  # the tag left mid-read, or answered garbled
@@ -233,6 +206,43 @@ class PN532:
         buf[2] = d[11]
         buf[3] = d[12]
         return 4
+
+    def _list_answer(self):
+        """poll() of an InListPassiveTarget answered: 0 no tag in the
+        field, BUSY the READ of page 4 asked of the tag found, else a
+        failed read (or NO_READER)."""
+        full = self._with_uid
+        n = self._read(_IN_LIST_PASSIVE_TARGET, self._list if full else self._short, not full)
+        if n < 0:
+            self._phase = 0
+            return NO_READER if not self.alive else -1
+        if n < 1 or self._in[8] == 0:
+            self._phase = 0
+            return 0  # NbTg = 0: nothing in the field
+        if full and not self._uid_of(n):
+            self._phase = 0
+            return -1
+        self._listed = True
+        if not self._write(self._f_read):
+            self._phase = 0
+            return NO_READER if not self.alive else -1
+        self._phase = 2
+        self.paging = True
+        return BUSY
+
+    def _uid_of(self, n):
+        """The UID of the target listed (Tg, SENS_RES(2), SEL_RES,
+        NFCIDLength, NFCID1) kept for uid(); False if the answer (n bytes
+        of data) cannot hold it."""
+        d = self._in
+        k = d[13]
+        u = self._uid
+        if n < 6 + k or k > len(u):
+            return False
+        for i in range(k):
+            u[i] = d[14 + i]
+        self._uid_len = k
+        return True
 
     def uid(self, out):
         """UID of the tag last found; its length."""
@@ -325,11 +335,9 @@ class PN532:
         """Read the response frame to cmd (ready): its data length or -1.
         head: a longer frame may be cut at len(into) (its head checked,
         its checksum unread: only NbTg is taken from it)."""
+        if not self._got(into):
+            return -1
         d = self._in
-        try:
-            self.i2c.readfrom_into(self.addr, into)
-        except OSError:
-            return self._fail()
         # d[0] ready, 00 00 FF LEN LCS D5 CMD+1 data.. DCS 00
         ln = d[4]
         if d[1] | d[2] or d[3] != 0xFF or (ln + d[5]) & 0xFF or ln < 2:
@@ -341,13 +349,20 @@ class PN532:
                 return self._fail()
             self.failures = 0
             return ln - 2
-        s = 0
-        for i in range(6, 6 + ln + 1):
-            s += d[i]
-        if s & 0xFF:
+        if _sum(d, 6, ln + 1) & 0xFF:
             return self._fail()  # a torn frame: never taken for a card
         self.failures = 0
         return ln - 2
+
+    def _got(self, buf):
+        """buf read from the reader; False (a failure counted) if the bus
+        failed: no ACK of its address, or a timeout."""
+        try:
+            self.i2c.readfrom_into(self.addr, buf)
+        except OSError:
+            self._fail()
+            return False
+        return True
 
     def _fail(self):
         self.errors += 1
@@ -356,3 +371,12 @@ class PN532:
             self.alive = False
             self._skip = 0
         return -1
+
+
+@micropython.viper
+def _sum(d: ptr8, a: int, n: int) -> int:
+    # the bytes d[a:a+n] summed (a frame's checksum: a slice would allocate)
+    s = 0
+    for i in range(a, a + n):
+        s += d[i]
+    return s
