@@ -276,23 +276,7 @@ BUDGETS = (
 # fails on a budget missed that is not here (a figure that got worse) and
 # on one here that its data meets (take it off: the page would say a
 # budget is open that is not).
-OPEN = {
-    "logs pull, KB per second of the chip's clock": (
-        "the chip's own time in the download path, not USB's: 463 and 456 KB/s for the whole "
-        "command in the last two runs (416-485 over this firmware's runs; to its last log: "
-        "~510-560), from 220, with protocol 5 (a run of "
-        "packed logs one span frame of their archive entries, a log in its own file one frame, "
-        "32 KB a FETCH; LOGS walking the archives again only when they changed; PULLED of a "
-        "range and LOGS' entries without a call a log; HELLO and a PC's PULLED answered "
-        "before the next scan). What is left of ~150 ms for 71 KB, each measured by taking it "
-        "away in a trial build: the sensors' forced read every 100 ms during a download ~20 ms "
-        "(503 KB/s without it: the four lanes' I2C, ~13 ms a brief tick), the PC's time between "
-        "its last log and its PULLED and PULLED itself ~18-25 ms (the figure moves +-5 % with "
-        "it), the USB stack ~28 ms (TinyUSB's per-packet work in C), the loose logs' CRC-32 "
-        "~5 ms. Next: a brief tick that steps one lane, not four (the cells read a quarter as "
-        "often while a PC downloads)"
-    ),
-}
+OPEN = {}
 
 
 def _scale(v, k):
