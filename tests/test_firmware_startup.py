@@ -26,7 +26,8 @@ def test_the_build_makes_an_image_for_each_revision():
 
 
 def test_start_up_code_compiles(tmp_path):
-    start_up = ["main.py", "bootsel.py", "boards/start.py", "boards/layout_data.py"]
+    start_up = ["main.py", "bootsel.py", "boards/start.py", "boards/build.py", "boards/parts.py"]
+    start_up += ["boards/layout_data.py"]
     for r in REVISIONS:
         start_up += ["boards/%s/main.py" % r, "boards/%s/pins.py" % r]
     for rel in start_up:
@@ -172,7 +173,9 @@ def test_revision_manifest_freezes_its_main_and_pins(rev, tmp_path):
     assert set(files) - {"main.py", "bootsel.py", "boot.py"} == want
     assert files["bootsel.py"] == os.path.join(FIRMWARE, "bootsel.py")
     assert files["boot.py"] == os.path.join(FIRMWARE, "boot.py")  # the watch of a host
-    assert {"boards/start.py", "boards/layout_data.py", "smartboard/layout.py"} <= want
+    start_up = {"boards/start.py", "boards/build.py", "boards/parts.py", "boards/layout_data.py"}
+    assert start_up <= want
+    assert "smartboard/layout.py" in want
 
 
 @pytest.mark.parametrize("rev", REVISIONS)

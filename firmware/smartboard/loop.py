@@ -36,7 +36,7 @@ def step(board, link, now, tick=None):
         hot = link.hot = now + HOT_MS
     if now >= hot or now - link.ticked >= TICK_AT_LEAST_MS:
         if now < hot and now - link.ticked < LATE_MS:
-            _poll(board, link, now)
+            _poll(board, link, now, False)
             if link.hot < 0 or now < hot - HOT_MS + ANSWER_MS:
                 return  # a request answered, or one soon: the tick on a later pass
         link.ticked = now
@@ -50,19 +50,17 @@ def step(board, link, now, tick=None):
             raise
         except Exception as e:  # noqa: BLE001 - see above
             _caught(board, "the loop", e)
-    try:
-        link.poll(now)
-        link.send_changes()  # cells and leds events, when watching
-    except KeyboardInterrupt:
-        raise
-    except Exception as e:
-        _caught(board, "the link", e)
+    _poll(board, link, now, True)
 
 
-def _poll(board, link, now):
-    # the link's turn before a download's forced tick (step)
+def _poll(board, link, now, changes):
+    """The link's turn, guarded: its requests, then (changes) the cells'
+    and LEDs' events when the PC watches. Without them before a
+    download's forced tick (step): the tick makes the changes."""
     try:
         link.poll(now)
+        if changes:
+            link.send_changes()
     except KeyboardInterrupt:
         raise
     except Exception as e:

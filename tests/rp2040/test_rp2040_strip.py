@@ -19,9 +19,9 @@ FRAMES = 3
 CODE = (
     """
 import time
-from boards import start
+from boards import build
 from boards.rev_a import pins
-s = start.led_strip(pins, 61)
+s = build.led_strip(pins, 61)
 us = []
 busy = []
 for k in range(%d):

@@ -137,10 +137,10 @@ def board_strip(n):
     rp2)."""
     if not _STRIP:
         try:
-            from boards import start
+            from boards import build
             from boards.rev_a import pins
 
-            _STRIP.append(start.led_strip(pins, n))
+            _STRIP.append(build.led_strip(pins, n))
         except ImportError:
             _STRIP.append(None)
     return _STRIP[0]

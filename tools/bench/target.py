@@ -188,9 +188,9 @@ def strip_write_us(repl, k=10):
     finish between writes, as between loop ticks."""
     code = (
         "import time\n"
-        "from boards import start\n"
+        "from boards import build\n"
         "from boards.rev_a import pins\n"
-        "strip = start.led_strip(pins, 61)\n"
+        "strip = build.led_strip(pins, 61)\n"
         "for i in range(len(strip.buf)):\n"
         "    strip.buf[i] = i\n"
         "t = 0\n"
