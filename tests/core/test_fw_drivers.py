@@ -275,6 +275,62 @@ def test_a_cell_made_hot_after_the_scanner_was_told_is_still_swept():
     assert 5 in got
 
 
+def _reads_by_channel(n_hot, n, reads):
+    """The channels a lane of n antennas reads, n_hot of them hot."""
+    cells = SimCells(64)
+    mux = SimMux()
+    s = scan.NfcScanner(PN532(SimPn532I2C(SimNfcReader(cells, mux))), mux, bytes(range(n)))
+    hot = bytearray(64)
+    for ch in range(n_hot):
+        hot[ch] = 1
+    s.prioritise(hot)
+    got = bytearray()  # (a list of ints outgrew the unix port's heap cap)
+    select = mux.select
+
+    def seen(ch):
+        got.append(ch)
+        select(ch)
+
+    mux.select = seen
+    for _ in range(reads):
+        s.scan_for_changes()
+    return got
+
+
+def test_a_lane_with_few_cold_cells_gives_its_reads_to_the_hot_ones():
+    # One cold cell of 16 took a sixth of the lane's reads at a fixed 5:1;
+    # now the sweep reads a cold cell about every COLD_READS reads of the
+    # lane (scan.COLD_READS), and the hot cells come round that much sooner.
+    got = _reads_by_channel(15, 16, 4 * scan.COLD_READS)
+    steps = _when(got, 15)
+    assert 2 <= len(steps) <= 5
+    assert max(_gaps(steps)) <= scan.COLD_READS + 1
+    # each hot cell comes round every 15 reads, 16 with the cold one's
+    assert max(_gaps(_when(got, 3))) <= 16
+
+
+def _when(got, ch):
+    return [i for i, c in enumerate(got) if c == ch]
+
+
+def _gaps(steps):
+    return [b - a for a, b in zip(steps, steps[1:])]
+
+
+def test_every_cold_cell_is_still_read_about_every_cold_reads():
+    # Many cold cells: HOT_RATIO hot reads a sweep read at least, so a
+    # cold cell comes round every ~n_cold * (HOT_RATIO + 1) reads; a few:
+    # every ~COLD_READS + n_cold reads.
+    for n_hot in (0, 4, 10, 14):
+        n_cold = 16 - n_hot
+        got = _reads_by_channel(n_hot, 16, 3 * (scan.COLD_READS + 16 * (scan.HOT_RATIO + 1)))
+        bound = max(n_cold * (scan.HOT_RATIO + 1), scan.COLD_READS + n_cold) + 1
+        for ch in range(n_hot, 16):
+            steps = _when(got, ch)
+            assert len(steps) >= 2, (n_hot, ch)
+            assert max(_gaps(steps)) <= bound, (n_hot, ch, max(_gaps(steps)), bound)
+
+
 def test_lanes_read_on_for_their_slice_and_return_after_a_read_without_one():
     cells = SimCells(64)
     mux = SimMux()
