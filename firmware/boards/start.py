@@ -33,7 +33,7 @@ def run(rev):
     # What only start-up needs, forgotten before the loop runs: the
     # builder, the layout's JSON (in the layout's tables now) and the pin
     # table. Deployed as .mpy into a slot of the littlefs, the firmware's
-    # bytecode is heap: ~5 KB more for the match (docs/development/notes.md).
+    # bytecode is heap: 4.4 KB more for the match (docs/development/notes.md).
     build = pins = None
     forget("boards.build")
     forget(data)
