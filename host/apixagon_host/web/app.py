@@ -30,6 +30,7 @@ from .. import logs, words
 from ..errors import CommandError
 from ..online import protocol as P
 from ..render import PngUnavailable, led_legend_svg, svg_to_png
+from ..store import Store, check_tags
 from . import library, live
 from .guard import Guard, Quiet
 
@@ -47,6 +48,18 @@ SSE_COALESCE_S = 0.03  # the events of one placement (move, cells, leds) make on
 SSE_PING_S = 15.0
 SSE_WAKE_S = 0.5  # a stream looks this often whether the server is stopping
 MAX_ID = 2**63 - 1  # SQLite's largest INTEGER: a larger id is no match (404)
+# The largest body a POST may have: the pages send a few hundred bytes at
+# most (a match's tags, each value up to 200 characters).
+MAX_BODY = 16 * 1024
+TOO_BIG = "the request's body is over %d KB: no page sends that much" % (MAX_BODY // 1024)
+
+
+class BadBody(Exception):
+    """A POST whose body is not what its page sends: its words, its status."""
+
+    def __init__(self, text, status=400):
+        Exception.__init__(self, text)
+        self.status = status
 
 
 def create_app(
@@ -143,21 +156,44 @@ def create_app(
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 
-    async def form(request):
-        try:
-            data = await request.json()
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            raise CommandError("send a JSON object")
+    async def form(request, fields=()):
+        """The request's body, checked before anything is done with it: a
+        JSON object of at most MAX_BODY bytes whose fields are among
+        `fields`, each one text (all the pages send). BadBody says what is
+        wrong: the request then changes nothing."""
+        size = request.headers.get("content-length", "")
+        if size.isdigit() and int(size) > MAX_BODY:
+            raise BadBody(TOO_BIG, 413)
+        body = bytearray()
+        async for chunk in request.stream():  # counted as it comes: no length may be sent
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise BadBody(TOO_BIG, 413)
+        data = _json_object(bytes(body))
+        for name, value in data.items():
+            if name not in fields:
+                takes = ", ".join(fields) if fields else "no fields"
+                raise BadBody("unknown field %r: this request takes %s" % (name[:40], takes))
+            if not isinstance(value, str):
+                raise BadBody("%s must be text, not %s" % (name, _json_kind(value)))
+            try:
+                value.encode()
+            except UnicodeEncodeError:  # a lone surrogate (\ud800): no character
+                raise BadBody("%s is not text (it holds a lone surrogate)" % name) from None
         return data
 
     async def set_(request):
         """The set-up by name (mode, start, option, players), the display
         mode, the LED palette: a SET to the board."""
         try:
-            data = await form(request)
-            key, value = str(data.get("key", "")), str(data.get("value", ""))
+            data = await form(request, ("key", "value"))
+        except BadBody as e:
+            return JSONResponse({"ok": False, "error": str(e)}, e.status)
+        for name in ("key", "value"):
+            if name not in data:
+                return JSONResponse({"ok": False, "error": "%s is missing" % name}, 400)
+        key, value = data["key"], data["value"]
+        try:
             st = bridge.session.status
             if key == "display":
                 if value not in DISPLAYS:
@@ -166,7 +202,11 @@ def create_app(
                     )
                 n = DISPLAYS.index(value)
             elif key in ("computer", "level", "assist", "hintlimit"):
-                n = value  # the board reads these words itself (ERR 6 says why not)
+                # the board reads these words itself (ERR 6 says why not);
+                # a space or a line break would make another frame of it
+                if not value.isprintable() or value.split() != [value]:
+                    raise CommandError("%s %r? one word, as the board takes it" % (key, value))
+                n = value
             elif key == "palette":
                 if value not in live.PALETTES:
                     raise CommandError(
@@ -198,10 +238,14 @@ def create_app(
         lift, tap, the buttons; tag, the players' names), as `apixagon
         monitor` takes it."""
         try:
-            data = await form(request)
-        except CommandError as e:
-            return JSONResponse({"ok": False, "lines": ["error: %s" % e]}, 400)
-        line = str(data.get("line", ""))[:200]
+            data = await form(request, ("line",))
+            if "line" not in data:
+                raise BadBody("line is missing")
+        except BadBody as e:
+            return JSONResponse(
+                {"ok": False, "error": str(e), "lines": ["error: %s" % e]}, e.status
+            )
+        line = data["line"][:200]
         if line.split()[:1] and line.split()[0].lower() in ("pull", "quit", "exit", "q"):
             return JSONResponse({"ok": False, "lines": ["error: use the library's pull button"]})
         _, lines = await call(lambda s: bridge.companion().command(line))
@@ -304,21 +348,26 @@ def create_app(
         if m is None:
             return JSONResponse({"ok": False, "error": "no such match"}, 404)
         try:
-            data = await form(request)
-            new = {k: str(data.get(k, "")) for k in library.tag_names(m.letters) if k in data}
+            new = await form(request, library.tag_names(m.letters))
+            # checked before the file is opened to write (which touches it)
+            new = check_tags(new)
 
             def save():
-                from ..store import Store
-
                 with Store(db) as store:
                     store.set_tags(m.id, new)
 
             await run_in_threadpool(save)
+        except BadBody as e:
+            return JSONResponse({"ok": False, "error": str(e)}, e.status)
         except (CommandError, ValueError) as e:
             return JSONResponse({"ok": False, "error": str(e)}, 400)
         return JSONResponse({"ok": True})
 
     async def pull(request):
+        try:
+            await form(request)  # {}: the button's, nothing more
+        except BadBody as e:
+            return JSONResponse({"ok": False, "error": str(e)}, e.status)
         try:
             job = bridge.run_job("pull", logs.pull, db=db)
         except CommandError as e:
@@ -346,6 +395,10 @@ def create_app(
     async def update(request):
         from .. import deploy
 
+        try:
+            await form(request)  # {}: the button's, nothing more
+        except BadBody as e:
+            return JSONResponse({"ok": False, "error": str(e)}, e.status)
         try:
             job = bridge.run_job(
                 "update", deploy.run, command="update", timeout=20.0, firmware=None
@@ -446,6 +499,36 @@ def _only(handler, exts):
         return await handler(request)
 
     return guarded
+
+
+def _json_object(body):
+    """The JSON object a body holds, or BadBody saying what it is instead."""
+    if not body.strip():
+        raise BadBody("send a JSON object: the body is empty")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadBody("send a JSON object: the body is not UTF-8 text") from None
+    except ValueError as e:
+        raise BadBody("send a JSON object: the body is not JSON (%s)" % e) from None
+    except RecursionError:  # [[[[... nested past what the parser takes
+        raise BadBody("send a JSON object: the body is nested too deep") from None
+    if not isinstance(data, dict):
+        raise BadBody("send a JSON object, not %s" % _json_kind(data))
+    return data
+
+
+def _json_kind(value):
+    """What a JSON value is, in words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
 
 
 def _why(e, key):
