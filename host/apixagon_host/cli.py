@@ -231,6 +231,12 @@ def main(argv=None, state=None):
             return 0
         if not args.command:
             raise CommandError(parser.format_help().strip(), EXIT_USAGE)
+        if getattr(args, "db", None):
+            # before the command starts: monitor and serve open the
+            # database only later, once the board or a page asks
+            from .store import check_path
+
+            check_path(args.db)
         code = dispatch(state, args)
         state.out.flush()  # here, where a closed pipe is caught (not at exit)
         return code

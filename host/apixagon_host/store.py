@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS pending_tags (
 # The tags `logs tag` may not set: the board's own (what it wrote and where).
 BOARD_TAGS = ("Board", "BoardId", "Log", "Result")
 MAX_TAG = 200  # characters of a tag's value (a name, an event)
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite file
 # The columns every version had: without them a `logs` table is not ours.
 COLUMNS = ("id", "board", "name", "data", "records", "complete", "result", "pulled_at")
 
@@ -107,6 +108,48 @@ def failure(path, e, write=True):
     return CommandError("the match database %s failed: %s" % (path, text), EXIT_FAILED)
 
 
+def check_path(path):
+    """CommandError (exit 2) when --db's path cannot be a match database: a
+    folder, a file in a folder that is not there, a file that is not
+    SQLite. Said as such: a read would say "no match database", SQLite
+    "unable to open" or "file is not a database"."""
+    if os.path.isdir(path):
+        raise CommandError(
+            "--db %s is a folder: name a database file, e.g. %s"
+            % (path, os.path.join(path, "matches.sqlite")),
+            EXIT_USAGE,
+        )
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        is_folder = stat.S_ISDIR(os.stat(folder).st_mode)
+    except FileNotFoundError:
+        raise CommandError(
+            "--db %s is in a folder that is not there: %s (make it first, or name a file "
+            "in a folder that is)" % (path, folder),
+            EXIT_USAGE,
+        ) from None
+    except NotADirectoryError:
+        is_folder = False
+    except OSError:
+        return  # (a folder one may not reach: the opening says so, naming it)
+    if not is_folder:
+        raise CommandError(
+            "--db %s is in %s, which is not a folder (a file is in the way)" % (path, folder),
+            EXIT_USAGE,
+        )
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return  # (not there yet: a pull makes it; a pipe is not read here)
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError:
+        return
+    if head and head != SQLITE_HEADER:  # (an empty file is an empty database to SQLite)
+        raise CommandError(
+            "--db %s is not a match database: it is not an SQLite file" % path, EXIT_USAGE
+        )
+
+
 def _wal(path):
     # The file header's read/write versions (bytes 18, 19) are 2 in WAL mode.
     try:
@@ -143,6 +186,14 @@ class Store:
         FileNotFoundError (a mistyped --db is never a new empty file)."""
         self.path = path or default_path()
         self.write = write
+        if path is not None:
+            check_path(path)
+        elif os.path.isdir(self.path):
+            raise CommandError(
+                "the match database %s is a folder, not a file (APIXAGON_DATA or --db "
+                "choose another)" % self.path,
+                EXIT_USAGE,
+            )
         folder = os.path.dirname(self.path)
         if path is None and os.path.exists(folder) and not os.path.isdir(folder):
             # (a read would otherwise say "nothing stored" of a mistyped

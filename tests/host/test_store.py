@@ -10,6 +10,7 @@ import time
 
 import pytest
 from apixagon_host import cli
+from apixagon_host.errors import CommandError
 from apixagon_host.store import Store
 from smartboard.logstore import records
 
@@ -107,6 +108,62 @@ def test_a_file_that_is_not_a_database_is_an_error_and_stays_as_it_was(tmp_path,
     rc, _ = run_cli("logs", "list", "--db", str(path))
     assert rc == 2 and "is not a match database" in capsys.readouterr().err
     assert path.read_bytes() == b"my notes, not a database\n" * 200
+
+
+# Every command that takes --db, run as far as its --db (no board, no server:
+# serve's --host is refused later, monitor's and pull's port is no board).
+DB_COMMANDS = (
+    ("logs", "list"),
+    ("logs", "show", "1"),
+    ("logs", "export", "1"),
+    ("logs", "tag", "1", "Event=club"),
+    ("logs", "render", "1"),
+    ("logs", "pull", "--port", os.devnull),
+    ("replay", "1"),
+    ("monitor", "--port", os.devnull, "--seconds", "0.1"),
+    ("serve", "--port", os.devnull, "--host", "192.0.2.1"),
+)
+
+
+@pytest.mark.parametrize("argv", DB_COMMANDS, ids=lambda a: " ".join(a[:2]))
+def test_a_db_that_cannot_be_a_database_file_says_why(tmp_path, capsys, argv):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, not a database\n")
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    cases = {
+        str(folder): "--db %s is a folder: name a database file, e.g. %s"
+        % (folder, folder / "matches.sqlite"),
+        str(tmp_path / "nope" / "m.sqlite"): "--db %s is in a folder that is not there: %s"
+        % (tmp_path / "nope" / "m.sqlite", tmp_path / "nope"),
+        str(notes / "m.sqlite"): "--db %s is in %s, which is not a folder"
+        % (notes / "m.sqlite", notes),
+        str(notes): "--db %s is not a match database: it is not an SQLite file" % notes,
+    }
+    for db, words in cases.items():
+        rc, out = run_cli(*(argv + ("--db", db)))
+        err = capsys.readouterr().err
+        assert rc == 2 and out == "", (db, err)
+        assert err == "apixagon: %s\n" % words or err.startswith("apixagon: %s (" % words), err
+        for write in (False, True):  # the web companion's and the companion's opening too
+            with pytest.raises(CommandError) as e:
+                Store(db, write).close()
+            assert str(e.value).startswith(words), (db, write, e.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["matches", "notes.txt"]
+    assert list(folder.iterdir()) == []
+    assert notes.read_text() == "my notes, not a database\n"
+
+
+def test_a_default_database_that_is_a_folder_says_so(tmp_path, monkeypatch, capsys):
+    (tmp_path / "matches.sqlite").mkdir()
+    monkeypatch.setenv("APIXAGON_DATA", str(tmp_path))
+    for argv in (("logs", "list"), ("logs", "show", "1")):
+        rc, out = run_cli(*argv)
+        assert rc == 2 and out == "", argv
+        assert (
+            "the match database %s is a folder, not a file" % (tmp_path / "matches.sqlite")
+            in capsys.readouterr().err
+        )
 
 
 def test_export_to_a_file_is_written_whole_and_a_bad_path_is_a_usage_error(tmp_path, capsys):
