@@ -52,11 +52,13 @@ FLASH_BASE = 0x10000000  # RP2040 XIP flash: where the image is written
 # images reserve a ROMFS partition just below the littlefs, out of the
 # image's own room: the firmware `apixagon deploy` writes there runs in
 # place from the flash, like the frozen one (firmware/bootsel.py, slot
-# "rom"). One slot: two would not fit beside a 437 KB image (640 KB of
-# room, a slot's ROMFS image is 104 KB and grows with the firmware).
+# "rom"). One slot: two would not fit beside a 480 KB image (640 KB of
+# room, a slot's ROMFS image is 101 KB and grows with the firmware). 152
+# KB: the image grew past 480 KB (the match log's SPARE), and a deployed
+# firmware too big for the partition goes into a littlefs slot instead.
 FLASH_BYTES = 2048 * 1024
 STORAGE_BYTES = 1408 * 1024  # MicroPython's for RPI_PICO (mpconfigboard.h)
-ROMFS_BYTES = 160 * 1024
+ROMFS_BYTES = 152 * 1024
 UF2_FAMILY = 0xE48BFF56  # RP2040
 
 # Debian package -> how to tell it is already there.

@@ -156,6 +156,7 @@ class Board:
         self.room = True  # the longest match fits (the log's room rule)
         self.asking = False  # a CONFIRM refused for want of room: unsaved?
         self._space_seen = -1  # log.space when the storage was last judged
+        self._unsafe_seen = False  # log.unsafe as last said
         self.want = None  # RESUME: the state each cell must sense
         self._wrong = 0  # RESUME: how many cells do not sense it yet
         self.faults = 0  # bit i: hw.parts[i] is down
@@ -244,10 +245,15 @@ class Board:
             self.settings.save()
         elif log is not None and log.pending(now):
             log.flush(now)
-        elif log is not None and self.phase != PLAY and not self.brief and log.pack_due():
-            # a bounded step (logstore/pack.py), between matches only: the
-            # match in play has its room, and its ticks are its cards'; not
-            # while the PC downloads (brief): the chip is the download's
+        elif (
+            log is not None
+            and not self.brief
+            and (log.pack_in_play() if self.phase == PLAY else log.pack_due())
+        ):
+            # a bounded step (logstore/pack.py), between matches, or in play
+            # while the match's room counts on it (its ticks are its cards'
+            # otherwise); not while the PC downloads (brief): the chip is
+            # the download's
             log.pack_step()
         if log is not None and log.space != self._space_seen:
             self._check_storage(self._space_seen < 0)
@@ -395,7 +401,7 @@ class Board:
         if log is not None:
             if self.asking or unsaved:
                 log.unlog = True
-            elif not log.room():
+            elif not log.room(start=True):
                 self.asking = True
                 self.room = False
                 self._say(
@@ -853,6 +859,12 @@ class Board:
                 self.asking = False
                 self._say("storage: room for the next match again")
             self._event("changed")
+        if log.unsafe != self._unsafe_seen:
+            self._unsafe_seen = log.unsafe
+            if log.unsafe:
+                # UNSAVED could not be written (logstore.writer): after a
+                # cut nothing would say what was lost, so it is said now
+                self._say("storage full: a power cut now would lose this match without a word")
         if st == STORE_FULL:
             if old != STORE_FULL:
                 self._say("storage full: moves kept in memory; download the match logs")

@@ -16,7 +16,7 @@ from . import settings as S
 from .board import DISPLAY_NAMES, OVER, PHASES, PLAY, RESUME, SETUP
 from .logstore import folder, names
 
-FW_VERSION = "0.9.0"
+FW_VERSION = "0.9.1"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
 # LOGS: entries a reply (~20 bytes each), the most a listing keeps sizes
@@ -429,6 +429,12 @@ class Link:
         parts.append("room=%d" % (1 if log.room(free) else 0))
         if log.lost is not None:
             parts.append("lost=" + _token(log.lost))
+        if log.failing:
+            # what a cut would lose now (UNSAVED's words), and whether even
+            # UNSAVED was refused: the players are told at once
+            parts.append("unsaved=" + _token(log._flag_text().decode()))
+            if log.unsafe:
+                parts.append("unsafe=1")
 
     def cmd_watch(self, args):
         self._board()

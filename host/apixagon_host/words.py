@@ -345,6 +345,26 @@ def storage_notes(status):
     out = []
     if status.get("lost"):
         out.append(lost_text(status["lost"]))
+    for w in status.get("unsaved", "").split(","):
+        # firmware 0.9.1: moves waiting in memory now (unlogged= speaks of
+        # a match played unsaved)
+        name, sep, moves = w.partition(":")
+        if sep or w == "match":
+            what = (
+                "the moves after move %s of match %s" % (moves, name)
+                if sep
+                else "this match (its log could not be made)"
+            )
+            out.append(
+                "the board's storage is full: %s wait in memory; a power cut now would lose"
+                " them%s; pull and delete matches to free space"
+                % (what, "" if status.get("unsafe") == "1" else " (the board would say so)")
+            )
+    if status.get("unsafe") == "1":
+        out.append(
+            "the board could not note on its flash what a power cut would lose: keep it"
+            " powered until the matches are pulled"
+        )
     u = status.get("unlogged")
     if u == "ask":
         out.append(

@@ -117,6 +117,8 @@ def test_moves_kept_in_memory_at_a_power_cut_are_said_lost_after_the_reboot():
     bd.play(6)
     assert bd.log.failing
     assert bytes(flash.contents(ROOT + "/" + UNSAVED)) == b"0001.alog:3"
+    st = bd.status()  # what a cut would lose, for the host to show at once
+    assert st["unsaved"] == "0001.alog:3" and "unsafe" not in st, st
     table = bytes(bd.r.cells.cells)
     bd = None
     collect()  # the power goes
@@ -172,3 +174,38 @@ def test_the_room_counts_what_packing_would_free():
     assert bd.status()["room"] == "1"
     bd.play(1)
     assert bd.r.board.phase == B.PLAY and "unlogged" not in bd.status()
+
+
+class Dead(SimFlash):
+    """A flash that takes no write at all once dead (a worn-out part): not
+    UNSAVED either, whatever SPARE frees."""
+
+    dead = False
+
+    def _store(self, path, data, append, n=0):
+        if self.dead:
+            raise OSError(28)
+        return SimFlash._store(self, path, data, append, n)
+
+
+def test_a_flash_that_refuses_unsaved_too_is_said_at_once():
+    # nothing on flash could tell after a cut that moves were lost: the
+    # board says it while the players can still keep the board on
+    flash = Dead()
+    bd = Board("room-dead", flash)
+    bd.play(2)
+    bd.log.flush_all()
+    assert flash.exists(ROOT + "/SPARE")  # made before the log's header
+    flash.dead = True
+    bd.play(4)
+    assert bd.log.failing and bd.log.unsafe
+    assert not flash.exists(ROOT + "/SPARE")  # given up for UNSAVED, in vain
+    assert bd.says.said("storage full: a power cut now would lose this match without a word")
+    st = bd.status()
+    assert st["unsaved"] == "0001.alog:2" and st["unsafe"] == "1", st
+    flash.dead = False
+    bd.r.run(2500)  # the flash takes writes again: SPARE, then the moves
+    bd.log.flush_all()
+    assert not bd.log.failing and not bd.log.unsafe
+    assert flash.exists(ROOT + "/SPARE") and not flash.exists(ROOT + "/" + UNSAVED)
+    assert verified(flash, "0001.alog")[0] == record_moves(4)

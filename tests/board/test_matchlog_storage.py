@@ -11,7 +11,7 @@ from apixagon.geometry import parse_cell
 from logkit import ROOT, collect, digest
 from smartboard import board as B
 from smartboard import buttons, view
-from smartboard.logstore import folder, records
+from smartboard.logstore import folder, records, unsaved
 from smartboard.sim.flash import SimFlash
 from storekit import ROW_I, Board, record_moves, verified
 
@@ -80,7 +80,10 @@ def test_full_flash_keeps_the_match_playable_and_deletes_nothing():
     assert b.storage == B.STORE_FULL and bd.says.said("storage full")
     assert bd.sign() == bd.sign_room() > 0  # through the match while the flash is full
     st = bd.status()
-    assert st["low"] == "1" and st["free"] == "0"
+    # what is free is SPARE's, taken for UNSAVED (logstore.writer): no move
+    # goes there until SPARE is made anew
+    assert st["low"] == "1" and int(st["free"]) < unsaved.SPARE_BYTES
+    assert flash.exists(ROOT + "/UNSAVED") and not flash.exists(ROOT + "/SPARE")
     # Nothing deleted, the older log untouched; the new one holds its
     # first moves and at most a torn part of the next record.
     assert sorted(bd.log.names()) == ["0001.alog", "0002.alog"]
@@ -108,7 +111,9 @@ def test_a_failed_write_is_tried_again_later_not_every_tick():
     errors = bd.log.errors
     bd.r.run(1000)  # hundreds of quiet ticks: one more attempt at most
     assert bd.log.errors <= errors + 1
-    flash.set_free(4096)  # space back without a DEL (the host removed a file)
+    # space back without a DEL (the host removed a file): SPARE made anew
+    # first (UNSAVED took it), then the moves
+    flash.set_free(unsaved.SPARE_BYTES + 4096)
     bd.r.run(2500)
     assert not bd.log.failing
     assert verified(flash, "0001.alog")[0] == record_moves(2)
@@ -133,7 +138,7 @@ def test_matches_played_on_a_full_flash_are_written_when_space_comes_back():
     bd.abandon()  # its log not even begun
     bd.play(2)  # a second match: it waits for the first one's log
     assert bd.log.game is not b.ref.game and bd.log.next is b.ref.game
-    flash.set_free(8192)
+    flash.set_free(unsaved.SPARE_BYTES + 8192)
     bd.log.flush_all()  # as LOGS does
     assert verified(flash, "0001.alog") == (record_moves(3), "abandoned")
     assert verified(flash, "0002.alog") == (record_moves(2), None)
@@ -149,7 +154,7 @@ def test_a_third_match_on_a_full_flash_takes_the_waiting_ones_place():
         bd.play(1)
         bd.abandon()
     assert bd.log.dropped == 1 and bd.says.said("storage full")
-    flash.set_free(8192)
+    flash.set_free(unsaved.SPARE_BYTES + 8192)
     bd.log.flush_all()
     assert bd.log.names() == ["0001.alog", "0002.alog"]
     assert verified(flash, "0002.alog") == (record_moves(1), "abandoned")

@@ -140,3 +140,39 @@ def test_the_simulated_board_fills_up_at_the_boards_log(tmp_path, monkeypatch):
     # and full is full: no block left on any
     assert board.free() < lfs.BLOCK and folder.free("logs") < lfs.BLOCK
     assert os.path.getsize("logs/0001.alog") == len(logs[0])
+
+
+def test_an_append_needs_a_free_block_even_within_its_last_one(tmp_path, monkeypatch):
+    # littlefs copies a partly filled last block into a new one before it
+    # appends (lfs.copied): on a full flash a log takes no more record, even
+    # where its block has room; with one block free it does. Before, both
+    # twins let the log grow in its block, and a match seemed to be logged
+    # on a flash the board would have refused it on.
+    board, folder, twin = _flashes(tmp_path, monkeypatch)
+
+    def append(f, path, data):
+        if f is board:
+            with board.fs.open(path, "ab") as g:
+                g.write(data)
+        else:
+            f.append(path, data)
+
+    def free(f):
+        return board.free() if f is board else f.free("logs")
+
+    flashes = (board, folder, twin)
+    _put_all(flashes, "logs/0001.alog", b"x" * 1000)
+    for f in flashes:  # the rest filled with whole blocks of a foreign file
+        for i in range(400):
+            try:
+                f.write("f%03d" % i, b"y" * 4000)
+            except (OSError, LittleFSError):
+                break
+        assert i > 300 and free(f) < lfs.BLOCK, (type(f).__name__, i)
+    for f in flashes:
+        with pytest.raises((OSError, LittleFSError)):
+            append(f, "logs/0001.alog", b"a" * 10)
+        f.remove("f000")
+        for _ in range(3):
+            append(f, "logs/0001.alog", b"a" * 10)
+        assert f.size("logs/0001.alog") == 1030, type(f).__name__

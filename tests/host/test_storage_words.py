@@ -34,6 +34,19 @@ def test_lost_in_words():
         ({"phase": "play", "room": "0", "unlogged": "1"}, "NOT SAVED", "played unsaved"),
         ({"phase": "setup", "room": "1", "low": "1"}, "STORAGE LOW", None),
         ({"phase": "setup"}, None, None),  # older firmware: nothing said
+        # firmware 0.9.1: moves waiting in memory now, and the board unable
+        # to note it on its flash
+        (
+            {"phase": "play", "low": "1", "unsaved": "0007.alog:12"},
+            "STORAGE LOW",
+            "the moves after move 12 of match 0007.alog wait in memory",
+        ),
+        (
+            {"phase": "play", "low": "1", "unsaved": "0007.alog:12", "unsafe": "1"},
+            "STORAGE LOW",
+            "keep it powered",
+        ),
+        ({"phase": "play", "low": "1", "unsaved": "match"}, "STORAGE LOW", "could not be made"),
     ],
 )
 def test_the_status_line_the_notes_and_the_warnings(status, line, note):

@@ -956,6 +956,9 @@ function handle(m) {
     case 'save':
       if (mcu) saveFlash();
       break;
+    case 'load': // the power off: the flash as its file holds it now (a PC wrote it)
+      if (!mcu) flash.set(new Uint8Array(fs.readFileSync(cfg.flash)).subarray(0, FLASH_BYTES));
+      break;
     case 'journal': // m.path: start a journal of the flash operations there; none: stop it
       if (journal !== null) fs.closeSync(journal);
       journal = null;

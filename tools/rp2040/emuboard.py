@@ -410,6 +410,11 @@ class EmuBoard:
     def power_on(self):
         return self.request("on")
 
+    def load(self):
+        """With the power off: the flash as its file holds it now (a PC
+        wrote files there meanwhile, flashfs.FlashFs)."""
+        return self.request("load")
+
     # ---- LEDs -------------------------------------------------------------------
     def frame(self):
         """The last frame the strip latched: (cycle, GRB bytes) or None."""

@@ -17,10 +17,15 @@ a board a flash that already holds matches.
     # logs in a few seconds, where the emulated board would play for hours)
 """
 
+import os
 import struct
+import sys
 
 from littlefs import LittleFS
 from littlefs.context import UserContext
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import build_firmware as _build_firmware  # noqa: E402 - the partition's one source
 
 FLASH_BYTES = 2 * 1024 * 1024
 STORAGE_BYTES = 1408 * 1024
@@ -137,7 +142,7 @@ class FlashFs:
 
 
 # ---- a journal of flash operations (board.js, the 'journal' request) ---------------
-ROMFS_BYTES = 160 * 1024  # our images' partition, just below the littlefs
+ROMFS_BYTES = _build_firmware.ROMFS_BYTES  # our images' partition, just below the littlefs
 ROMFS_OFFSET = STORAGE_OFFSET - ROMFS_BYTES
 
 
@@ -290,6 +295,9 @@ class BoardFlash:
 
     def write(self, path, data):
         self._put(path, "wb", data)
+
+    def reserve(self, path, n):
+        self._put(path, "wb", bytes(n))
 
     def rename(self, src, dst):
         self._call(self.fs.rename, src, dst)

@@ -23,7 +23,7 @@
 #     heads (a cursor goes on from the last one found: a pull's and a LOGS
 #     page's numbers come in order).
 #   - What the board did not make is moved aside, never deleted: an entry
-#     of logs/ that is no log, marker, archive, LAST or UNSAVED (a folder, a
+#     of logs/ that is no log, marker, archive, LAST, UNSAVED or SPARE (a folder, a
 #     stray file) goes to logs.junk/, and so does a file named logs (the
 #     folder is then made); the board says so (repair.py). Only its own
 #     .tmp files go.
@@ -38,6 +38,7 @@ from .names import (
     K_LOG,
     K_MARK,
     K_PACK,
+    K_SPARE,
     K_TMP,
     K_UNSAVED,
     MAX_NUMBER,
@@ -190,6 +191,7 @@ class Folder:
         self._seen_arcs = None  # the archives a listing saw (_pass)
         self._sealed = []
         self.unsaved = False
+        self.spare = False  # SPARE listed (writer.py keeps it up to date)
 
     def names(self):
         """The log files, oldest first: a list, for tests and tools (the
@@ -948,6 +950,7 @@ class Folder:
         extra = []
         arcs = self._seen_arcs = []  # (first, size) of each archive
         self.unsaved = False  # UNSAVED listed (writer.py)
+        self.spare = False
         self._high = False  # LAST listed (rescan reads it)
         head = self._head
         self._nhead = 0
@@ -970,6 +973,8 @@ class Folder:
                 arcs.append((n, e[2]))
             elif k == K_UNSAVED:
                 self.unsaved = True
+            elif k == K_SPARE:
+                self.spare = True
             elif k == K_HIGH:
                 self._high = True
             elif len(extra) < _FIX:

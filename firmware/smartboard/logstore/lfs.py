@@ -51,6 +51,17 @@ def data_blocks(size):
     return n
 
 
+def copied(size):
+    """The block an append to a file of size bytes takes beside its own
+    while it is written: littlefs copies a partly filled last block into a
+    new one before it appends (lfs2_ctz_extend) and frees the old one at the
+    commit, so on a full flash no append goes through, even within the
+    block (littlefs-python: tests/host/test_flash_blocks.py)."""
+    if size <= INLINE:
+        return 0
+    return 1 if size < bytes_in(data_blocks(size)) else 0
+
+
 def bytes_in(blocks):
     """The most bytes a file of that many blocks holds (data_blocks' inverse)."""
     if blocks <= 0:

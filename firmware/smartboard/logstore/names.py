@@ -4,7 +4,8 @@
 # NNNN the first match it holds), LAST (the highest number deleted: a
 # number is never given twice, or the host, which knows a match by board
 # and name, would take a new match for the one it stored under that name),
-# UNSAVED (what a power cut would lose: writer.py), and the board's own
+# UNSAVED (what a power cut would lose: writer.py), SPARE (the blocks
+# kept for UNSAVED on a full flash: writer.py), and the board's own
 # .tmp files (a file being written whole, renamed over its name when
 # done). Anything else is junk, moved to <root>.junk/ (repair.py).
 #
@@ -20,6 +21,7 @@ PACK = ".pack"
 TMP = ".tmp"
 HIGH = "LAST"
 UNSAVED = "UNSAVED"
+SPARE = "SPARE"
 MAX_NUMBER = const(9999)
 JUNK = ".junk"  # what logs/ should not hold goes to <root>.junk/
 # kinds of names (kind()); public: a module's private const() names are
@@ -31,13 +33,14 @@ K_TMP = const(3)
 K_HIGH = const(4)
 K_PACK = const(5)
 K_UNSAVED = const(6)
+K_SPARE = const(7)
 
 
 def kind(name):
     """(kind, number) of a name in logs/ (bytes): a log NNNN.alog, its
     marker NNNN.pulled or an archive NNNN.pack as the board writes them
     (four digits, 1..MAX_NUMBER: "7.alog" or "00007.alog" is not one),
-    LAST, UNSAVED, a .tmp, or junk. The usual names first, in few steps: a
+    LAST, UNSAVED, SPARE, a .tmp, or junk. The usual names first, in few steps: a
     listing runs this for each of thousands."""
     n = len(name)
     if n == 9 and name[4:] == b".alog":
@@ -50,6 +53,8 @@ def kind(name):
         return K_HIGH, 0
     elif name == b"UNSAVED":
         return K_UNSAVED, 0
+    elif name == b"SPARE":
+        return K_SPARE, 0
     elif name.endswith(b".tmp"):
         return K_TMP, 0
     else:

@@ -15,19 +15,29 @@
 # it appends again, and at boot the newest unfinished log is resumed
 # (unfinished).
 #
-# The match in play always has its room (issue 25): a match starts logged
-# only when the longest match fits in what is free, with what packing the
-# finished ones (pack.py) would free (room(): ROOM_BYTES); if it does not,
-# the board asks the players first and plays it unsaved only when they say
-# so (Board.start). Packing starts once the storage runs below PACK_BELOW,
-# a step a quiet tick when no record is due (pack_step). And a power cut
-# never loses a match silently: while moves wait only in memory (a write
-# failed: the flash is full) or a match is played unsaved, UNSAVED says
-# what (the log and its moves on flash, "unlogged", or "match": a log that
-# could not be made); the boot after a cut finds it (lost: the board says
-# it, STATUS lost=), until the next match starts. UNSAVED is a few bytes:
-# littlefs keeps it in the folder's metadata, which a full flash still
-# writes (the room rule keeps blocks for it).
+# The match in play always has its room: a match starts logged only when
+# the longest match fits in what is free (room(): ROOM_BYTES), counting
+# what packing the finished ones (pack.py) would free only when packing
+# has the blocks it needs to go on; if it does not, the board asks the
+# players first and plays it unsaved only when they say so (Board.start).
+# A match that counts on packing gets it in play too, on quiet ticks with
+# no record due, until the estimate of what it still owes is paid (owed;
+# smartboard.board). Packing also starts once the storage runs below
+# PACK_BELOW, a step a quiet tick between matches (pack_step).
+# A power cut never loses a match silently: while moves wait only in
+# memory (a write failed: the flash is full) or a match is played
+# unsaved, UNSAVED says what (the log and its moves on flash, "unlogged",
+# or "match": a log that could not be made); the boot after a cut finds it
+# (lost: the board says it, STATUS lost=), until the next match starts.
+# UNSAVED is a few bytes in the folder's metadata, but a full metadata
+# pair splits into two new blocks, so its room is a file of its own:
+# SPARE, two blocks made before a logged match's header and kept apart
+# from the room (never counted twice). A flash that refuses UNSAVED gets
+# SPARE removed and UNSAVED written into its blocks; no move is written
+# again until SPARE is made anew. Should UNSAVED still fail, the players
+# are told at once (unsafe: the board says it).
+import sys
+
 from apixagon import record
 from apixagon.compat import const
 
@@ -35,7 +45,7 @@ from ..proto import crc16
 from . import lfs
 from .archive import ENTRY, MAX_LOG
 from .folder import Folder
-from .names import TMP, UNSAVED, log_name, number_of
+from .names import TMP, log_name, number_of
 from .records import (
     BROKEN,
     CORRUPT,
@@ -67,6 +77,10 @@ PACK_BELOW = const(262144)
 # entry, the metadata of markers and UNSAVED
 LONGEST = const(8192)
 ROOM_BYTES = const(20480)  # (lfs.data_blocks(LONGEST) + 2) * lfs.BLOCK
+SPARE_ROOM = const(8192)  # SPARE's two blocks (unsaved.SPARE_BYTES)
+# Packing counts towards the room only with this much free beside it: an
+# archive grows a block at a time, and the log's first block comes early
+PACK_ROOM = const(8192)
 
 
 def _move_crc(kind, payload, ply):
@@ -103,12 +117,16 @@ def date_tags(t):
 
 
 def _gain(fs, path):
-    # what packing the log at path frees: its blocks less its bytes in an
-    # archive (0 for one littlefs keeps inline, or that is too long to pack)
+    # what packing the log at path frees (0 where it cannot be read)
     try:
-        size = fs.size(path)
+        return _freed(fs.size(path))
     except OSError:
         return 0
+
+
+def _freed(size):
+    # what packing a log of size bytes frees: its blocks less its bytes in
+    # an archive (0 for one littlefs keeps inline, or that is too long to pack)
     if size <= lfs.INLINE or size > MAX_LOG:
         return 0
     return lfs.data_blocks(size) * lfs.BLOCK - size - ENTRY
@@ -164,6 +182,15 @@ class MatchLog(Folder):
         self._unlog_ended = False
         self.packer = None  # pack.Packer, made once packing is wanted
         self.pack_wanted = False
+        # Packing failed for want of space: not wanted again until space
+        # comes back (a DEL), or each retry would fail and judge again
+        self.stuck = False
+        # Bytes the match in play counted on packing to free (room(start)):
+        # packed in play until paid, by each log's estimate (_freed)
+        self.owed = 0
+        # UNSAVED was needed and the flash refused it even with SPARE's
+        # blocks: a cut now loses moves silently, so the board says it
+        self.unsafe = False
 
     # ---- room and packing ---------------------------------------------------
     def judge(self, free=None):
@@ -175,31 +202,50 @@ class MatchLog(Folder):
         return f
 
     def _want_pack(self, low):
-        if not self.pack_wanted:
+        if not self.pack_wanted and not self.stuck:
             self.pack_wanted = self.loose(PACK_AFTER) >= (1 if low else PACK_AFTER)
 
-    def room(self, free=None):
-        """Whether the longest match fits: ROOM_BYTES free, counting what
-        packing the finished logs would free. Unknown free space (a flash
-        that cannot tell): room."""
+    def room(self, free=None, start=False):
+        """Whether the longest match fits: ROOM_BYTES free beside SPARE
+        (its blocks too while it is not made), counting what packing the
+        finished logs would free when PACK_ROOM is free for the packing
+        itself. Unknown free space (a flash that cannot tell): room.
+        start: the match starts on it, owed what it counts on packing."""
         f = self.judge(free)
-        if f < 0 or f >= ROOM_BYTES:
+        if start:
+            self.owed = 0
+        if f < 0:
             return True
-        return f + self.gain() >= ROOM_BYTES
+        self._index()  # SPARE is known from the listing
+        need = ROOM_BYTES if self.spare else ROOM_BYTES + SPARE_ROOM
+        if f >= need:
+            return True
+        if f < need - ROOM_BYTES + PACK_ROOM:
+            return False
+        if self.gain(need - f) < need - f:
+            return False
+        if start:
+            self.owed = need - f
+        return True
 
-    def gain(self):
+    def gain(self, most=1 << 30):
         """The bytes packing the logs still on their own would free (what
-        their blocks hold beyond their bytes): a lookup a log, the folder
-        being small by then (the packing began at PACK_BELOW)."""
+        their blocks hold beyond their bytes), counted up to most: a lookup
+        a log (0.1-0.2 s on the RP2040 in a folder of hundreds), so only
+        as many as the room needs are looked up."""
         g = 0
         n = self.next_loose(self.top + 1)
         newest = self._newest()
-        while n:
+        while n and g < most:
             g += _gain(self.fs, self.file(log_name(n)))
             n = self.next_loose(n + 1)
-        if newest and self.over and not self.packed(newest):  # the last match
+        if g < most and newest and self.over and not self.packed(newest):  # the last match
             g += _gain(self.fs, self.file(log_name(newest)))
         return g
+
+    def pack_in_play(self):
+        """Is a packing step wanted in play: the match counted on it (owed)?"""
+        return self.owed > 0 and self.pack_due()
 
     def pack_due(self):
         """Is a packing step wanted now (no record waiting)?"""
@@ -212,12 +258,20 @@ class MatchLog(Folder):
             from .pack import Packer
 
             self.packer = Packer(self)
+        p = self.packer
+        k = p.packed
         try:
-            if self.packer.step():
+            if p.step():
+                if p.packed != k and self.owed > 0:
+                    self.owed -= _freed(p.size)
+                    if self.owed <= 0:
+                        self.space += 1  # paid: the free space judged again
                 return True
         except OSError:
             self.errors += 1
+            self.stuck = True
         self.pack_wanted = False
+        self.owed = 0
         self.space += 1
         return False
 
@@ -234,44 +288,54 @@ class MatchLog(Folder):
         return out
 
     def _write_flag(self):
-        # UNSAVED made to say _flag_text(): written whole (tmp, rename), or
-        # removed; a flash that refuses it leaves it as it was. Whether the
-        # flash was written.
+        # UNSAVED made to say _flag_text() (unsaved.write); a flash that
+        # refuses it leaves it as it was. Whether the flash was written.
         want = self._flag_text()
         self._flag_due = False
         if want == self._flag:
+            self.unsafe = False  # UNSAVED says what a cut would lose
             return False
-        path = self.file(UNSAVED)
         try:
-            if want:
-                self.fs.write(path + TMP, want)
-                self.fs.rename(path + TMP, path)
-            else:
-                self.fs.remove(path)
+            self._rare("write", want)
             self._flag = want
+            self.unsafe = False
         except OSError:
-            self._drop(path + TMP)
             self.errors += 1
+            if want and not self.unsafe:
+                self.unsafe = True  # the board says it: no flag to tell after a cut
+                self.space += 1
         return True
+
+    def _rare(self, step, *args):
+        # a step of unsaved.py, the module let go after it (its top)
+        from . import unsaved
+
+        try:
+            return getattr(unsaved, step)(self, *args)
+        finally:
+            name = unsaved.__name__
+            sys.modules.pop(name, None)
+            pkg = sys.modules.get(name[: name.rfind(".")])
+            if pkg is not None and hasattr(pkg, "unsaved"):
+                delattr(pkg, "unsaved")
 
     def _read_flag(self):
         # at boot: UNSAVED, if the listing saw it, is what the cut lost
         if not self.unsaved or self._flag:
             return
-        w = memoryview(self._window())[:64]
-        try:
-            k = self.fs.read_into(self.file(UNSAVED), 0, w)
-        except OSError:
+        flag = self._rare("read")
+        if flag is None:
             return
-        self._flag = bytes(w[:k])
+        self._flag = flag
         text = ""
-        for c in self._flag:
+        for c in flag:
             text += chr(c) if 33 <= c < 127 else "_"
         self.lost = text or "match"
 
     def delete(self, name):
         Folder.delete(self, name)
         self.hold = None  # space came back: try the waiting records at once
+        self.stuck = False
         if self.packer is not None and self.packer.n == number_of(name):
             self.packer.state = 0  # (pack._PICK) that log is gone
 
@@ -367,6 +431,12 @@ class MatchLog(Folder):
             self.due = False
             return False
         try:
+            if self.made and not self.spare:
+                # UNSAVED took its blocks: made anew before any move takes
+                # them (no record: a failing flash is still failing)
+                self._rare("make_spare")
+                self.hold = None
+                return True
             wrote = self._write_next()
         except OSError:
             self.errors += 1
@@ -465,6 +535,9 @@ class MatchLog(Folder):
         # The header records in one file, renamed into place when whole: a
         # cut leaves a stray .tmp (removed at boot), never a log without
         # its mode line.
+        self._index()
+        if not self.spare:
+            self._rare("make_spare")  # UNSAVED's room, before the log takes any
         buf = bytearray()
         link = SEED
         tags = self.tags

@@ -104,7 +104,8 @@ class SimFlash:
         if n is not None and self.use is not None:
             self.use.file(path, n, -1)
 
-    def _store(self, path, data, append):
+    def _store(self, path, data, append, n=0):
+        # data None: n bytes that no one reads (reserve), counted, not kept
         self._alive()
         d = path[: path.rfind("/")] if "/" in path else ""
         if d and d not in self.dirs:
@@ -113,23 +114,26 @@ class SimFlash:
             self._free_blocks(path)
         at = self.lens.get(path, 0)
         room = self.capacity - self.used()
+        if data is not None:
+            n = len(data)
         if self.use is not None:
-            # bytes the file can grow by in the blocks free (whole blocks)
-            k = self._lfs.data_blocks(at) + (room // self._lfs.BLOCK if room > 0 else 0)
-            room = (self._lfs.bytes_in(k) if k else self._lfs.INLINE) - at
-        n = len(data)
+            room = self._lfs_room(path, at, n, append)
         full = n > room
         if full:
             n = room if room > 0 else 0
         cut = False
-        if self.cut_at >= 0 and self.units + n > self.cut_at:
+        if data is None:
+            # reserved bytes are one unit: a cut inside leaves a stray .tmp
+            # (writer.py makes SPARE so), the same as a cut before it
+            self._unit()
+        elif self.cut_at >= 0 and self.units + n > self.cut_at:
             n = self.cut_at - self.units if self.cut_at > self.units else 0
             cut = True
         blocks = self.files.get(path)
         if blocks is None:
             blocks = []
             self.files[path] = blocks
-        i = 0
+        i = n if data is None else 0
         while i < n:
             j = at + i
             if j // BLOCK >= len(blocks):
@@ -141,12 +145,37 @@ class SimFlash:
         if self.use is not None:
             self.use.file(path, at if path in self.lens else -1, at + n)
         self.lens[path] = at + n
-        self.units += n
+        if data is not None:
+            self.units += n
         if cut:
             self.off = True
             raise PowerCut()
         if full:
             raise OSError(ENOSPC)
+
+    def _lfs_room(self, path, at, n, append):
+        # The bytes of n the file can take in the blocks free: its own and
+        # its folder's metadata (a pair that fills splits into two new
+        # blocks, lfs.Usage.growth), and the block an append copies its
+        # last one into (lfs.copied), as littlefs refuses what does not fit
+        L = self._lfs
+        use = self.use
+        free = self.capacity // L.BLOCK - use.blocks() - (L.copied(at) if append else 0)
+        old = at if path in self.lens else -1
+
+        def fits(m):
+            return use.growth(path, old, at + m) <= free
+
+        if fits(n):
+            return n
+        lo, hi = -1, n  # fits(lo) (-1: nothing does), not fits(hi)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if mid >= 0 and fits(mid):
+                lo = mid
+            else:
+                hi = mid
+        return lo if lo > 0 else 0
 
     # ---- the interface (smartboard.logstore.flash.Flash) ----------------------------
     def listdir(self, d):
@@ -186,7 +215,10 @@ class SimFlash:
             j = offset + i
             o = j % BLOCK
             k = BLOCK - o if n - i > BLOCK - o else n - i
-            out[i : i + k] = memoryview(blocks[j // BLOCK])[o : o + k]
+            if j // BLOCK < len(blocks):
+                out[i : i + k] = memoryview(blocks[j // BLOCK])[o : o + k]
+            else:  # reserved: zeros, as logstore.unsaved writes them
+                out[i : i + k] = bytes(k)
             i += k
         return out
 
@@ -232,6 +264,12 @@ class SimFlash:
 
     def write(self, path, data):
         self._store(path, data, False)
+
+    def reserve(self, path, n):
+        """n bytes whose content does not matter (logstore.unsaved's
+        SPARE): their space is counted, no block of the tests' heap is made
+        for them."""
+        self._store(path, None, False, n)
 
     def rename(self, src, dst):
         self._alive()

@@ -67,10 +67,12 @@ class FolderFlash(Flash):
         except OSError:
             return -1
 
-    def _room(self, path, old, new):
-        # littlefs refuses a write whose blocks are not free: nothing written
+    def _room(self, path, old, new, copy=0):
+        # littlefs refuses a write whose blocks are not free, counting the
+        # one an append copies its last block into (lfs.copied): nothing
+        # written
         u = self.usage()
-        if u.blocks() + u.growth(path, old, new) > self.blocks:
+        if u.blocks() + u.growth(path, old, new) + copy > self.blocks:
             raise OSError(_ENOSPC)
 
     def write(self, path, data):
@@ -82,9 +84,16 @@ class FolderFlash(Flash):
     def append(self, path, data):
         old = self._size(path)
         new = (old if old > 0 else 0) + len(data)
-        self._room(path, old, new)
+        self._room(path, old, new, lfs.copied(old))
         Flash.append(self, path, data)
         self._use.file(path, old, new)
+
+    def reserve(self, path, n):
+        # n bytes whose content does not matter (logstore.unsaved's SPARE)
+        old = self._size(path)
+        self._room(path, old, n)
+        Flash.write(self, path, bytes(n))
+        self._use.file(path, old, n)
 
     def rename(self, src, dst):
         size = self._size(src)
