@@ -26,6 +26,7 @@
 const fs = require('fs');
 const net = require('net');
 const { Simulator, USBCDC, I2CMode, ConsoleLogger, LogLevel } = require('rp2040js');
+const { Timing } = require('./timing');
 
 const DEBUG = !!process.env.EMU_DEBUG;
 const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
@@ -40,6 +41,10 @@ const HZ = 125000000; // rp2040js's cycle clock
 const NS_PER_CYCLE = 1e9 / HZ;
 const FLASH_BYTES = cfg.flash_bytes || 2 * 1024 * 1024; // the Pico's W25Q16
 const PAGE_OFFSET = 4; // NTAG21x: the payload page (smartboard/tag.py)
+// The real chip's timing (timing.js): XIP cache misses, flash program and
+// erase stalls; 'ideal' (none) unless the config asks for a profile.
+const timing = new Timing(cfg.timing || 'ideal');
+const TIMED = timing.on;
 
 // ---- control channel -------------------------------------------------------
 const ctl = new net.Socket({ fd: cfg.ctl_fd, readable: true, writable: true });
@@ -160,6 +165,7 @@ function flashOp(kind, off, n, src, mcu) {
   } else {
     for (let i = 0; i < keep; i++) flash[off + i] &= mcu.readUint8(src + i);
   }
+  timing.flashOp(kind, off, keep);
   if (cut) {
     powerOff('cut', { flash_op: kind, offset: off, bytes: n, written: keep });
     return true;
@@ -190,6 +196,9 @@ function powerOn() {
   // The chip reads its flash straight from the array this process owns.
   mcu.flash.set(flash);
   flash = mcu.flash.subarray(0, FLASH_BYTES);
+  timing.flush(); // the cache holds nothing at power-on
+  timing.take(NS_PER_CYCLE);
+  timing.attach(mcu);
   mcu.onBreak = (code) => {
     const r = mcu.core.registers;
     if (code === HOOKS.RE) flashOp('erase', r[0], r[1], 0, mcu);
@@ -341,6 +350,9 @@ function runSlice() {
         setTimeout(() => mcu === chip && runSlice(), 2); // a reset meanwhile: its own loop
         return;
       }
+    } else if (TIMED) {
+      const n = core.executeInstruction();
+      clock.tick(n * NS_PER_CYCLE + timing.take(NS_PER_CYCLE));
     } else {
       clock.tick(core.executeInstruction() * NS_PER_CYCLE);
     }
@@ -371,8 +383,9 @@ function runSliceProfiled() {
     } else {
       const pc = core.PC;
       const n = core.executeInstruction();
-      profCount(pc, n);
-      clock.tick(n * NS_PER_CYCLE);
+      const stall = timing.take(NS_PER_CYCLE); // a miss, a flash write: this PC's
+      profCount(pc, n + stall / NS_PER_CYCLE);
+      clock.tick(n * NS_PER_CYCLE + stall);
     }
     if (mcu !== chip) return;
     if (clock.nanos >= stopNanos) {
@@ -979,6 +992,9 @@ function handle(m) {
         return;
       }
       break;
+    case 'timing': // what the timing model charged since power-on (timing.js)
+      emit(Object.assign({ ev: 'ack', id: m.id, cycle: cycles(), profile: timing.profile }, timing.stats));
+      return;
     case 'usbstat': // the traffic since the last mark (and, with mark, a new mark)
       emit(Object.assign({ ev: 'ack', id: m.id, cycle: cycles() }, traffic));
       if (m.mark) {

@@ -129,7 +129,15 @@ def uid_of(code, deck=1):
 
 class EmuBoard:
     def __init__(
-        self, image, rev="rev_a", flash=None, workdir=None, start=True, powered=True, stderr=None
+        self,
+        image,
+        rev="rev_a",
+        flash=None,
+        workdir=None,
+        start=True,
+        powered=True,
+        stderr=None,
+        timing=None,
     ):
         self.image = image
         self.rev = rev
@@ -140,6 +148,9 @@ class EmuBoard:
         self.flash = flash or os.path.join(self.workdir, "flash-%s.bin" % rev)
         self.powered = powered  # False: the chip waits for power_on() (faults set first)
         self.stderr = stderr  # where the emulator's own messages go (None: inherited)
+        # the real chip's timing (timing.js: ideal, typical, worst); None:
+        # APIXAGON_TIMING, else ideal
+        self.timing = timing or os.environ.get("APIXAGON_TIMING") or "ideal"
         self.proc = None
         self.port = None
         self.frames = []  # (cycle, grb bytes) as the strip latched them
@@ -170,6 +181,7 @@ class EmuBoard:
             "nleds": self.layout.nleds,
             "ctl_fd": ctl_child.fileno(),
             "start_off": not self.powered,
+            "timing": self.timing,
         }
         cfg_path = os.path.join(self.workdir, "board-%s.json" % self.rev)
         with open(cfg_path, "w") as f:
@@ -409,6 +421,12 @@ class EmuBoard:
 
     def power_on(self):
         return self.request("on")
+
+    def timing_stats(self):
+        """What the timing model charged since power-on (tools/rp2040/timing.js):
+        its profile, flash reads through the XIP cache and misses, the
+        misses' cycles, the flash programs and erases and their ns."""
+        return self.request("timing")
 
     def load(self):
         """With the power off: the flash as its file holds it now (a PC
