@@ -20,18 +20,20 @@ OCCUPIED = const(1)  # profile B: something is on the cell
 UNREADABLE = const(0xFE)
 FOREIGN = const(0xFD)
 STABLE = const(3)
-# NfcScanner: hot reads per read of the sweep (the cells not hot), at
-# least HOT_RATIO, and COLD_READS // (the lane's cold cells) when that is
-# more: a cold cell (a card lying still, a cell no card can go to) is
-# read about every COLD_READS reads of its lane, ~0.7-1 s at ~7-10 ms a
-# read, however many there are. A fixed 5:1 gave a lane with one cold
-# cell a sixth of its reads for that cell: a sixth more time before a
-# hot cell (a legal cell, where the next card goes) came round. In the
-# simulator's game with random pauses before each card (the three
-# scripted matches, 20 runs each), placement to LED at the 95th
-# percentile went from 150 to 132 ms, the worst from 213 to 183.
-HOT_RATIO = const(5)
+# NfcScanner's reads come in three tiers (prioritise): the hot cells (the
+# legal cells, where the next card goes, the cells in error, the last
+# move's neighbourhood) most; each empty cell, where a card put on the
+# wrong cell must be seen and shown red, about every WARM_READS reads of
+# its lane (at ~7-10 ms a read: ~0.2 s); each occupied one (a card lying
+# still: only a lift changes it) about every COLD_READS (~0.7-1 s). Before,
+# one tier for every cell not hot, each read about every COLD_READS: a
+# refused card took ~1 s at the 95th percentile to show red in the sensor
+# time model; three tiers, ~0.2 s, the legal placements a few ms more
+# (docs/development/notes.md).
+HOT_RATIO = const(5)  # hot reads per read of the sweep, an unprioritised lane
+WARM_READS = const(18)
 COLD_READS = const(96)
+HOT_MIN = const(1)  # hot reads per read of the sweep, at least
 ERROR_STABLE = const(8)  # an error state must persist much longer than a card
 # NFC fails by silence: a tag that misses a read looks like an empty cell,
 # while a wrong card cannot pass the CRC. So a card must be missed more
@@ -170,6 +172,11 @@ class NfcScanner:
         self._hot = bytearray(len(channels))  # channels read first, in order
         self._nhot = 0
         self._ratio = HOT_RATIO  # hot reads per read of the sweep
+        self._j = 0  # the occupied cells' own pointer (_sweep)
+        self._acc = 0  # _sweep's share of occupied reads: _cw of _tw
+        self._cw = 0
+        self._tw = 1
+        self._tiered = False  # prioritised: occupied cells swept less often
         # hot[ch] of the last prioritise(), a copy: the board's own map
         # changes under it between two calls (its cells then in neither the
         # hot reads nor the sweep: a card put there went unseen)
@@ -190,15 +197,17 @@ class NfcScanner:
 
     def prioritise(self, hot):
         """hot[ch] != 0: read ch before the rest (the sweep's one read
-        after HOT_RATIO or more hot reads: see COLD_READS).
+        after a few hot reads, as many as keep each empty cell read about
+        every WARM_READS reads: see the top).
 
         Issue 3: one reader over 61 antennas costs ~5 ms of field settling
         per switch plus the read, 0.35-0.55 s a sweep. The board passes the
         cells where the next card can go (the legal cells), the cells in
         error and the last move's neighbourhood, so a placement is seen in a
         fraction of a sweep; the full sweep still visits every cell."""
-        n = 0
+        n = warm = cold = 0
         hm = self._hotmap  # the sweep skips these: the hot reads visit them
+        st = self.state
         for ch in self.channels:
             if hot[ch]:
                 self._hot[n] = ch
@@ -206,11 +215,19 @@ class NfcScanner:
                 hm[ch] = 1
             else:
                 hm[ch] = 0
+                if st[ch] == EMPTY:
+                    warm += 1
+                else:
+                    cold += 1
         self._nhot = n
-        cold = len(self.channels) - n
-        self._ratio = HOT_RATIO
-        if cold and COLD_READS // cold > HOT_RATIO:
-            self._ratio = COLD_READS // cold
+        self._tiered = True
+        # The sweep's share of the reads: warm/WARM_READS + cold/COLD_READS,
+        # in whole hot reads per sweep read; within the sweep, an occupied
+        # cell's read in proportion (_sweep's accumulator, integers only)
+        self._cw = cold * WARM_READS
+        self._tw = self._cw + warm * COLD_READS
+        r = WARM_READS * COLD_READS // self._tw - 1 if self._tw else HOT_RATIO
+        self._ratio = r if r > HOT_MIN else HOT_MIN
         if self._h >= n:
             self._h = 0
 
@@ -276,15 +293,39 @@ class NfcScanner:
         chans = self.channels
         n = len(chans)
         hot = self._hotmap if self._nhot else None
-        ch = chans[self._i]
-        self._i = (self._i + 1) % n
-        if hot is not None:
+        if not self._tiered:
+            ch = chans[self._i]
+            self._i = (self._i + 1) % n
+            if hot is not None:
+                for _ in range(n):
+                    if not hot[ch]:
+                        break
+                    ch = chans[self._i]
+                    self._i = (self._i + 1) % n
+            return ch
+        # Tiered (the cells prioritised): the empty cells in turn, and in
+        # proportion (_cw of _tw) the occupied ones, each kind by a pointer
+        # of its own (one pointer for both, skipping, came round to the
+        # same part of them when their counts shared a factor: a card put
+        # or lifted there went unseen).
+        st = self.state
+        self._acc += self._cw
+        cold = self._acc >= self._tw
+        if cold:
+            self._acc -= self._tw
+        for _ in range(2):
+            j = self._j if cold else self._i
             for _ in range(n):
-                if not hot[ch]:
-                    break
-                ch = chans[self._i]
-                self._i = (self._i + 1) % n
-        return ch
+                c = chans[j]
+                j = j + 1 if j + 1 < n else 0
+                if (st[c] != EMPTY) == cold and (hot is None or not hot[c]):
+                    if cold:
+                        self._j = j
+                    else:
+                        self._i = j
+                    return c
+            cold = not cold  # none of that kind: the other
+        return chans[0]
 
     def end(self):
         """Finish the read begun; the channel if its stable state changed."""

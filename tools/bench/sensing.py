@@ -18,7 +18,7 @@ its own: its confirming reads are quicker there, its reads of a switched
 antenna a little slower. Its figures are an estimate, for comparing two
 ways of scanning, not a budget's figure.
 
-  python -m bench.sensing [--runs N] [--json]     (from tools/, CPython)
+  python -m bench.sensing [--runs N] [--refusals] [--json]   (from tools/, CPython)
 """
 
 import argparse
@@ -35,6 +35,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 RECORDS = ("beehive_full.apx", "3v2_full.apx", "queens_gambit_full.apx")
 PAUSE_MS = 150  # the most a pause before a card lasts: more than a lane's round
 RUNS = 20
+REFUSE = 0.3  # --refusals: the share of the cards first put where they may not go
 
 
 def _paths():
@@ -43,10 +44,16 @@ def _paths():
         sys.path.insert(0, fw)
 
 
-def play(record_path, seed, settings):
+def play(record_path, seed, settings, refused=None, lifted=None):
     """One match of record_path on a fresh simulated board (profile A,
-    hint mode on), a random pause before each card: its latencies (ms)."""
+    hint mode on), a random pause before each card: its latencies (ms).
+    refused, lifted (lists): before REFUSE of the cards, that card first
+    put on an empty cell the board does not light (no card may go there),
+    the ms until the board shows it refused appended to refused, and
+    lifted again, until the cell is as it was, to lifted."""
     _paths()
+    from apixagon.geometry import NCELLS, cell_name
+    from smartboard import view
     from smartboard.sim import replay
     from smartboard.sim.rig import Rig
 
@@ -56,13 +63,49 @@ def play(record_path, seed, settings):
     rig = Rig("A", settings, os.path.join(ROOT, "hardware", "layout.json"))
     rig.board.settings.set(0, 1, 0)  # settings.DISPLAY: hint mode, as the bench
     rnd = random.Random(seed)
-    put = rig.put
+    put, lift = rig.put, rig.lift
+    carrying = [False]  # a card lifted by the record (a special's): put back at once
+    red = (view.ERR_RED, view.ERR_AMBER)
+
+    def until(cond):
+        end = rig.now_us + 5000000
+        while not cond() and rig.now_us < end:
+            rig.tick()
+
+    def wrong_first(code):
+        b = rig.board
+        lay = b.view.layer
+        cells = [x for x in range(NCELLS) if not b.sensed[x] and lay[x] & 0x3F == view.OFF]
+        if not cells:
+            return
+        x = rnd.choice(cells)
+        t0 = rig.now_us
+        put(cell_name(x), code)
+        until(lambda: b.view.layer[x] & 0x3F in red)
+        refused.append((rig.now_us - t0) // 1000)
+        rig.run(rnd.randrange(300))
+        t0 = rig.now_us
+        lift(cell_name(x))
+        until(lambda: b.view.layer[x] & 0x3F not in red and not b.sensed[x])
+        lifted.append((rig.now_us - t0) // 1000)
+
+    def lifted_by_record(name):
+        carrying[0] = True
+        lift(name)
 
     def paused_put(name, code):
+        if carrying[0]:
+            carrying[0] = False
+            put(name, code)
+            return
         rig.run(rnd.randrange(PAUSE_MS))
+        if refused is not None and rig.board.ref is not None and rnd.random() < REFUSE:
+            wrong_first(code)
+            rig.run(rnd.randrange(PAUSE_MS))
         put(name, code)
 
     rig.put = paused_put
+    rig.lift = lifted_by_record
     with open(record_path) as f:
         p = replay.play(rig, f)
     return p.latency
@@ -81,20 +124,26 @@ def summary(lat):
     }
 
 
-def run(runs=RUNS, records=RECORDS, progress=None):
-    lat = []
+def run(runs=RUNS, records=RECORDS, progress=None, refusals=False):
+    lat, ref, lif = [], [], []
     with tempfile.TemporaryDirectory(prefix="sensing-") as tmp:
         settings = os.path.join(tmp, "settings.bin")
         for i, name in enumerate(records):
             path = os.path.join(ROOT, "tests", "data", name)
             for seed in range(runs):
                 with contextlib.redirect_stdout(io.StringIO()):
-                    lat += play(path, seed, settings)
+                    if refusals:
+                        lat += play(path, seed, settings, ref, lif)
+                    else:
+                        lat += play(path, seed, settings)
                 if progress is not None:
                     progress(i * runs + seed + 1, len(records) * runs)
     fig = summary(lat)
     fig["runs"] = runs
     fig["records"] = list(records)
+    if refusals:
+        fig["refused"] = summary(ref)
+        fig["lifted"] = summary(lif)
     return fig
 
 
@@ -102,6 +151,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m bench.sensing", description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=RUNS, help="runs of each match (%d)" % RUNS)
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
+    ap.add_argument(
+        "--refusals",
+        action="store_true",
+        help="a card put where it may not go before %d %% of the placements, timed too"
+        % round(100 * REFUSE),
+    )
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
@@ -112,7 +167,7 @@ def main(argv=None):
             if k == n:
                 sys.stderr.write("\n")
 
-    fig = run(args.runs, progress=progress)
+    fig = run(args.runs, progress=progress, refusals=args.refusals)
     if args.json:
         print(json.dumps(fig))
     else:
@@ -130,6 +185,13 @@ def main(argv=None):
                 fig["max_ms"],
             )
         )
+        for kind, what in (("refused", "shown refused"), ("lifted", "lifted again")):
+            if kind in fig:
+                k = fig[kind]
+                print(
+                    "a card put where it may not go, %s, %d: mean %.0f ms, 95 %% %d, worst %d ms"
+                    % (what, k["placements"], k["mean_ms"], k["p95_ms"], k["max_ms"])
+                )
     return 0
 
 
