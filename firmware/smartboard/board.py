@@ -783,8 +783,11 @@ class Board:
         g.legal_cells(None, out)
         sensor = self.hw.layout.sensor
         err = self.ref.err
+        armed = self.ref.armed
         for x in range(NCELLS):
-            if out[x] or err[x]:
+            # a special armed on the pad (§3.2) lifts or moves a card lying
+            # still: every card is where the next change may come
+            if out[x] or err[x] or (armed and g.board[x]):
                 hot[sensor[x]] = 1
         e = self.ref.expect
         if e:

@@ -202,13 +202,19 @@ def _overlay(layer: ptr8, err: ptr8, table: ptr8):
 
 
 @micropython.viper
-def _blinks(layer: ptr8) -> bool:
+def _blinks(layer: ptr8) -> int:
+    # 0: nothing blinks; else 1 + the cells blinking fast (the errors)
     x = 0
+    n = 0
+    b = 0
     while x < _N:
-        if int(layer[x]) & (SLOW | FAST):
-            return True
+        v = int(layer[x])
+        if v & (SLOW | FAST):
+            b = 1
+            if v & FAST:
+                n += 1
         x += 1
-    return False
+    return n + b
 
 
 def turn_colour(game):
@@ -235,7 +241,9 @@ class View:
         self.scratch = bytearray(NCELLS)  # the board's, for its own queries
         self._lv = bytearray(NCELLS)
         self.dirty = True
-        self.blinking = False
+        self.blinking = 0  # _blinks(): 0, or 1 + the cells blinking fast
+        self._fresh = False  # a new error: lit from the next frame (frame())
+        self._lit_until = 0
         self._phase = -1
         self.frames = 0
         # the storage sign (set by the board): 0 none, else its blink, SLOW
@@ -460,7 +468,13 @@ class View:
 
     def _changed(self):
         self.dirty = True
-        self.blinking = _blinks(self.layer)
+        n = _blinks(self.layer)
+        # A new error is shown lit at once, for a whole phase: left to the
+        # blink's phase, a card put on the wrong cell in a dark phase showed
+        # nothing for up to 128 ms (the reeds' refusal: 84 ms at the worst)
+        if n > self.blinking:
+            self._fresh = True
+        self.blinking = n
 
     # ---- frames -------------------------------------------------------------
     def alarm(self, until):
@@ -490,6 +504,11 @@ class View:
         self._phase = phase
         # the blink bits that are off in this phase, and the flags
         off = (FAST if phase & 1 else 0) | (SLOW if phase >= 4 else 0)
+        if self._fresh:
+            self._fresh = False
+            self._lit_until = now + 128
+        if now - self._lit_until < 0:
+            off &= ~FAST
         p = self.painter
         grb = p.palette(PALETTE)
         off |= (_DARKS if self.ndark else 0) | (_ALARM if alarm else 0)

@@ -201,3 +201,20 @@ def test_long_confirm_abandons_the_match():
     r.press(buttons.CONFIRM, True)
     assert r.board.phase == SETUP and r.board.message == "match abandoned"
     assert colour(r, "A1") == view.CLEAR
+
+
+def test_a_special_armed_makes_every_card_lying_still_a_cell_read_first():
+    # A Smoker takes a card away, a Beekeeper moves one (§3.2): once the pad
+    # armed one, every card on the board is where the next change may come.
+    # Read like the other cards lying still (about every 96 reads of a
+    # lane), a Smoker's lift took 1.1 s to show on the chip.
+    r = started("a-armed-hot")
+    play(r, [("put", "E3", card(0, 0)), ("put", "A5", card(1, 3)), ("put", "I5", card(0, 2))])
+    b = r.board
+    sensor = r.layout.sensor
+    cards = [c for c in range(NCELLS) if b.ref.game.board[c]]
+    b._prioritise()
+    assert not all(b._hot[sensor[c]] for c in cards)
+    b.ref.armed = referee.ARM_SMOKER
+    b._prioritise()
+    assert all(b._hot[sensor[c]] for c in cards)

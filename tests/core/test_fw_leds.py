@@ -181,3 +181,26 @@ def test_frames_are_the_per_cell_paint_byte_for_byte():
         assert bytes(strip.frame) == want
         limited = p.scaled
     assert limited > 0  # some frames went over the budget
+
+
+def test_a_new_error_is_lit_at_once_whatever_the_blink_phase():
+    # A card put on the wrong cell in the blink's dark phase showed nothing
+    # for up to a phase (128 ms; the reeds' refusal took 84 ms at the worst,
+    # against 50): a new fast-blinking cell is lit for its first phase.
+    from smartboard import view as V
+
+    p, strip, lay = painter(brightness=255)
+    v = V.View(p)
+    v._changed()
+    assert v.frame(0)
+    i = 3 * lay.led[7]
+    assert bytes(strip.frame[i : i + 3]) == b"\0\0\0"
+    v.layer[7] = V.ERR_RED | V.FAST
+    v._changed()
+    now = 128 + 5  # an odd phase: FAST's dark one
+    assert v.frame(now)
+    assert bytes(strip.frame[i : i + 3]) != b"\0\0\0"  # lit, not dark
+    assert not v.frame(now + 100)  # the same phase, nothing new
+    assert v.frame(now + 123 + 128)  # the phase after its first: blinking as ever
+    dark = (((now + 123 + 128) >> 7) & 1) == 1
+    assert (bytes(strip.frame[i : i + 3]) == b"\0\0\0") == dark
