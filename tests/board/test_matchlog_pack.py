@@ -198,3 +198,29 @@ def test_no_packing_while_the_pc_downloads():
     bd.r.run(3000)
     assert _packs(flash) and not bd.log.pack_wanted
     assert "packing" not in bd.status()
+
+
+def test_a_log_deleted_between_its_copy_and_its_removal_stays_deleted():
+    # The packer appends a log's copy to its archive, checks it, then
+    # removes the log's own file: a DEL (the host pulled it) in between
+    # must mark the copy gone too, or the next listing (a boot) finds the
+    # deleted log back in the archive (found by the soak: tools/soak.py).
+    flash = SimFlash(lfs=True)
+    log = fill(flash, 5)
+    log.pack_wanted = True
+    assert log.pack_due()
+    p = None
+    for _ in range(1000):
+        log.pack_step()
+        p = log.packer
+        if p is not None and p.state == 3:  # pack._VERIFY: copied, not removed
+            break
+    n = p.n
+    assert flash.exists(ROOT + "/%04d.alog" % n) and _packs(flash)
+    log.delete("%04d.alog" % n)
+    assert not log.has_number(n)
+    pack_all(log)
+    assert not log.has_number(n)
+    again = writer.MatchLog(ROOT, (), flash)
+    assert "%04d.alog" % n not in again.names() and not again.has_number(n)
+    assert len(again.names()) == 4

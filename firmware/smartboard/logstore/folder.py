@@ -471,6 +471,17 @@ class Folder:
             if not self._live(first):
                 self._drop_arc(first)
         else:
+            # The packer appends a log's copy before it removes the log's own
+            # file: a DEL between the two must mark the copy gone too, or the
+            # next listing finds the log back (its L entry with no D entry).
+            path = None
+            if self.arc_of(n):
+                try:
+                    path = self._locate(n)[0]
+                except OSError:
+                    pass  # not copied: its own file is all there is
+            if path is not None:
+                self.append_gone(path, n)
             self.fs.remove(self.file(name))
         self._set(_LOG, n, 0)
         self._set(_MARK, n, 0)
