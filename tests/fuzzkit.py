@@ -172,6 +172,7 @@ class Item:
         self.what = what
         self.verb = verb  # DEL / PULLED / REBOOT: the driver's bookkeeping
         self.name = name
+        self.args = ()  # a request's words after its verb (a DECLARE's: tools/soak.py)
         self.stale = False
         self.slow = False  # sent a byte or a few at a time, each poll late
         self.drain = False  # the board reads it before more is sent (else a burst)
@@ -381,7 +382,9 @@ class Fuzzer:
         if verb.upper() == "REBOOT" and mask == OK:
             want = [(0, OK), (seq, OK)]  # "=0 OK rebooting" first
         name = args[0] if verb.upper() in ("DEL", "PULLED") and args else None
-        return Item(data, want, body, verb.upper(), name)
+        it = Item(data, want, body, verb.upper(), name)
+        it.args = args
+        return it
 
     def _verb(self, arity=False):
         v = self.r.choice(self.verbs)
@@ -557,7 +560,7 @@ class Fuzzer:
             tail = bytes(b + 32 if b >= 65 else b for b in data[n - 4 : n])
             self._commit(it)
             out = Item(data[: n - 4] + tail + b"\n", it.want, it.what + " (crc in lowercase)")
-            out.verb, out.name = it.verb, it.name
+            out.verb, out.name, out.args = it.verb, it.name, it.args
             return out
         mid = b"" if c is None else bytes((c,))
         return mutated(data[:i] + mid + data[i + 1 :], code, it)
@@ -614,9 +617,9 @@ class Fuzzer:
         if r.chance(2):
             # a good frame ended the way a terminal ends it
             it = self.request()
-            return Item(
-                it.data[:-1] + b"\r\n" + data, it.want, it.what + " CR LF", it.verb, it.name
-            )
+            out = Item(it.data[:-1] + b"\r\n" + data, it.want, it.what + " CR LF", it.verb, it.name)
+            out.args = it.args
+            return out
         return Item(data, [], "blank lines")
 
     def stale_item(self):
@@ -642,6 +645,9 @@ class Replies:
         self.events = 0
         self.replies = 0
         self.acked = []  # (verb, name) of DEL and PULLED answered OK
+        # (moves, record line) of each DECLARE the board took: a real move
+        # in the match in play (tools/soak.py follows it)
+        self.declared = []
         self.rebooted = 0
         self.status = None  # the last STATUS reply's fields
 
@@ -697,6 +703,9 @@ class Replies:
                 self.acked.append((v, item.name))
             elif v == "STATUS":
                 self.status = _fields(rest)
+            elif v == "DECLARE" and not rest.startswith("refused"):
+                moves, _, line = rest.partition(" ")
+                self.declared.append((int(moves), line))
         if ok and v_is_reboot(item) and seq == 0:
             self.rebooted += 1
 

@@ -15,8 +15,12 @@ every log on flash reads OK or TORN, never CORRUPT or BROKEN; after the
 boot every complete record that was on flash at the cut is still there
 byte for byte (no acknowledged record lost), the board resumes at the
 logged position and the cards are put right as its LEDs ask
-(tests/e2e/test_power_cuts.py), and play goes on. Prints its counts and
-exits 1 on any failure."""
+(tests/e2e/test_power_cuts.py), and play goes on. A fuzzed DECLARE the
+rules take is a real move: the log must hold it where the board said (or,
+sent just before a cut, may hold it); a match it took off the script is
+abandoned and the board cleared, and its log checked as the script's
+moves with those declarations between them. Prints its counts and exits 1
+on any failure."""
 
 import argparse
 import os
@@ -32,6 +36,7 @@ for d in ("tools", "tests/e2e", "tests"):
     sys.path.insert(0, os.path.join(ROOT, d))
 
 import devboard  # noqa: E402
+import fuzzkit  # noqa: E402
 import test_power_cuts as pc  # noqa: E402
 from apixagon.geometry import NCELLS, cell_name  # noqa: E402
 from apixagon_host import link as L  # noqa: E402
@@ -40,6 +45,7 @@ from smartboard import tag  # noqa: E402
 from smartboard.logstore import records  # noqa: E402
 
 BATCH = 50
+SEATS = [s + str(i) for s in "AB" for i in (1, 2, 3)]  # the scripted match's (beehive)
 
 
 class Soak:
@@ -64,6 +70,8 @@ class Soak:
             "resumed": 0,
             "matches": 0,
             "deleted in flight": 0,
+            "declared": 0,
+            "off the script": 0,
         }
         self.stats = {"cuts": 0, "resumed": 0, "lifted": 0, "put back": 0, "strays": 0, "torn": 0}
         self.kept = {}  # log name: its complete records' bytes at the last cut
@@ -71,6 +79,8 @@ class Soak:
         self.wire = FuzzWire(board, seed, hands=False, link=self.link)
         self.table = pc.Table()
         self.in_flight = ()  # logs a DEL sent just before a cut names
+        self.declaring = set()  # record lines a DECLARE sent just before a cut may have made
+        self.off_script = {}  # log name: the fuzz's declarations that took its match off the script
 
     def run(self):
         per_round = max(1, self.frames // max(1, self.cuts))
@@ -97,7 +107,9 @@ class Soak:
         w = self.wire
         while w.frames < upto:
             reboots = w.reboots
-            w.batch(min(BATCH, max(1, upto - w.frames)))
+            rp = w.batch(min(BATCH, max(1, upto - w.frames)))
+            self.n["declared"] += len(rp.declared)
+            extra = set(line for _, line in rp.declared)
             if w.reboots != reboots:
                 # The board reset (a REBOOT among the frames): a board's
                 # cards stay on the table, the simulator's went with its
@@ -110,7 +122,9 @@ class Soak:
                     self.table,
                     {"resumed": 0, "lifted": 0, "put back": 0},
                     None,
+                    extra,
                 )
+            self.follow(rp.declared, extra)
         self.n["frames"] = w.frames
         self.n["replies"] = w.replies
 
@@ -121,8 +135,10 @@ class Soak:
         self.clear_play_record(link)
         st = link.status()
         if st["phase"] == "over":
-            pc.hand(link, "press", "confirm")  # back to set-up: clear the board
-            self.table.clear(link)
+            # back to set-up, the board cleared: the cards a PLAY put down
+            # too (a fuzzed deck-empty may have ended the match)
+            pc.hand(link, "press", "confirm")
+            self.clear_board(link)
             st = link.status()
         done = pc.match_moves(st)
         stray = None
@@ -144,7 +160,11 @@ class Soak:
             # a burst of fuzzed frames in flight, a match in play
             if done < len(pc.MOVES) - 1:
                 pc.play_upto(link, rnd.randrange(done, len(pc.MOVES)))
-            self.in_flight = self.wire.burst(rnd.randrange(5, BATCH))
+            items = self.wire.burst(rnd.randrange(5, BATCH))
+            self.in_flight = set(
+                it.name for it in items if it.verb == "DEL" and it.want[0][1] & fuzzkit.OK
+            )
+            self.declaring = self.in_flight_lines(items)
             self.n["cuts mid-fuzz"] += 1
             time.sleep(rnd.uniform(0, 0.03))
         elif k < 0.45:
@@ -160,14 +180,88 @@ class Soak:
             time.sleep(rnd.uniform(0, 0.02 if rnd.random() < 0.85 else pc.GAME_S))
         self.cut(stray)
 
+    # ---- the fuzz's declarations ----------------------------------------------------
+    def follow(self, declared, extra):
+        """After fuzzed frames: declared, the (moves, line) of each DECLARE
+        the board took; extra, every line the fuzz may have declared. The
+        log holds what the board answered; a match those lines took off the
+        script (a deck-empty of the wrong side, a forced removal) cannot be
+        played on by it: abandoned, the board cleared."""
+        if not extra:
+            return
+        link = self.link
+        link.logs()  # LOGS writes what is queued first
+        logs = self.wire.logs()  # (the board running: it may pack a log as it is read)
+        # the newest log made is the match's (numbers are never given twice)
+        name = max(set(logs) | self.wire.deleted, default=None)
+        if name not in logs:
+            # none yet (a DECLARE was refused, ERR 8), or the match ended (a
+            # deck-empty counts) and its log went by a DEL answered OK: the
+            # round's set-up clears the board
+            return
+        lines = records.Lines()
+        records.read_log(logs[name], lines)
+        moves = lines.moves
+        for n, line in declared:
+            why = "%s: %r answered, %r logged" % (name, (n, line), moves)
+            assert moves[n - 1 : n] == [line], why
+        off = self.off_script.get(name, set())
+        if pc.script_moves(moves, off) is not None:
+            # the script's (its own declaration where it makes it), or a
+            # match abandoned already that no new one followed (a PLAY of
+            # no moves starts none)
+            return
+        why = "%s: %r, neither the script nor %r" % (name, moves, sorted(off | extra))
+        assert pc.script_moves(moves, off | extra) is not None, why
+        self.off_script[name] = off | (extra & set(moves))
+        self.n["off the script"] += 1
+        phase = link.status()["phase"]
+        if phase == "play":
+            pc.hand(link, "press", "confirm", "long")  # abandoned
+        elif phase == "over":
+            pc.hand(link, "press", "confirm")  # back to set-up
+        self.clear_board(link)
+        link.logs()  # the abandoned match's end on flash before anything else
+
+    def clear_board(self, link):
+        # every card off, the harness's and those PLAY's hands put down: a
+        # match starts only on a clear board
+        cells = link.request("CELLS")
+        for x in range(len(cells) // 2):
+            if cells[2 * x : 2 * x + 2] != "00":
+                pc.hand(link, "lift", cell_name(x))
+        pc.wait(link, None)
+        assert link.request("CELLS") == "0" * len(cells), "cards left on the board"
+        self.table = pc.Table()
+
+    def in_flight_lines(self, items):
+        """The record lines the DECLAREs among items (sent, never answered)
+        may have made in the scripted match (sides A and B, docs/protocol.md:
+        A plays the black cards)."""
+        out = set()
+        for it in items:
+            if it.verb != "DECLARE" or not it.want or not it.want[0][1] & fuzzkit.OK:
+                continue
+            what = it.args[0]
+            if what in ("pass", "reserve"):
+                out.update("%s %s" % (seat, what) for seat in SEATS)
+            elif what in ("deck-empty", "forced-removal"):
+                w = it.args[1]
+                side = {"black": "A", "gold": "B"}.get(w.lower(), w.upper())
+                if side in ("A", "B"):
+                    out.add("%s %s" % (side, what))
+        return out
+
     def clear_play_record(self, link):
-        # the fuzz's PLAY chunks the board holds go (PLAY END drops them),
-        # and the display it may have set goes back to hints: in card
-        # query a tap on the pad asks about a card, it plays no special
+        # the fuzz's PLAY chunks the board holds go (PLAY END drops them,
+        # and the fuzz counts none), and the display it may have set goes
+        # back to hints: in card query a tap on the pad asks about a card,
+        # it plays no special
         try:
             link.request("PLAY", "END", timeout=120)
         except L.BoardError:
             pass
+        self.wire.fz.play_total = 0
         link.request("SET", "display", 1)
 
     def cut(self, stray):
@@ -205,9 +299,11 @@ class Soak:
         self.check_kept()
         self.table = pc.Table()  # the simulator's table went with its process
         resumed = self.stats["resumed"]
-        pc.resume(link, logs, self.rnd, self.table, self.stats, stray)
+        declaring, self.declaring = self.declaring, set()
+        pc.resume(link, logs, self.rnd, self.table, self.stats, stray, declaring)
         self.n["resumed"] += self.stats["resumed"] - resumed
         self.wire.reattach(link)
+        self.follow((), declaring)
 
     def check_kept(self):
         logs = pc.logs_on_flash(self.board)
@@ -226,19 +322,25 @@ class Soak:
         st = link.status()
         if st["phase"] == "over":
             pc.hand(link, "press", "confirm")
-            self.table.clear(link)
+            self.clear_board(link)
             st = link.status()
         if st["phase"] in ("play", "setup"):
             assert pc.send_play(link).startswith("played")
         assert link.status()["phase"] == "over"
         link.logs()  # LOGS writes what is queued first
+        for name in self.wire.deleted:
+            self.kept.pop(name, None)  # (a DEL answered OK since the last cut)
         self.check_kept()
         logs = pc.logs_on_flash(self.board)
         for name, data in logs.items():
             lines = records.Lines()
             v, good, count, _ = records.read_log(data, lines)
             assert v == records.OK_LOG and good == len(data), name
-            if lines.result is not None and lines.result != "abandoned":
+            # every match the script's, but for the fuzz's declarations
+            # that took it off it (abandoned then, or ended by them)
+            off = self.off_script.get(name, ())
+            assert pc.script_moves(lines.moves, off) is not None, name
+            if lines.result is not None and lines.result != "abandoned" and not off:
                 self.n["matches"] += 1
                 assert [pc.norm(x) for x in lines.moves] == [pc.norm(x) for x in pc.WANT], name
 

@@ -16,7 +16,10 @@ import time
 
 from apixagon_host import link as L
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, _TESTS)
+sys.path.insert(0, os.path.join(os.path.dirname(_TESTS), "tools", "rp2040"))
+import flashfs  # noqa: E402  (the board's archives walked by its own code)
 import fuzzkit  # noqa: E402
 
 WAIT = 20  # s: the most a batch's replies may take (a PLAY END plays in sim time)
@@ -53,15 +56,24 @@ class FuzzWire:
 
     # ---- the flash --------------------------------------------------------------
     def logs(self):
+        """{name: bytes} of every match log on the flash, its own NNNN.alog
+        or packed: between matches the board packs the finished ones into
+        archives (docs/protocol.md), and a packed log is not gone."""
         d = os.path.join(self.board.flash, "logs")
-        out = {}
-        if not os.path.isdir(d):
-            return out
-        for name in os.listdir(d):
-            if name.endswith(".alog"):
-                with open(os.path.join(d, name), "rb") as f:
-                    out[name] = f.read()
-        return out
+        while True:
+            if not os.path.isdir(d):
+                return {}
+            files = []
+            try:
+                for name in sorted(os.listdir(d)):
+                    if name.endswith((".alog", ".pack")):
+                        with open(os.path.join(d, name), "rb") as f:
+                            files.append((name, f.read()))
+            except FileNotFoundError:
+                # packed as it was read (its file removed once its entry
+                # was in the archive, which may have been read before)
+                continue
+            return flashfs.folder_logs(files)
 
     def look(self, acked=()):
         now = self.logs()
@@ -166,13 +178,12 @@ class FuzzWire:
         self.wait(rp, len(rp.want))
 
     def burst(self, n):
-        """A batch sent and not read: the power is about to go. The names
-        of the logs it may have deleted."""
+        """A batch sent and not read: the power is about to go. Its items:
+        a DEL or a DECLARE among them may have been carried out, unanswered."""
         items = self.fz.batch(n)
         self.send(items, fuzzkit.Replies())
         self.frames += len(items)
-        # a DEL among them may have been carried out, unanswered
-        return set(it.name for it in items if it.verb == "DEL" and it.want[0][1] & fuzzkit.OK)
+        return items
 
     def gone(self, name):
         """A log deleted by a DEL whose answer was never read."""
