@@ -33,9 +33,21 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 
 # The whole suite: CPython tests plus the core suite under the real
 # MicroPython unix port with a capped heap.
+# worksteal: a worker out of tests takes the queued ones of a busy one (the
+# emulated RP2040's tests, minutes each, otherwise queued on one worker).
 test: $(STAMP) $(EMU_STAMP) firmware
 	$(VENV)/bin/ruff check firmware host tests tools
-	$(PY) -m pytest -q -n $(JOBS)
+	$(PY) -m pytest -q -n $(JOBS) --dist worksteal
+
+# The emulated RP2040's tests at their full size: the power cuts as written
+# (24 in play, 16 in the packing, 12 in a deploy; make test runs 9, 6 and 6:
+# every kind of cut still reached) and the tests marked long, whose cases
+# make test checks on the simulated board (a thousand logs and matches, a
+# pull then a deploy, the 2-player heap, a slow host and a trial that hangs
+# on a ROMFS deploy) and 16 deploys killed of each kind.
+.PHONY: test-long
+test-long: $(STAMP) $(EMU_STAMP) firmware
+	APIXAGON_LONG=1 $(PY) -m pytest -q -n $(JOBS) --dist worksteal tests/rp2040 tests/e2e/test_deploy_kills.py
 
 # The board's circuit (tools/hardware/circuit.py, SKiDL): each revision's
 # ERC, then its KiCad netlist, ERC report, BOM, pin table and the
@@ -189,6 +201,16 @@ BENCH_ARGS ?=
 bench: $(STAMP) $(EMU_STAMP) $(FIRMWARE_UF2) $(BENCH_UF2)
 	cd tools && APIXAGON_RP2040_DIR="$(RP2040_DIR)" $(abspath $(PY)) -m bench $(BENCH_ARGS)
 	cd tools && $(abspath $(PY)) -m bench.figures
+
+# The parts that need no model of the board's parts (the calibration
+# programs, the rules core, a reset to HELLO) on a real Pico flashed with
+# build/firmware/apixagon-rev_a.uf2, over its USB serial port: the figures
+# to send to the project (tools/bench/device.py; docs/development/bench.md).
+.PHONY: bench-device
+PORT ?=
+bench-device: $(STAMP)
+	@test -n "$(PORT)" || (echo "make bench-device PORT=/dev/ttyACM0 (the Pico's serial port)"; exit 2)
+	cd tools && $(abspath $(PY)) -m bench.device --port "$(PORT)"
 
 bench-long: $(STAMP) $(EMU_STAMP) $(FIRMWARE_UF2)
 	cd tools && APIXAGON_RP2040_DIR="$(RP2040_DIR)" $(abspath $(PY)) -m bench --long $(BENCH_ARGS)

@@ -11,7 +11,7 @@ and one flashed with an image (the selector and its firmware frozen).
 The board is the MicroPython unix port (tools/devboard.py): a power cut is
 the process killed, its flash a folder, where a rename is atomic as
 littlefs makes it. The moments are seeded; each kind takes KILLS kills
-(16: 32 in all, about a minute on 2 workers): APIXAGON_KILLS=N sets it,
+(12 in make test, 16 in make test-long: APIXAGON_LONG=1): APIXAGON_KILLS=N sets it,
 APIXAGON_SOAK=1 makes it 150, APIXAGON_KILL_SEED another draw. Cuts inside
 the flash's own writes are tests/rp2040/test_rp2040_deploy_cuts.py's."""
 
@@ -39,7 +39,10 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build_mpy  # noqa: E402
 import devboard  # noqa: E402
 
-KILLS = int(os.environ.get("APIXAGON_KILLS") or (150 if os.environ.get("APIXAGON_SOAK") else 16))
+KILLS = int(
+    os.environ.get("APIXAGON_KILLS")
+    or (150 if os.environ.get("APIXAGON_SOAK") else 16 if os.environ.get("APIXAGON_LONG") else 12)
+)
 SEED = int(os.environ.get("APIXAGON_KILL_SEED", "1802"))
 VERSIONS = ("kill-1", "kill-2")
 

@@ -18,6 +18,16 @@ from emuboard import EmuBoard, card, wiring_of  # noqa: E402, F401
 
 IMAGES = os.environ.get("APIXAGON_FIRMWARE_DIR", os.path.join(ROOT, "build", "firmware"))
 REVS = ("rev_a", "rev_b")
+# make test runs the power-cut tests at a size that still reaches every kind
+# of cut (at a random cycle, inside a program, inside an erase); `make
+# test-long` (APIXAGON_LONG=1) at the size they were written for.
+LONG = os.environ.get("APIXAGON_LONG") == "1"
+
+
+def size(short, long):
+    """A test's count of cuts: short in make test, long in make test-long."""
+    return long if LONG else short
+
 PROFILE = {"rev_a": "A", "rev_b": "B"}
 
 

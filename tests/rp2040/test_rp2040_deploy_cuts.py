@@ -39,7 +39,7 @@ sys.path.insert(0, os.path.join(emukit.ROOT, "tests", "e2e"))
 from deploykit import Run, copy_with_version, one_origin  # noqa: E402
 
 SEED = int(os.environ.get("APIXAGON_CUT_SEED", "20261130"))
-CUTS = os.environ.get("APIXAGON_CUTS", "12")
+CUTS = os.environ.get("APIXAGON_CUTS", str(emukit.size(6, 12)))
 V1, V2 = "9.8.1-rp2040-cut", "9.8.2-rp2040-cut"
 
 _WHERE = """\

@@ -46,10 +46,19 @@ from bench import (
 
 REV = "rev_a"
 CASES = (("frozen", "2p"), ("frozen", "beehive"), ("deployed", "beehive"))
+# the 6-player match is the worst case (more seats, a longer log): the
+# 2-player one only in make test-long
+LONG = (("frozen", "2p"),)
 BUDGET_KB = {"frozen": budgets.HEAP_FROZEN_KB, "deployed": budgets.HEAP_DEPLOYED_KB}
 
 
-@pytest.mark.parametrize("kind,name", CASES, ids=["%s-%s" % c for c in CASES])
+@pytest.mark.parametrize(
+    "kind,name",
+    [
+        pytest.param(*c, id="%s-%s" % c, marks=[pytest.mark.long] if c in LONG else [])
+        for c in CASES
+    ],
+)
 def test_the_heap_at_the_lowest_point_of_a_match(kind, name, tmp_path):
     t = time.monotonic()
     files = ()

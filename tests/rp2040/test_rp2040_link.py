@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import emukit
+import pytest
 from apixagon_host import link as L
 from emukit import card
 
@@ -46,6 +47,7 @@ def hello(board):
         return L.fields(link.request("HELLO", "1"))
 
 
+@pytest.mark.long
 def test_pull_then_deploy_and_a_failed_update_rolled_back(tmp_path):
     db = str(tmp_path / "matches.sqlite")
     new = firmware_copy(str(tmp_path / "new"), NEW)

@@ -27,6 +27,7 @@ import time
 
 import emukit
 import flashfs
+import pytest
 from apixagon_host import link as L
 from smartboard.logstore import lfs
 
@@ -35,7 +36,7 @@ import realmatches  # noqa: E402 - real-length match logs
 from bench import capacity  # noqa: E402 - the capacity run, a flash filled from the PC
 
 REV = "rev_a"
-CUTS = 16
+CUTS = emukit.size(6, 16)
 SEED = 20261127
 LOGS = 32
 PC_MATCHES = 950
@@ -112,6 +113,7 @@ def test_power_cuts_inside_the_packing_lose_no_match(tmp_path):
         board.close()
 
 
+@pytest.mark.long
 def test_a_thousand_real_matches_and_the_board_serves_them(tmp_path):
     t0 = time.monotonic()
     start = str(tmp_path / "pc-flash.bin")

@@ -21,7 +21,7 @@ from flashfs import FlashFs
 from smartboard import tag
 from smartboard.logstore import names, records
 
-CUTS = 24
+CUTS = emukit.size(9, 24)  # three of each kind in make test
 SEED = 20261123
 REV = "rev_a"
 

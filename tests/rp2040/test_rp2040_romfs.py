@@ -23,6 +23,7 @@ import sys
 import time
 
 import emukit
+import pytest
 from apixagon_host import fwcheck as C
 from apixagon_host import fwtransport as T
 from apixagon_host import link as L
@@ -103,6 +104,7 @@ def test_a_board_left_at_its_repl_by_a_killed_deploy_goes_back_by_itself(tmp_pat
         board.close()
 
 
+@pytest.mark.long
 def test_a_slow_but_live_host_is_never_cut(tmp_path):
     board = emukit.boot("rev_a", tmp_path)
     try:
@@ -119,6 +121,7 @@ def test_a_slow_but_live_host_is_never_cut(tmp_path):
         board.close()
 
 
+@pytest.mark.long
 def test_a_trial_that_hangs_at_import_rolls_back_by_itself(tmp_path):
     hang = copy_with_version(os.path.join(emukit.ROOT, "firmware"), str(tmp_path / "hang"), NEW)
     path = os.path.join(hang, "smartboard", "link.py")

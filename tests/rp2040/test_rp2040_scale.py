@@ -19,6 +19,7 @@ import sys
 import time
 
 import emukit
+import pytest
 from apixagon_host import link as L
 from emuboard import HZ
 from emukit import EmuBoard
@@ -51,6 +52,7 @@ def ms(cycles):
     return cycles * 1000.0 / HZ
 
 
+@pytest.mark.long
 def test_a_thousand_logs_and_a_2000_record_match_on_the_rp2040(tmp_path):
     t0 = time.monotonic()
     name, long_log, game = matchlogs.takeback_log(REV, str(tmp_path), TAKEBACK_MOVES)
