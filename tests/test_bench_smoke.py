@@ -154,7 +154,7 @@ def test_budget_verdicts_say_met_missed_or_not_run():
     from bench import budgets
 
     fig = {
-        "core": {"worst_hint_us": 19999},  # just inside 20 ms
+        "core": {"worst_hint_us": 4999},  # just inside 5 ms
         "firmware": {"event_us": 30000},  # no scan: the one position, over 10 ms
         "play_rev_a": {"heap_lowest": 150 * 1024},  # exactly 150 KB
         "pull": {"pull_kb_s": 199.9},

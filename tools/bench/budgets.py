@@ -105,6 +105,31 @@ def _of_rev(get, rev):
     return lambda f: get(f, rev)
 
 
+# The firmware's three homes on the board (the memory part's kinds), their
+# budget rows' names and limits
+HEAP_KINDS = (
+    ("frozen", "frozen", HEAP_FROZEN_KB),
+    ("deployed", "deployed", HEAP_DEPLOYED_KB),
+    ("littlefs", ".mpy in the littlefs", HEAP_DEPLOYED_KB),
+)
+
+
+def _heap_kinds():
+    """The lowest heap of a match, every mode, for each kind and revision."""
+    out = ()
+    for kind, name, limit in HEAP_KINDS:
+        out += _each_rev(
+            "heap free at the lowest point of a match, every mode, " + name,
+            lambda f, rev, kind=kind: _lowest(f, kind, rev),
+            ">=",
+            limit,
+            "%.1f KB",
+            unit="KB",
+            part="memory",
+        )
+    return out
+
+
 BUDGETS = (
     Budget(
         "placement to LED, profile B (reeds), worst",
@@ -134,10 +159,64 @@ BUDGETS = (
         part="play",
     ),
     Budget(
+        "a card put where it may not go, shown refused, profile A, 95 %",
+        lambda f: _get(f, ("play_rev_a", "refused", "p95_ms")),
+        "<=",
+        250,
+        "%.0f ms",
+        unit="ms",
+        part="play",
+    ),
+    Budget(
+        "a card put where it may not go, shown refused, profile B, worst",
+        lambda f: _get(f, ("play_rev_b", "refused", "max_ms")),
+        "<=",
+        50,
+        "%.0f ms",
+        unit="ms",
+        part="play",
+    ),
+    Budget(
+        "a card taken back, shown, profile A, 95 %",
+        lambda f: _get(f, ("play_rev_a", "takeback", "p95_ms")),
+        "<=",
+        250,
+        "%.0f ms",
+        unit="ms",
+        part="play",
+    ),
+    Budget(
+        "a card taken back, shown, profile B, worst",
+        lambda f: _get(f, ("play_rev_b", "takeback", "max_ms")),
+        "<=",
+        50,
+        "%.0f ms",
+        unit="ms",
+        part="play",
+    ),
+    Budget(
+        "a special's move shown (Beekeeper, Smoker), profile A, worst",
+        lambda f: _get(f, ("play_rev_a", "special", "max_ms")),
+        "<=",
+        250,
+        "%.0f ms",
+        unit="ms",
+        part="play",
+    ),
+    Budget(
+        "a special's move shown (Beekeeper, Smoker), profile B, worst",
+        lambda f: _get(f, ("play_rev_b", "special", "max_ms")),
+        "<=",
+        50,
+        "%.0f ms",
+        unit="ms",
+        part="play",
+    ),
+    Budget(
         "full hint query, worst position",
         lambda f: _scale(_dearest(f, ("core", "worst_hint_us"), ("core", "hint_us")), 1e-3),
         "<=",
-        20,
+        5,
         "%.1f ms",
         unit="ms",
         part="core",
@@ -194,24 +273,7 @@ BUDGETS = (
         unit="KB",
         part="play",
     ),
-    *_each_rev(
-        "heap free at the lowest point of a match, every mode, frozen",
-        lambda f, rev: _lowest(f, "frozen", rev),
-        ">=",
-        HEAP_FROZEN_KB,
-        "%.1f KB",
-        unit="KB",
-        part="memory",
-    ),
-    *_each_rev(
-        "heap free at the lowest point of a match, every mode, deployed",
-        lambda f, rev: _lowest(f, "deployed", rev),
-        ">=",
-        HEAP_DEPLOYED_KB,
-        "%.1f KB",
-        unit="KB",
-        part="memory",
-    ),
+    *_heap_kinds(),
     Budget(
         "the computer's answer, worst position, every level the board offers (%s)"
         % ", ".join(str(lv) for lv in BOARD_LEVELS),
@@ -231,15 +293,6 @@ BUDGETS = (
         unit="KB",
         part="engine",
         estimate=ESTIMATE_SEARCH_HEAP,
-    ),
-    *_each_rev(
-        "heap free at the lowest point of a match, every mode, .mpy in the littlefs",
-        lambda f, rev: _lowest(f, "littlefs", rev),
-        ">=",
-        HEAP_DEPLOYED_KB,
-        "%.1f KB",
-        unit="KB",
-        part="memory",
     ),
     Budget(
         "real matches on the flash, frozen image, rev A",
@@ -276,7 +329,31 @@ BUDGETS = (
 # fails on a budget missed that is not here (a figure that got worse) and
 # on one here that its data meets (take it off: the page would say a
 # budget is open that is not).
-OPEN = {}
+OPEN = {
+    "placement to LED, profile A (NFC, four readers), 95 %": (
+        "162 ms in the typical column: the three tiers of reads (an empty cell read "
+        "about every 18 reads of its lane, so that a card put on the wrong cell shows red in "
+        "225 ms at 95 %, ~1 s before) take reads from the hot cells (127 ms at 95 % in this "
+        "column before them), and the XIP cache's misses add ~8 % (150 ms ideal); open: a "
+        "lane's read of its hot cells made faster, or the two budgets traded one against the "
+        "other by a decision"
+    ),
+    "the computer's answer, worst position, every level the board offers (1, 2, 3, 4, 5)": (
+        "not measured in the typical column yet (the engine part, make bench-long, runs "
+        "ideal: its figures there stand on the page)"
+    ),
+    "heap free during the computer's search (frozen, rev A)": (
+        "not measured in the typical column yet (the engine part, make bench-long); the "
+        "ideal figure is an estimate: the lowest heap of a 2-player match less what the "
+        "engine's objects and its dearest search allocate"
+    ),
+    "logs pull, KB per second of the chip's clock": (
+        "441 KB/s in the typical column, 628 ideal: the pull's path (littlefs's reads, the "
+        "frames' CRC, the USB writes) runs from flash through the XIP cache, and its misses "
+        "take 30 % of the chip's time; open: the hot loop of GET and FETCH in RAM "
+        "(@micropython.viper or a native CRC), measured again in this column"
+    ),
+}
 
 
 def _scale(v, k):

@@ -114,7 +114,19 @@ class Repl:
         self.t = SerialTransport(port, timeout=1)
 
     def run(self, code, timeout=600):
-        self.t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+        from mpremote.transport import TransportError
+
+        # mpremote waits 10 s of the PC's time for each byte: the emulated
+        # chip, ~10 times slower than a Pico and slower still on a busy PC,
+        # can be longer in its soft reset (a part failed "could not enter
+        # raw repl" with every core busy). Asked again, not a figure lost.
+        for attempt in range(3):
+            try:
+                self.t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+                break
+            except TransportError:
+                if attempt == 2:
+                    raise
         out, err = self.t.exec_raw(code, timeout=timeout)
         if err:
             raise RuntimeError(
@@ -151,6 +163,23 @@ def parse_time(out, what):
 
 
 # ---- the scripted games as hands -------------------------------------------------------
+# record_script's wrong cells, by record: for each step, an empty cell no
+# card of the side to play may go to (None: none), drawn with the step's
+# number as seed, the same each run
+WRONG = {}
+
+
+def wrong_cell(g, i):
+    """An empty cell where no card of the side to play may go (a refusal),
+    or None: one of them, drawn with seed i."""
+    from apixagon.geometry import NCELLS
+
+    out = bytearray(NCELLS)
+    g.legal_cells(None, out)
+    cells = [x for x in range(NCELLS) if not g.board[x] and not out[x]]
+    return random.Random(i).choice(cells) if cells else None
+
+
 def record_script(path=RECORD):
     """A scripted game's set-up and steps (the record at path; the
     benchmark's 6-player game by default): (lineno, kind, side, card,
@@ -169,14 +198,17 @@ def record_script(path=RECORD):
             g = self.game
             side = 0 if letter == "J" else record.side_letters(g).index(letter)
             t = g.side_to_play()
+            self.wrong.append(wrong_cell(g, len(self.steps)))
             r = record.apply_move(g, letter, seat, kind, card, cells)
             if r:
                 raise RuntimeError("line %d of the record is illegal (%d)" % (lineno, r))
             self.steps.append((lineno, kind, side, card, list(cells), t, g.nmoves(), g.ply()))
 
     sc = Script()
+    sc.wrong = []
     with open(path) as f:
         record.read(f, sc)
+    WRONG[path] = sc.wrong
     g = sc.game
     setup = {"mode": g.mode, "start": 0, "option": 0, "players": 0}
     for _, key, value in sc._header_lines:
@@ -224,6 +256,12 @@ def data_path(name):
     return os.path.join(ROOT, "tests", "data", name)
 
 
+# What the play part times beside the legal placements (Hands.kinds): a
+# card put where it may not go until shown refused, the last card taken
+# back, put back, a special's move
+KINDS = ("refused", "takeback", "put_back", "special")
+
+
 class Hands:
     """The record's lines as hands on the emulated board, which is seen
     only from outside, as a player and a PC see it: the strip's frames,
@@ -234,6 +272,11 @@ class Hands:
     confirmed, declarations chosen and confirmed."""
 
     BLINK_MS = 1100  # a whole blink cycle (8 phases of 128 ms) and a little
+    # Every REFUSE_EVERY-th placement is first put on a cell no card of its
+    # side may go to (and lifted again), every TAKEBACK_EVERY-th is taken
+    # back and put back once played (0: never; HeapHands keeps its own)
+    REFUSE_EVERY = 4
+    TAKEBACK_EVERY = 6
     LED_TIMEOUT_MS = 5000
     MOVE_TIMEOUT_MS = 8000
     PAUSE_MS = 300  # between moves: the players are never that quick
@@ -260,6 +303,9 @@ class Hands:
         self.unanchored = 0
         self.t = 0  # ms after the board's last reply, for the next input (at)
         self.hold_at = None
+        # every placement, legal or not: ms until the board shows it, by kind
+        self.kinds = {k: [] for k in KINDS}
+        self.wrong = None  # record_script's wrong cells (WRONG[path]): refusals
 
     # ---- the board's outside -------------------------------------------------------------
     def ask(self, verb, *args):
@@ -384,6 +430,7 @@ class Hands:
         from apixagon.codes import BEEKEEPER, DECK_EMPTY, PLACE, RAIN_MOVE, RESERVE, SMOKER
         from smartboard import tag
 
+        placed = 0
         for i, (lineno, kind, side, card, cells, t, nmoves, ply) in enumerate(steps):
             self.t = self.PAUSE_MS  # the players are never that quick
             if kind == PLACE or kind == RAIN_MOVE:
@@ -392,17 +439,28 @@ class Hands:
                 else:
                     code = tag.code(side, tag.RAIN, self.rains[side] & 1)
                     self.rains[side] += 1
+                placed += 1
                 if self.profile == "B":
                     self.tap(code)
+                x = self.wrong[i] if self.wrong and i < len(self.wrong) else None
+                if (
+                    kind == PLACE
+                    and self.REFUSE_EVERY
+                    and placed % self.REFUSE_EVERY == 2
+                    and x is not None
+                ):
+                    self.refused(x, code)
                 self.place(cells[0], code)
             elif kind == BEEKEEPER or kind == SMOKER:
                 self.tap(tag.code(side, tag.BEEKEEPER if kind == BEEKEEPER else tag.SMOKER, 0))
                 src = cells[0]
                 code = self.table.pop(src)
-                self.lift(src)
-                if kind == BEEKEEPER:
+                if kind == SMOKER:
+                    self.special_lift(src)
+                else:
+                    self.lift(src)
                     self.until(lambda: self.cells()[src] == 0, "line %d: the lift" % lineno)
-                    self.put(cells[1], code)
+                    self.special_put(cells[1], code)
                     self.table[cells[1]] = code
             elif kind == RESERVE:
                 for x in cells:
@@ -428,7 +486,42 @@ class Hands:
             if i + 1 == 10:
                 self.heap_at[10] = int(st["heap"])
             self.heap_end = int(st["heap"])
+            if (
+                kind == PLACE
+                and self.TAKEBACK_EVERY
+                and placed % self.TAKEBACK_EVERY == 0
+                and i + 1 < len(steps)
+            ):
+                self.take_back(cells[0], steps[i - 1] if i else None, nmoves, ply, lineno)
             self.after(i, steps)
+
+    def refused(self, x, code):
+        """The card put on a cell no card of its side may go to (self.wrong:
+        record_script's): until the board shows it refused, then lifted
+        again until the board shows the cell as it was."""
+        ack = self.b.put(x, code, **self.landing())
+        self.shown(x, ack, self.kinds["refused"])
+        self.t = self.PAUSE_MS
+        # (its lift is not timed here: the red blinks with dark phases, and
+        # the cell goes dark; the sensor model times it, bench.sensing)
+        self.b.lift(x, **self.at())
+        self.t += 10
+        self.until(lambda: self.cells()[x] == 0, "the refused card lifted")
+        self.t = self.PAUSE_MS
+        if self.profile == "B":
+            self.tap(code)  # the card's name again, for its own cell
+
+    def take_back(self, x, before, nmoves, ply, lineno):
+        """The card just played lifted (a take-back: shown when its cell
+        changes) and put back (played again; profile B: no tap, the board
+        gives it the identity of the card just taken back)."""
+        self.t = self.PAUSE_MS
+        self.shown(x, self.b.lift(x, **self.at()), self.kinds["takeback"])
+        self.until(lambda: int(self.status().get("moves", -1)) == nmoves - 1, "the take-back")
+        self.t = self.PAUSE_MS
+        code = self.table[x]
+        self.shown(x, self.b.put(x, code, **self.landing()), self.kinds["put_back"])
+        self.until(lambda: self._moved(nmoves, ply), "line %d: put back" % lineno)
 
     def after(self, i, steps):
         """Once the board has followed steps[i] (HeapHands: a take-back)."""
@@ -451,13 +544,28 @@ class Hands:
         tick and the sensor sweep at every phase."""
         return self.at(self.rnd.randrange(self.LAND_SPREAD_MS * HZ // 1000))
 
+    def special_lift(self, x):
+        # the Smoker's move is the lift: shown when its cell changes
+        self.shown(x, self.b.lift(x, **self.landing()), self.kinds["special"])
+
+    def special_put(self, x, code):
+        # the Beekeeper's card put down on its new cell, timed
+        self.t = self.PAUSE_MS
+        self.shown(x, self.b.put(x, code, **self.landing()), self.kinds["special"])
+
     def place(self, x, code):
         """Put a card down; the latency to the first frame in which its
         cell's LED is not what it was in the blink cycle before."""
         ack = self.b.put(x, code, **self.landing())
+        self.table[x] = code
+        self.shown(x, ack, self.latency)
+
+    def shown(self, x, ack, into):
+        """The latency from an action on cell x (its acknowledgement: the
+        cycle it landed at) to the first frame in which the cell's LED is
+        not what it was in the blink cycle before, appended to into."""
         if ack.get("late"):
             self.unanchored += 1  # the PC was too slow for that cycle: landed at once
-        self.table[x] = code
         c0 = ack["cycle"]
         with self.b._cv:
             frames = list(self.b.frames)
@@ -475,7 +583,7 @@ class Hands:
         while waited <= self.LED_TIMEOUT_MS:
             for cycle, grb in self.b.frames_since(c0):
                 if grb[3 * led : 3 * led + 3] not in before:
-                    self.latency.append(ms(cycle - c0))
+                    into.append(ms(cycle - c0))
                     self.hold_at = cycle + self.SETTLE_MS * HZ // 1000
                     return
             self.b.wait_ms(20)

@@ -63,17 +63,35 @@ def provenance(p):
     return p["source"]
 
 
-def budget_rows(parts, fig):
+COLUMNS = (
+    ("ideal", "ideal emulator"),
+    ("typical", "real chip, typical flash"),
+    ("worst", "real chip, worst-case flash"),
+)
+
+
+def budget_rows(parts):
+    """Each budget's figure in the three timing profiles (results.PROFILES),
+    its verdict on the judged one (results.JUDGED), and where and when that
+    one was measured."""
+    figs = {prof: results.target_figures(parts, prof) for prof, _ in COLUMNS}
     rows, notes, wheres = [], [], []
     for b in budgets.BUDGETS:
-        v, verdict = budgets.check(b, fig)
-        p = parts.get(b.part)
-        measured = "not run" if v is None else "**%s**" % (b.fmt % v)
-        if p is not None and p["source"] != "measured":
-            measured += " (%s)" % p["source"]
-        if b.estimate and v is not None:
-            notes.append(b.estimate)
-            measured += " (estimate%s)" % ("¹" if len(notes) == 1 else " %d" % len(notes))
+        cols = []
+        for prof, _ in COLUMNS:
+            v, verdict = budgets.check(b, figs[prof])
+            p = results.pick(parts, b.part, prof)
+            text = "not run" if v is None else b.fmt % v
+            if prof == results.JUDGED and v is not None:
+                text = "**%s**" % text
+            if p is not None and p["source"] != "measured":
+                text += " (%s)" % p["source"]
+            if b.estimate and v is not None and prof == results.JUDGED:
+                notes.append(b.estimate)
+                text += " (estimate%s)" % ("¹" if len(notes) == 1 else " %d" % len(notes))
+            cols.append(text)
+        v, verdict = budgets.check(b, figs[results.JUDGED])
+        p = results.pick(parts, b.part, results.JUDGED)
         where = p["where"] if p else "-"
         if p and where not in wheres:
             wheres.append(where)
@@ -81,14 +99,83 @@ def budget_rows(parts, fig):
             (
                 b.label,
                 budgets.budget_text(b),
-                measured,
+                *cols,
                 verdict,
-                short(where),
                 p["date"][:10] if p else "-",
                 "`%s`" % p["commit"] if p else "-",
             )
         )
     return rows, notes, wheres
+
+
+def calibration_section(parts):
+    """The timing model against real Picos (bench/calibration.py)."""
+    from bench import calibration
+
+    ideal = parts.get("calibration")
+    model = parts.get(results.variant("calibration", "typical"))
+    if ideal is None and model is None:
+        return []
+    rows = calibration.rows(
+        (ideal or {}).get("figures", {}).get("calibration", {}),
+        (model or {}).get("figures", {}).get("calibration", {}),
+    )
+    # a real board's run of the same programs (make bench-device), if one was sent
+    dev = parts.get("device-calibration")
+    devfig = dev["figures"]["calibration"] if dev else {}
+    body, near, n = [], 0, 0
+    for key, (what, source, version, pub, vi, vt, ratio) in zip(calibration.keys(), rows):
+        if ratio is not None:
+            n += 1
+            near += abs(ratio - 1) <= calibration.TOLERANCE
+        row = [
+            what,
+            "%.1f ms" % (pub / 1000.0),
+            "-" if vi is None else "%.1f ms" % (vi / 1000.0),
+            "-" if vt is None else "%.1f ms" % (vt / 1000.0),
+            "-" if ratio is None else "%.2f" % ratio,
+            version,
+            "[source](%s)" % source,
+        ]
+        if dev:
+            v = devfig.get("programs", {}).get(key, devfig.get("perf_bench", {}).get(key))
+            row.insert(4, "-" if v is None else "%.1f ms" % (v / 1000.0))
+        body.append(tuple(row))
+    p = model or ideal
+    out = [
+        "## Calibration",
+        "",
+        "The timing model (`tools/rp2040/timing.js`) against what others measured on a real "
+        "Raspberry Pi Pico at 125 MHz running MicroPython: the same programs "
+        "(`tools/bench/calibration_device.py`, written from the published descriptions; "
+        "MicroPython's own `perf_bench` where a checkout is at hand, "
+        "`MICROPYTHON_PERF_BENCH`) on the emulated board, ideal and with the model (typical "
+        "flash; these programs write no flash). Ratio: the model's figure over the published "
+        "one. %d of %d within %d %%. The images run MicroPython 1.28; the published figures "
+        "are of the versions named. %s, %s, commit `%s`."
+        % (
+            near,
+            n,
+            round(100 * calibration.TOLERANCE),
+            upper(provenance(p)),
+            p["date"][:10],
+            p["commit"],
+        ),
+        "",
+    ]
+    head = ["program", "published", "ideal emulator", "real-chip model", "ratio", "MicroPython",
+            "source"]  # fmt: skip
+    if dev:
+        head.insert(4, "real Pico (%s)" % dev["where"])
+    out += table(head, body)
+    if not dev:
+        out += [
+            "",
+            "No real Pico has run these images yet: `make bench-device PORT=...` on one fills a "
+            "real-Pico column here ([how](development/bench.md#a-real-pico)).",
+        ]
+    out.append("")
+    return out
 
 
 def heap_rows(mem):
@@ -274,7 +361,7 @@ def run_rows(runs):
 
 def render(runs):
     parts = results.merged(runs)
-    fig = results.target_figures(parts)
+    fig = results.target_figures(parts, results.JUDGED)
     out = [
         "# Figures",
         "",
@@ -289,8 +376,14 @@ def render(runs):
         "the newest full measurement.",
         "",
         "The emulated RP2040's figures are the chip's own time (rp2040js counts the cycles of "
-        "each instruction at 125 MHz) and come out the same on any PC; they are a lower bound "
-        "for a real board, which has XIP cache misses and flash writes that take time. The "
+        "each instruction at 125 MHz) and come out the same on any PC. rp2040js alone (the "
+        "ideal column) runs every instruction from a flash that never waits and writes flash "
+        "in no time: a lower bound. The real-chip columns add what a Pico pays "
+        "(`tools/rp2040/timing.js`): its XIP cache's misses, and the flash's program and erase "
+        "times, typical and datasheet maximum, the core stalled meanwhile; the budgets are "
+        "judged on the typical column. No real Pico has run these images: the real-chip "
+        "columns are the model's, calibrated against what others measured on real boards "
+        '("Calibration", below). The '
         "placements of the placement-to-LED figures land at fixed cycles of the board's own "
         "time, so two runs give the same latencies. The pull's rate counts the chip's cycles "
         "from the host's first request to its last reply, so a slow or loaded PC, whose "
@@ -302,17 +395,30 @@ def render(runs):
         "## The budgets",
         "",
     ]
-    rows, notes, wheres = budget_rows(parts, fig)
-    head = ("budget", "target", "figure", "verdict", "where measured", "date", "commit")
+    rows, notes, wheres = budget_rows(parts)
+    head = (
+        ("budget", "target")
+        + tuple(t for _, t in COLUMNS)
+        + (
+            "verdict (%s)" % results.JUDGED,
+            "date",
+            "commit",
+        )
+    )
     out += table(head, rows)
     out.append("")
     for i, n in enumerate(notes):
         out.append("%s Estimate: %s." % ("¹" if i == 0 else "%d." % (i + 1), n))
     if notes:
         out.append("")
-    for w in wheres:
-        if short(w) != w:
-            out.append("- *%s*: %s." % (short(w), w))
+    for prof, title in COLUMNS:
+        w = results.EMULATED if prof == "ideal" else results.EMULATED_TIMED[prof]
+        out.append("- *%s*: %s." % (title, w))
+    out.append(
+        "- A figure that is no time (a heap, a number of matches) is measured once, on the "
+        "ideal emulator, and stands in every column; a part that programs and erases no flash "
+        "while it measures gives the worst-case column its typical figure."
+    )
     out.append("")
     missed = [b for b in budgets.BUDGETS if budgets.check(b, fig)[1] == "MISSED"]
     if missed:
@@ -321,6 +427,7 @@ def render(runs):
             why = budgets.OPEN.get(b.label, "not explained yet (tools/bench/budgets.py, OPEN)")
             out.append("- **%s** (%s): %s." % (b.label, budgets.budget_text(b), why))
         out.append("")
+    out += calibration_section(parts)
     mem = fig.get("memory")
     if mem:
         head, rows = heap_rows(mem)

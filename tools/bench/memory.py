@@ -233,14 +233,17 @@ class HeapHands(Hands):
     reads. STATUS makes the board pay it only when asked."""
 
     PAUSE_MS = 0
+    REFUSE_EVERY = 0  # its own take-backs (after), no refusals: the heap's match
+    TAKEBACK_EVERY = 0
     LOCKSTEP = False  # as quick as the board follows: no figure of time here
     POLL_MS = 50
     SENSE_MS = 20
     TAP_MS = 160
 
-    def __init__(self, board, link, profile, say, every=TAKEBACK_EVERY):
+    def __init__(self, board, link, profile, say, every=None):
         Hands.__init__(self, board, link, profile, say)
-        self.every = every
+        # (the module's TAKEBACK_EVERY: the class's own is Hands' kind)
+        self.every = globals()["TAKEBACK_EVERY"] if every is None else every
         self.at = (0, 0)  # moves and ply before the step at hand
         self.placed = 0
         self.takebacks = 0
@@ -254,6 +257,12 @@ class HeapHands(Hands):
         if int(st["heap"]) == self.heap_lowest:
             self.lowest_moves = int(st.get("moves", 0))
         return st
+
+    def special_lift(self, x):
+        self.lift(x)
+
+    def special_put(self, x, code):
+        self.put(x, code)
 
     def place(self, x, code):
         self.b.put(x, code)

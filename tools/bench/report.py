@@ -187,6 +187,16 @@ def rows_of(fig):
                     else "",
                 )
             )
+            for kind, what in KIND_NAMES:
+                k = p.get(kind)
+                if k:
+                    rows.append(
+                        (
+                            "  %s, %d: mean / 95 %% / worst" % (what, k["n"]),
+                            "%.0f / %.0f / %.0f ms" % (k["mean_ms"], k["p95_ms"], k["max_ms"]),
+                            "",
+                        )
+                    )
     cap = fig.get("capacity")
     if cap:
         st = cap["status"]
@@ -275,12 +285,24 @@ def memory_rows(fig):
     return rows
 
 
-def print_report(fig):
+# the play part's other actions (bench/emulated.py KINDS), until shown
+KIND_NAMES = (
+    ("refused", "a card put where it may not go, until shown refused"),
+    ("takeback", "the card just played taken back, until shown"),
+    ("put_back", "and put back, until shown"),
+    ("special", "a special's move (Beekeeper's card put, Smoker's lift), until shown"),
+)
+
+
+def print_report(fig, timing="ideal"):
     rows = [("figure", "emulated RP2040", "unix port")] + rows_of(fig)
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)
     print()
-    print("The firmware on an emulated RP2040 (rp2040js, 125 MHz cycles; frozen images):")
+    print(
+        "The firmware on an emulated RP2040 (rp2040js, 125 MHz cycles; frozen images; "
+        "timing: %s):" % timing
+    )
     for r in rows:
         print("  %-*s  %-*s  %s" % (w0, r[0], w1, r[1], r[2]))
     mem = memory_rows(fig)

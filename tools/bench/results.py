@@ -21,6 +21,23 @@ EMULATED = (
     "emulated RP2040 (rp2040js, 125 MHz cycle clock, no XIP cache misses, "
     "flash writes take no time)"
 )
+# The real chip's timing on the emulator (tools/rp2040/timing.js): each
+# target part runs in these profiles, its figures stored as "part@profile"
+# ("part" alone: ideal). The budgets are judged on JUDGED.
+PROFILES = ("ideal", "typical", "worst")
+JUDGED = "typical"
+EMULATED_TIMED = {
+    "typical": "emulated RP2040, real-chip timing model, typical flash (rp2040js, 125 MHz; "
+    "XIP cache misses; W25Q16JV typical program and erase times, the core stalled)",
+    "worst": "emulated RP2040, real-chip timing model, worst-case flash (rp2040js, 125 MHz; "
+    "XIP cache misses; W25Q16JV datasheet maximum program and erase times)",
+}
+# Parts whose figures are not times (heap, matches held): measured once,
+# ideal, the same in every column.
+UNTIMED = ("memory", "capacity")
+# Parts that program and erase no flash while they measure: the worst-case
+# flash changes nothing, so their worst-case column is the typical one.
+NO_FLASH = ("calibration", "core", "firmware", "engine")
 UNIX_PORT = "MicroPython unix port"
 CPYTHON = "CPython"
 
@@ -39,6 +56,36 @@ TARGET_PARTS = (
 )  # fmt: skip
 for _p in TARGET_PARTS:
     WHERE[_p] = EMULATED
+    for _t, _w in EMULATED_TIMED.items():
+        WHERE["%s@%s" % (_p, _t)] = _w
+
+
+def variant(part, profile):
+    """A target part's name in a timing profile ("play@typical")."""
+    return part if profile == "ideal" else "%s@%s" % (part, profile)
+
+
+def runs_in(part, profile):
+    """Whether `make bench` runs a target part in a timing profile."""
+    if profile == "ideal":
+        return True
+    return part not in UNTIMED and (profile != "worst" or part not in NO_FLASH)
+
+
+def pick(parts, part, profile):
+    """A target part's record in a profile, or the one that stands for it
+    there (a part with no flash write: typical for worst; a part that is no
+    time: ideal), or None."""
+    chain = [profile]
+    if profile == "worst" and part in NO_FLASH:
+        chain.append("typical")
+    if part in UNTIMED:
+        chain.append("ideal")
+    for prof in chain:
+        p = parts.get(variant(part, prof))
+        if p is not None:
+            return p
+    return None
 
 
 def git(*args):
@@ -76,9 +123,10 @@ def now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def part_of(key):
-    """The target's figure keys (play_rev_a, resume_rev_b, ...) by part."""
-    return key.split("_rev_")[0]
+def part_of(key, profile="ideal"):
+    """The target's figure keys (play_rev_a, resume_rev_b, ...) by part, in
+    a timing profile."""
+    return variant(key.split("_rev_")[0], profile)
 
 
 def record(name, parts, quick, started, at, wall_s, figures, budget_rows):
@@ -150,11 +198,12 @@ def merged(runs):
     return {part: v[1] for part, v in best.items()}
 
 
-def target_figures(parts):
-    """The target's figure dict (as tools/bench/target.py made it) from the
-    merged parts: what the budgets read."""
+def target_figures(parts, profile="ideal"):
+    """The target's figure dict (as tools/bench/target.py made it) in a
+    timing profile, from the merged parts: what the budgets read."""
     fig = {}
-    for part, p in parts.items():
-        if part in TARGET_PARTS:
+    for part in TARGET_PARTS:
+        p = pick(parts, part, profile)
+        if p is not None:
             fig.update(p["figures"])
     return fig

@@ -97,6 +97,7 @@ from bench.emulated import (
     REVS,
     ROOT,
     TOOLS,
+    WRONG,
     Board,
     Hands,
     Repl,
@@ -147,11 +148,6 @@ MATCH_LOWEST_FROZEN = 194848
 
 MATCH_LOWEST_DEPLOYED = 125296
 
-# The calibration loop on a real Pico: the figure the issue quotes (and
-# ../shared/rp2040/README.md), "reported" without a source.
-REAL_PICO_LOOP_US = 31
-
-LOOP_PIN = 25  # the Pico's LED: free on both revisions
 
 # Repetitions on the board (each a few hundred ms of chip time at most)
 # and, for the unix port, tools/bench/core.py's and firmware.py's own.
@@ -233,45 +229,24 @@ class Bench:
     def calibration(self):
         """The pin loop at module level (as the issue states it) and inside
         a function (locals: the firmware's own style)."""
+        from bench import calibration
+
         b = Board(self.images["rev_a"], "rev_a", self.workdir("calibration"))
-        n = 2000
-        code = (
-            "import time\n"
-            "from machine import Pin\n"
-            "p = Pin(%d, Pin.OUT)\n"
-            "N = %d\n"
-            "t0 = time.ticks_us()\n"
-            "for i in range(N):\n"
-            "    p.value(1)\n"
-            "    p.value(0)\n"
-            "print('LOOP', time.ticks_diff(time.ticks_us(), t0))\n"
-            "def f(p, n):\n"
-            "    t0 = time.ticks_us()\n"
-            "    for i in range(n):\n"
-            "        p.value(1)\n"
-            "        p.value(0)\n"
-            "    return time.ticks_diff(time.ticks_us(), t0)\n"
-            "print('FUNC', f(p, N))\n"
-            "import machine\n"
-            "print('FREQ', machine.freq())\n"
-        ) % (LOOP_PIN, n)
         try:
             b.boot()
             repl = Repl(b.port)
-            out = repl.run(code)
+            fig = calibration.measure(repl)
             repl.close()
         finally:
             b.close()
-        got = dict(line.split() for line in out.splitlines() if line.strip())
-        if int(got["FREQ"]) != HZ:
-            raise RuntimeError("the emulated chip runs at %s Hz" % got["FREQ"])
-        fig = {
-            "loop_us": round(int(got["LOOP"]) / n, 2),
-            "loop_us_in_function": round(int(got["FUNC"]) / n, 2),
-            "loop_us_real_pico_reported": REAL_PICO_LOOP_US,
-        }
+        if fig["freq"] != HZ:
+            raise RuntimeError("the emulated chip runs at %s Hz" % fig["freq"])
         self.put("calibration", fig)
-        self.say("  calibration loop: %.1f us an iteration\n" % fig["loop_us"])
+        more = ", %d perf_bench" % len(fig["perf_bench"]) if "perf_bench" in fig else ""
+        self.say(
+            "  calibration loop: %.1f us an iteration; %d published programs%s\n"
+            % (fig["loop_us"], len(fig["programs"]), more)
+        )
 
     # ---- the rules core ------------------------------------------------------------
     def core(self):
@@ -536,6 +511,7 @@ class Bench:
             on, usb = b.boot()
             link = L.Link(b.port, timeout=60)
             hands = Hands(b, link, profile, self.say)
+            hands.wrong = WRONG.get(RECORD)
             hands.hello(usb)
             heap_setup = int(L.fields(hands.ask("STATUS"))["heap"])
             hands.setup(setup)
@@ -559,6 +535,16 @@ class Bench:
             "heap_end": hands.heap_end,
             "heap_lowest": hands.heap_lowest,
         }
+        # every placement, legal or not (emulated.KINDS): its own summary
+        for kind, got in hands.kinds.items():
+            if got:
+                k = sorted(got)
+                fig[kind] = {
+                    "n": len(k),
+                    "mean_ms": round(sum(k) / len(k), 1),
+                    "p95_ms": round(k[(len(k) * 95) // 100], 1),
+                    "max_ms": round(k[-1], 1),
+                }
         self.put("play_" + rev, fig)
         self.say(
             "  placement to LED, profile %s: mean %.0f ms, 95%% %.0f ms, worst %.0f ms (%d)\n"
@@ -774,9 +760,25 @@ def images(say):
     return want, missing
 
 
-def run(parts, quick=False, jobs=2, say=say_out):
+def run(parts, quick=False, jobs=2, say=say_out, timing="ideal"):
+    """The parts on emulated boards in a timing profile (tools/rp2040/timing.js:
+    every board this run starts takes it from APIXAGON_TIMING)."""
+    old = os.environ.get("APIXAGON_TIMING")
+    os.environ["APIXAGON_TIMING"] = timing
+    try:
+        return _run(parts, quick, jobs, say, timing == "ideal")
+    finally:
+        if old is None:
+            os.environ.pop("APIXAGON_TIMING", None)
+        else:
+            os.environ["APIXAGON_TIMING"] = old
+
+
+def _run(parts, quick=False, jobs=2, say=say_out, beside=True):
     """The parts named, on the emulated RP2040: (figures, [(part, error)]),
-    or (None, why) when the images or the emulator are missing."""
+    or (None, why) when the images or the emulator are missing. beside: the
+    unix port's figures beside them too (PC time: once, with the ideal
+    profile's run)."""
     if not unix_core.micropython():
         return None, "micropython not found (run through make bench)"
     paths, missing = images(say)
@@ -809,6 +811,8 @@ def run(parts, quick=False, jobs=2, say=say_out):
             unix = Unix(os.path.join(tmp, "unix"))
         if "core" in parts:
             bench.positions = unix.positions()
+        if not beside:
+            unix = None
         tasks = []
         for part in ("play", "resume"):
             if part in parts:
@@ -852,7 +856,7 @@ def run(parts, quick=False, jobs=2, say=say_out):
         if unix is not None:
             say("On the unix port, at the same positions ...\n")
             unix_figures(unix, bench.fig)
-        if "pull" in parts:
+        if "pull" in parts and beside:
             try:
                 unix_pull(bench.fig, say)
             except (Exception, SystemExit) as e:  # the chip's figures stand without it

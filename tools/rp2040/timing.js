@@ -31,10 +31,13 @@
 // on code this size). Invalidated whole by every flash program and erase
 // (the SDK's flash_flush_cache after it), as on the chip.
 //
-// Flash program and erase (Winbond W25Q16JV datasheet, rev. H, section
-// 9.6 "AC Electrical Characteristics": tPP page program 0.4 ms typical, 3
-// ms max; tSE 4 KB sector erase 45 ms typical, 400 ms max; tBE2 64 KB
-// block erase 150 ms typical, 2000 ms max): the core is stalled for the
+// Flash program and erase (Winbond W25Q16JV datasheet, rev. H, 2019,
+// "AC Electrical Characteristics",
+// https://www.winbond.com/resource-files/w25q16jv%20spi%20revf%2005092017.pdf:
+// tPP page program 0.4 ms typical, 3 ms max; tSE 4 KB sector erase 45 ms
+// typical, 400 ms max; tBE2 64 KB block erase 150 ms typical, 2000 ms max;
+// the 3 ms also as quoted in https://github.com/blackmagic-debug/blackmagic/pull/879.
+// The table itself was not re-read here: docs/development/notes.md): the core is stalled for the
 // whole operation, as MicroPython 1.28's rp2 port runs every program and
 // erase with interrupts off and core 1 locked out (ports/rp2/rp2_flash.c:
 // flash_range_erase/program inside mp_thread_begin_atomic_section). The
