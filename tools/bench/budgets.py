@@ -338,15 +338,6 @@ OPEN = {
         "lane's read of its hot cells made faster, or the two budgets traded one against the "
         "other by a decision"
     ),
-    "the computer's answer, worst position, every level the board offers (1, 2, 3, 4, 5)": (
-        "not measured in the typical column yet (the engine part, make bench-long, runs "
-        "ideal: its figures there stand on the page)"
-    ),
-    "heap free during the computer's search (frozen, rev A)": (
-        "not measured in the typical column yet (the engine part, make bench-long); the "
-        "ideal figure is an estimate: the lowest heap of a 2-player match less what the "
-        "engine's objects and its dearest search allocate"
-    ),
     "logs pull, KB per second of the chip's clock": (
         "441 KB/s in the typical column, 628 ideal: the pull's path (littlefs's reads, the "
         "frames' CRC, the USB writes) runs from flash through the XIP cache, and its misses "
