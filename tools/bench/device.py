@@ -57,7 +57,7 @@ def positions():
 
 
 def core(repl, quick):
-    from bench.emulated import parse_time, read, script_call
+    from bench.emulated import core_timings, read
 
     repl.t.enter_raw_repl(soft_reset=True, timeout_overall=120)
     try:
@@ -69,15 +69,7 @@ def core(repl, quick):
     crowded, worst = positions()
     fig = {"position": crowded, "worst_position": worst, "worst_found_by": "the figures' data"}
     k = {w: (1 if quick else n) for w, n in CORE_K.items()}
-    for what in ("hint", "cards", "check", "push"):
-        out = repl.run(script_call("core_device", what, REC, k[what], crowded))
-        us, fig["occupied"] = parse_time(out, what)
-        fig[what + "_us"] = round(us, 1)
-    for what in ("hint", "cards"):
-        out = repl.run(script_call("core_device", what, REC, k[what], worst))
-        us, fig["worst_occupied"] = parse_time(out, what)
-        fig["worst_%s_us" % what] = round(us, 1)
-    return fig
+    return core_timings(repl, REC, k, crowded, worst, fig)
 
 
 def boot(port, repl, timeout=30.0):

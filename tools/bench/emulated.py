@@ -142,6 +142,21 @@ class Repl:
         self.t.close()
 
 
+def core_timings(repl, record, k, crowded, worst, fig):
+    """The rules core's queries timed on the board (core_device.py, k[what]
+    repeats each) at the crowded and the worst positions, into fig: the
+    emulated board's core part and a real Pico's (device.py) alike."""
+    for what in ("hint", "cards", "check", "push"):
+        out = repl.run(script_call("core_device", what, record, k[what], crowded))
+        us, fig["occupied"] = parse_time(out, what)
+        fig[what + "_us"] = round(us, 1)
+    for what in ("hint", "cards"):
+        out = repl.run(script_call("core_device", what, record, k[what], worst))
+        us, fig["worst_occupied"] = parse_time(out, what)
+        fig["worst_%s_us" % what] = round(us, 1)
+    return fig
+
+
 def script_call(module, *args):
     """Code that runs one of our device scripts with its command line."""
     argv = [module] + [str(a) for a in args]

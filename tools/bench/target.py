@@ -101,6 +101,7 @@ from bench.emulated import (
     Board,
     Hands,
     Repl,
+    core_timings,
     hello_after_boot,
     ms,
     parse_time,
@@ -279,14 +280,7 @@ class Bench:
                 fig["worst_found_by"] = "cycles on the board"
                 fig["positions_scanned"] = len(rows)
             fig["worst_position"] = worst
-            for what in ("hint", "cards", "check", "push"):
-                out = repl.run(script_call("core_device", what, rec, K_CORE[what], crowded))
-                us, fig["occupied"] = parse_time(out, what)
-                fig[what + "_us"] = round(us, 1)
-            for what in ("hint", "cards"):
-                out = repl.run(script_call("core_device", what, rec, K_CORE[what], worst))
-                us, fig["worst_occupied"] = parse_time(out, what)
-                fig["worst_%s_us" % what] = round(us, 1)
+            core_timings(repl, rec, K_CORE, crowded, worst, fig)
             repl.close()
         finally:
             b.close()
