@@ -107,15 +107,24 @@ def span(link, log, num, most, room):
     return k, n - k * archive.ENTRY
 
 
+# A log of its own sent whole is read once into a buffer of this size
+# when it fits (the longest match's log, writer.LONGEST), made for the
+# request and let go after it: summed and sent from there, where reading
+# it twice (its CRC-32 first, for the head) cost the RP2040 ~2 ms a 7 KB
+# log in the real-chip model (every read goes through the XIP cache)
+WHOLE_BUF = const(8192)
+
+
 def whole(link, log, num, room, longest):
     """A log of a range that is its own file, as a span of one: the
-    archive entry head it would have (archive.head: its length and CRC-32,
-    summed in a first read) and its bytes, one head frame for the whole
-    log where chunk frames cost the RP2040 ~1.9 ms each (a long match
-    never fits an archive). (1, its bytes); (0, 0): nothing sent (no such
-    log, or empty: the link's chunk frames say so); (-code, 0) to end the
-    reply with: no room left, or longer than longest (the host asks it by
-    its bytes)."""
+    archive entry head it would have (archive.head: its length and CRC-32)
+    and its bytes, one head frame for the whole log where chunk frames
+    cost the RP2040 ~1.9 ms each (a long match never fits an archive).
+    Read once where it fits the link's chunk or WHOLE_BUF (a heap without
+    that block: read twice, summed in a first read). (1, its bytes);
+    (0, 0): nothing sent (no such log, or empty: the link's chunk frames
+    say so); (-code, 0) to end the reply with: no room left, or longer than
+    longest (the host asks it by its bytes)."""
     if room <= 0:
         return -proto.E_ARGS, 0
     path = log.own_file(num)
@@ -123,26 +132,43 @@ def whole(link, log, num, room, longest):
         return 0, 0
     fs = log.fs
     chunk = link._chunk
+    held = None  # the log's bytes, when read whole (chunk or a buffer)
     crc = n = 0
     try:
         while True:
-            got = fs.read_into(path, n, chunk)
+            if held is None and n == len(chunk):
+                held = _bigger(chunk, longest)
+            buf = chunk if held is None else memoryview(held)[n:]
+            got = fs.read_into(path, n, buf)
             if got:
-                crc = binascii.crc32(chunk[:got], crc)
+                crc = binascii.crc32(buf[:got], crc)
                 n += got
-            if got < len(chunk) or n > longest:
+            if got < len(buf) or n > longest:
                 break
+            if held is not None:
+                held = None  # longer than the buffer: read twice
     except OSError:
         return 0, 0
     if not n:
         return 0, 0
     if n > longest:
         return -proto.E_ARGS, 0
+    if held is None and n < len(chunk):
+        held = chunk
     E = archive.ENTRY
     buf = link._buf
     B = proto.B64_AT
     archive.head(memoryview(buf)[B - E : B], archive.LOG, num, n, crc & 0xFFFFFFFF)
     at = span_head_into(buf, B - E, link._seq, num, 1, n + E)
+    if held is chunk:  # the chunk follows the head in the link's buffer
+        link._send(memoryview(buf)[at : B + n])
+        return 1, n
+    if held is not None:  # its first chunk still follows the head
+        c = len(chunk)
+        link._send(memoryview(buf)[at : B + c])
+        if n > c:
+            link._send(memoryview(held)[c:n])
+        return 1, n
     off = 0
     while off < n:
         try:
@@ -161,3 +187,16 @@ def whole(link, log, num, room, longest):
             link._send(chunk[:m])
         off += m
     return 1, n
+
+
+def _bigger(chunk, longest):
+    # WHOLE_BUF with the chunk's bytes at its start, or None (no such
+    # block free, or no room for it under longest)
+    if longest < WHOLE_BUF:
+        return None
+    try:
+        b = bytearray(WHOLE_BUF)
+    except MemoryError:
+        return None
+    b[: len(chunk)] = chunk
+    return b

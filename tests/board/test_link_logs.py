@@ -329,3 +329,40 @@ def test_a_log_longer_than_a_fetch_in_a_range_of_protocol_5_is_refused_whole():
     assert code == proto.E_ARGS and got == []
     got, code, _ = _spans(h, "FETCH 3+1")
     assert not code and got == [(3, 100, 3)]
+
+
+def _varied_logs(name, sizes):
+    # as _logs_of, but bytes that differ along each log (a byte sent from
+    # the wrong place breaks its log's CRC-32, which the tally checks)
+    root = folder(name) + "/logs"
+    os.mkdir(root)
+    for n, size in enumerate(sizes, 1):
+        piece = bytearray(256)  # a piece at a time: a small heap
+        with open("%s/%04d.alog" % (root, n), "wb") as f:
+            for at in range(0, size, 256):
+                k = min(256, size - at)
+                for i in range(k):
+                    piece[i] = ((at + i) * 7 + n) % 251
+                f.write(memoryview(piece)[:k])
+    return Host(None, root)
+
+
+def test_a_log_of_its_own_is_sent_whole_from_one_read_or_from_two():
+    # fetch.whole: a log within the link's chunk or WHOLE_BUF read once
+    # and sent from there; a longer one, or a heap without WHOLE_BUF's
+    # block, summed in a first read and sent from a second: the same bytes
+    from smartboard import fetch
+
+    c = proto.MAX_CHUNK
+    sizes = (300, c, c + 1, 3 * c + 5, fetch.WHOLE_BUF, fetch.WHOLE_BUF + 1, 20000)
+    h = _varied_logs("link-whole-reads", sizes)
+    want = [(n, size, n % 251) for n, size in enumerate(sizes, 1)]
+    got, code, spans = _spans(h, "FETCH 1+4 5+1 6+1 7+1")
+    assert not code and got == want
+    big = fetch._bigger
+    fetch._bigger = lambda chunk, longest: None  # no such block free
+    try:
+        got, code, spans = _spans(h, "FETCH 1+4 5+1 6+1 7+1")
+    finally:
+        fetch._bigger = big
+    assert not code and got == want

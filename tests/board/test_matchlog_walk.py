@@ -106,3 +106,40 @@ def test_an_archive_removed_behind_the_boards_back_is_walked_again():
     gone = [n for n in data if not h.log.has("%04d.alog" % n)]
     assert gone and not [e for e in listed if int(e[0][:4]) in gone]
     assert h.log.counts()[0] == 12 - len(gone)
+
+
+def test_the_packers_appends_keep_the_walk_so_the_next_listing_reads_no_archive():
+    # The board packs between matches, after its boot walked the archives;
+    # a pull's first LOGS then comes: the walk kept up by the packer
+    # (Folder.walked_append) lists what a fresh walk lists, reading no
+    # archive head, before and after the packed logs' own files are gone.
+    flash = Sized()
+    log = fill(flash, 6)
+    data = logs_of(flash, log)
+    pack_all(log)
+    h = Host(flash)  # a boot: two archives' worth walked
+    _listing(h)
+    more = fill(flash, 14)  # the same folder, eight matches more
+    data = logs_of(flash, more)
+    h.log.rescan()
+    flash.arc_reads = 0
+    h.log.pack_wanted = True
+    k = 0
+    while h.log.pack_due() and h.log.pack_step():
+        k += 1
+        if k == 3:  # amid the packing: a log copied, its own file still there
+            flash.arc_reads = 0
+            amid = _listing(h)
+            assert flash.arc_reads == 0
+            assert amid == _listing(Host(flash))
+            flash.arc_reads = 0
+    assert h.log.packer.packed >= 7
+    reads = flash.arc_reads  # the packer's own read-backs
+    listed = _listing(h)
+    assert flash.arc_reads == reads  # no walk: the walk kept up
+    fresh = Host(flash)
+    assert listed == _listing(fresh)
+    assert [(int(n[:4]), s) for n, s, _ in listed] == [(k, v[0]) for k, v in sorted(data.items())]
+    for n in sorted(data):
+        assert h.log.packed(n) == fresh.log.packed(n), n
+    assert (h.log.top, h.log.tail, h.log.dup) == (fresh.log.top, fresh.log.tail, fresh.log.dup)

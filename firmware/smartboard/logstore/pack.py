@@ -203,6 +203,7 @@ class Packer:
             f.add_arc(first)
             t = f.tail = [first, 0]
         t[1] = at + e + size
+        f.walked_append(first, t[1], n, size)
         f._cur = None
         self.at = (path, at)
         self.state = _VERIFY
