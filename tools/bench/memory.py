@@ -244,7 +244,7 @@ class HeapHands(Hands):
         Hands.__init__(self, board, link, profile, say)
         # (the module's TAKEBACK_EVERY: the class's own is Hands' kind)
         self.every = globals()["TAKEBACK_EVERY"] if every is None else every
-        self.at = (0, 0)  # moves and ply before the step at hand
+        self.ply_at = (0, 0)  # moves and ply before the step at hand (not `at`: Hands.at())
         self.placed = 0
         self.takebacks = 0
         self.samples = 0
@@ -285,7 +285,7 @@ class HeapHands(Hands):
         from apixagon.codes import PLACE
 
         lineno, kind, side, card, cells, t, nmoves, ply = steps[i]
-        before, self.at = self.at, (nmoves, ply)
+        before, self.ply_at = self.ply_at, (nmoves, ply)
         self.heap_by_move.append(self.heap_end)
         if kind != PLACE or i + 1 == len(steps):
             return
