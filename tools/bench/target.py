@@ -150,6 +150,9 @@ MATCH_LOWEST_FROZEN = 194848
 MATCH_LOWEST_DEPLOYED = 125296
 
 
+# mpremote cp of the pull's files, at most (seconds of the PC's; ~10-30 s)
+MPREMOTE_CP_S = 300
+
 # Repetitions on the board (each a few hundred ms of chip time at most)
 # and, for the unix port, tools/bench/core.py's and firmware.py's own.
 K_CORE = {"hint": 20, "cards": 4, "check": 500, "push": 20}
@@ -669,13 +672,29 @@ class Bench:
             ]
             if r.returncode != 0 or not names:
                 raise RuntimeError("mpremote ls failed: %s%s" % (r.stdout[-300:], r.stderr[-300:]))
-            t1 = time.monotonic()
-            r = subprocess.run(
-                mp + ["cp"] + [":logs/" + n for n in names] + [dest + "/"],
-                capture_output=True,
-                text=True,
-                timeout=3600,
-            )
+            # mpremote waits for the raw REPL's end marker with no limit of
+            # its own: on a loaded PC it has waited for good (twice in a run
+            # beside four other emulators). Given 300 s, then the board is
+            # powered off and on and asked once more.
+            for attempt in (1, 2):
+                t1 = time.monotonic()
+                try:
+                    r = subprocess.run(
+                        mp + ["cp"] + [":logs/" + n for n in names] + [dest + "/"],
+                        capture_output=True,
+                        text=True,
+                        timeout=MPREMOTE_CP_S,
+                    )
+                    break
+                except subprocess.TimeoutExpired:
+                    if attempt == 2:
+                        raise RuntimeError("mpremote cp hung twice (%d s each)" % MPREMOTE_CP_S)
+                    self.say("  mpremote cp hung: the board powered off and on, asked again\n")
+                    b.cut()
+                    b.wait_for(lambda: not b.on, 30, "the power cut")
+                    b.power_on()
+                    b.wait_usb()
+                    b.wait_ms(1500)  # its boot work done
             cp_wall = time.monotonic() - t1
             if r.returncode != 0:
                 raise RuntimeError("mpremote cp failed: %s%s" % (r.stdout[-300:], r.stderr[-300:]))
