@@ -324,10 +324,12 @@ OPEN = {
         "other by a decision"
     ),
     "logs pull, KB per second of the chip's clock": (
-        "441 KB/s in the typical column, 628 ideal: the pull's path (littlefs's reads, the "
-        "frames' CRC, the USB writes) runs from flash through the XIP cache, and its misses "
-        "take 30 % of the chip's time; open: the hot loop of GET and FETCH in RAM "
-        "(@micropython.viper or a native CRC), measured again in this column"
+        "446 KB/s in the typical column, 602 ideal (a log of its own now read once): of the "
+        "FETCH's 111 ms for 73 KB, ~25 ms are the USB CDC's path a 64-byte packet (TinyUSB's "
+        "FIFO and class driver, the DPRAM), the rest reads through the XIP cache, the CRC-32 "
+        "of the logs of their own and bytecode; LOGS ~22 ms, PULLED ~8 ms "
+        "(docs/development/notes.md); open: a CDC transfer of several packets, the listing's "
+        "and the span's loops in machine code"
     ),
 }
 
