@@ -160,11 +160,8 @@ def whole(link, log, num, room, longest):
     B = proto.B64_AT
     archive.head(memoryview(buf)[B - E : B], archive.LOG, num, n, crc & 0xFFFFFFFF)
     at = span_head_into(buf, B - E, link._seq, num, 1, n + E)
-    if held is chunk:  # the chunk follows the head in the link's buffer
-        link._send(memoryview(buf)[at : B + n])
-        return 1, n
-    if held is not None:  # its first chunk still follows the head
-        c = len(chunk)
+    if held is not None:  # the chunk (the first one) follows the head in the link's buffer
+        c = n if n < len(chunk) else len(chunk)
         link._send(memoryview(buf)[at : B + c])
         if n > c:
             link._send(memoryview(held)[c:n])

@@ -110,6 +110,17 @@ def _head_n(head, j):
     return (head[j] << 8) | head[j + 1]
 
 
+def _put_pair(b, j, n, size):
+    # a pair (n: 2 bytes, size: 4, big-endian) written at b[j:j + 6], as
+    # _keep_head keeps them inline (a walk's archives, _walked)
+    b[j] = n >> 8
+    b[j + 1] = n & 255
+    b[j + 2] = (size >> 24) & 255
+    b[j + 3] = (size >> 16) & 255
+    b[j + 4] = (size >> 8) & 255
+    b[j + 5] = size & 255
+
+
 def _bit(bits, n, m):
     # bit n of the index (Folder._bits): m _LOG, _MARK, _PACKED or _FIT
     j = 4 * (n >> 3) + m
@@ -789,13 +800,7 @@ class Folder:
             # an archive kept, not a list of tuples
             w = self._walked = bytearray(6 * len(arcs))
             for i in range(len(arcs)):
-                f, z = arcs[i]
-                w[6 * i] = f >> 8
-                w[6 * i + 1] = f & 255
-                w[6 * i + 2] = (z >> 24) & 255
-                w[6 * i + 3] = (z >> 16) & 255
-                w[6 * i + 4] = (z >> 8) & 255
-                w[6 * i + 5] = z & 255
+                _put_pair(w, 6 * i, arcs[i][0], arcs[i][1])
             self._held = held
             self._wtop = self.top
             self._wtail = None if self.tail is None else list(self.tail)
@@ -961,16 +966,11 @@ class Folder:
         if w is None:
             return
         i = 0
-        while i < len(w) and ((w[i] << 8) | w[i + 1]) < first:
+        while i < len(w) and _head_n(w, i) < first:
             i += 6
-        if i == len(w) or ((w[i] << 8) | w[i + 1]) != first:
+        if i == len(w) or _head_n(w, i) != first:
             w = self._walked = w[:i] + bytearray(6) + w[i:]
-            w[i] = first >> 8
-            w[i + 1] = first & 255
-        w[i + 2] = (size >> 24) & 255
-        w[i + 3] = (size >> 16) & 255
-        w[i + 4] = (size >> 8) & 255
-        w[i + 5] = size & 255
+        _put_pair(w, i, first, size)
         held = self._held
         if (n >> 3) >= len(held):
             held.extend(bytes((n >> 3) + 16 - len(held)))
