@@ -139,6 +139,11 @@ PLAY_KINDS = (
 )
 
 
+def _play_ms(words, get, limit):
+    # a placement's budget: ms until the board shows it, at most limit
+    return Budget(words, get, "<=", limit, "%.0f ms", unit="ms", part="play")
+
+
 def _play_kinds():
     """Each kind's two budgets: profile A (NFC) <= 250 ms, profile B
     (reeds) <= 50 ms at the worst (the refusal's limits, issue text)."""
@@ -146,55 +151,33 @@ def _play_kinds():
     for words, kind, a_stat in PLAY_KINDS:
         a_key = "p95_ms" if a_stat == "95 %" else "max_ms"
         out += (
-            Budget(
+            _play_ms(
                 "%s, profile A, %s" % (words, a_stat),
                 lambda f, kind=kind, a_key=a_key: _get(f, ("play_rev_a", kind, a_key)),
-                "<=",
                 250,
-                "%.0f ms",
-                unit="ms",
-                part="play",
             ),
-            Budget(
+            _play_ms(
                 "%s, profile B, worst" % words,
                 lambda f, kind=kind: _get(f, ("play_rev_b", kind, "max_ms")),
-                "<=",
                 50,
-                "%.0f ms",
-                unit="ms",
-                part="play",
             ),
         )
     return out
 
 
 BUDGETS = (
-    Budget(
+    _play_ms(
         "placement to LED, profile B (reeds), worst",
         lambda f: _get(f, ("play_rev_b", "max_ms")),
-        "<=",
         25,
-        "%.0f ms",
-        unit="ms",
-        part="play",
     ),
-    Budget(
+    _play_ms(
         "placement to LED, profile A (NFC, four readers), 95 %",
         lambda f: _get(f, ("play_rev_a", "p95_ms")),
-        "<=",
         150,
-        "%.0f ms",
-        unit="ms",
-        part="play",
     ),
-    Budget(
-        "placement to LED, profile A, worst",
-        lambda f: _get(f, ("play_rev_a", "max_ms")),
-        "<=",
-        250,
-        "%.0f ms",
-        unit="ms",
-        part="play",
+    _play_ms(
+        "placement to LED, profile A, worst", lambda f: _get(f, ("play_rev_a", "max_ms")), 250
     ),
     *_play_kinds(),
     Budget(
