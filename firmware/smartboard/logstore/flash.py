@@ -88,6 +88,20 @@ class Flash:
         self._shut()
         _write(path, "wb", data)
 
+    def reserve(self, path, n):
+        """n zero bytes written in pieces (logstore.unsaved's SPARE): no
+        n-byte buffer, which a fragmented heap may not have in one piece;
+        the file opened once (each open of a partly filled file copies its
+        last block)."""
+        self._shut()
+        z = bytes(256)
+        with open(path, "wb") as f:
+            while n > 0:
+                k = f.write(z if n >= 256 else z[:n])
+                if k is not None and k != (256 if n >= 256 else n):
+                    raise OSError(28)  # ENOSPC: a short write
+                n -= 256
+
     def rename(self, src, dst):
         self._shut()
         os.rename(src, dst)

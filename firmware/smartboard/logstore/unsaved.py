@@ -48,10 +48,7 @@ def make_spare(log):
     path = log.file(SPARE)
     fs = log.fs
     try:
-        if hasattr(fs, "reserve"):
-            fs.reserve(path + TMP, SPARE_BYTES)  # a twin (its size counted)
-        else:
-            _zeros(path + TMP, SPARE_BYTES)
+        fs.reserve(path + TMP, SPARE_BYTES)
         fs.rename(path + TMP, path)
     except OSError:
         log._drop(path + TMP)
@@ -67,15 +64,3 @@ def read(log):
     except OSError:
         return None
     return bytes(w[:k])
-
-
-def _zeros(path, n):
-    # n zero bytes written in pieces (no n-byte buffer), the board's file
-    # opened once (each open of a partly filled file copies its last block)
-    z = bytes(256)
-    with open(path, "wb") as f:
-        while n > 0:
-            k = f.write(z if n >= 256 else z[:n])
-            if k is not None and k != (256 if n >= 256 else n):
-                raise OSError(28)  # ENOSPC: a short write
-            n -= 256

@@ -92,7 +92,7 @@ class FolderFlash(Flash):
         # n bytes whose content does not matter (logstore.unsaved's SPARE)
         old = self._size(path)
         self._room(path, old, n)
-        Flash.write(self, path, bytes(n))
+        Flash.reserve(self, path, n)
         self._use.file(path, old, n)
 
     def rename(self, src, dst):
