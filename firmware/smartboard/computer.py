@@ -14,6 +14,8 @@
 # yet seen and draws 3, then one a turn to the hand limit of 4 (§3, §4; 3
 # for 2v1's single player, §5). The engine reads the board, the record and
 # that hand, never another seat's (apixagon.engine).
+import gc
+
 from apixagon import dealer
 from apixagon import engine as E
 from apixagon.codes import DECK_EMPTY, OK, PLACE, RESERVE
@@ -55,8 +57,31 @@ class Computer(Remote):
         self.level = level
         self.table = dealer.Table(g, held, seed)
         self.eng = E.Engine(level, seed)
+        # The heap free at the end of its searches, the lowest this match
+        # (STATUS searchheap=; -1: none yet or not MicroPython)
+        self.heap_low = -1
 
     def move(self, g):
+        """The computer's move, its search run with the collector held off
+        (MicroPython): what it allocates is then all still held when it
+        ends, so the heap free then is the search's lowest (a figure the
+        benchmarks read in a real match; the search allocates ~80 bytes,
+        docs/figures.md: all of it, not a peak, is what a collection could
+        have freed meanwhile)."""
+        if not hasattr(gc, "mem_free"):
+            return self._move(g)
+        gc.collect()
+        gc.disable()
+        try:
+            m = self._move(g)
+        finally:
+            f = gc.mem_free()
+            gc.enable()
+        if self.heap_low < 0 or f < self.heap_low:
+            self.heap_low = f
+        return m
+
+    def _move(self, g):
         """The computer's move for the seat to play (drawing as the turn
         allows), or its declaration: DECK_EMPTY when it is out of cards or
         nothing in its hand fits (§3.3, §4); 0 when it has nothing at all

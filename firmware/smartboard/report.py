@@ -118,6 +118,8 @@ def status(board, parts, letters):
         seats = names(g, rem.held).replace(" ", "+")
         if rem.level:
             parts.append("computer=%s:%d" % (seats, rem.level))
+            if rem.heap_low >= 0:
+                parts.append("searchheap=%d" % rem.heap_low)
         else:
             parts.append("remote=" + seats)  # played from elsewhere (smartboard.remote)
         e = expect_text(board)

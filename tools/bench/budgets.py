@@ -81,14 +81,6 @@ Budget = collections.namedtuple(
     "Budget", "label get op limit fmt unit part estimate", defaults=(None,)
 )
 
-# The heap free during the computer's search is not read during a search:
-# it is the lowest heap of a 2-player match less what the engine's objects
-# and its dearest search allocate (tools/bench/target.py's engine part).
-ESTIMATE_SEARCH_HEAP = (
-    "the lowest heap of a 2-player match less what the engine's objects and its "
-    "dearest search allocate"
-)
-
 REVS = (("rev_a", "rev A"), ("rev_b", "rev B"))
 
 
@@ -260,7 +252,6 @@ BUDGETS = (
         "%.1f KB",
         unit="KB",
         part="engine",
-        estimate=ESTIMATE_SEARCH_HEAP,
     ),
     Budget(
         "real matches on the flash, frozen image, rev A",

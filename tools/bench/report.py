@@ -30,19 +30,16 @@ def engine_rows(fig):
                     "",
                 )
             )
-    rows.append(
-        (
-            "heap free during the search: a 2-player match's lowest (%s) less the engine"
-            % e["match_lowest_frozen_from"],
-            "frozen %.1f KB, deployed %.1f KB (engine %.1f KB)"
-            % (
-                e["heap_during_search_frozen"] / 1024,
-                e["heap_during_search_deployed"] / 1024,
-                e["search_bytes"] / 1024,
-            ),
-            "",
+    m = e.get("match")
+    if m:
+        rows.append(
+            (
+                "heap free at the end of a search, a match at level %d whose every move is "
+                "the computer's (%d searches, frozen rev A)" % (m["level"], m["searches"]),
+                "%.1f KB (lowest)" % (m["search_heap_lowest"] / 1024),
+                "",
+            )
         )
-    )
     return rows
 
 

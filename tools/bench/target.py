@@ -87,6 +87,7 @@ from bench import budgets
 from bench import core as unix_core
 from bench import firmware as unix_firmware
 from bench.capacity import capacity_run
+from bench.computer_match import computer_match
 from bench.emulated import (
     BENCH_IMAGES,
     HERE,
@@ -141,14 +142,6 @@ ENGINE_RECORD = os.path.join(ROOT, "tests", "data", "queens_gambit_full.apx")
 ENGINE_LEVELS = (1, 2, 3, 4, 5, 6)
 
 WORST_K = 5
-
-# The board's lowest heap free in a 2-player match without the computer,
-# frozen rev A (README, "The board's heap, mode by mode", measured at
-# ef3473b), when this run's memory part did not measure it
-MATCH_LOWEST_FROZEN = 194848
-
-MATCH_LOWEST_DEPLOYED = 125296
-
 
 # mpremote cp of the pull's files, at most (seconds of the PC's; ~10-30 s)
 MPREMOTE_CP_S = 300
@@ -336,23 +329,21 @@ class Bench:
             repl.close()
         finally:
             b.close()
-        # the heap free during the search: the board's lowest in a 2-player
-        # match, less the engine's objects (made when the match starts) and
-        # what its dearest search allocates (the collector held off)
-        mem = self.fig.get("memory", {})
-        for kind, default in (("frozen", MATCH_LOWEST_FROZEN), ("deployed", MATCH_LOWEST_DEPLOYED)):
-            got = mem.get(kind, {}).get("rev_a", {}).get("2p", {}).get("heap_lowest")
-            base = got or default
-            fig["match_lowest_%s" % kind] = base
-            fig["match_lowest_%s_from" % kind] = "this run" if got else "README (ef3473b)"
+        # the heap free during the search, measured: a real match whose
+        # every move is the computer's, at the dearest level the board
+        # offers, the board saying the heap free as each search ends
+        # (STATUS searchheap=, the collector held off during it)
         offered = list(budgets.BOARD_LEVELS)
-        alloc = max(fig["levels"][str(lv)]["alloc_bytes"] for lv in offered)
-        # one engine plays, a second grades the hints at assistance 2
-        used = 2 * fig.get("objects_bytes", 0) + fig.get("table_bytes", 0) + alloc
         fig["offered"] = offered
-        fig["search_bytes"] = used
-        fig["heap_during_search_frozen"] = fig["match_lowest_frozen"] - used
-        fig["heap_during_search_deployed"] = fig["match_lowest_deployed"] - used
+        m = computer_match(
+            self.images["rev_a"], "rev_a", self.workdir("engine-match"), max(offered), self.say
+        )
+        fig["match"] = m
+        fig["heap_during_search_frozen"] = m["search_heap_lowest"]
+        self.say(
+            "  engine: a match at level %d, %d searches: heap free %d at the end of a search "
+            "(lowest)\n" % (m["level"], m["searches"], m["search_heap_lowest"])
+        )
         self.put("engine", fig)
 
     # ---- the firmware's costs -------------------------------------------------------

@@ -1,0 +1,113 @@
+"""A real match against the board's computer on the emulated RP2040 (the
+engine part): both seats of a 2-player match the computer's, so that
+every move is one of its searches, the hands carrying out each move the
+board names (STATUS expect=, docs/protocol.md "Playing against the
+computer") until the match is over. The board says the heap free at the
+end of its searches, each run with the collector held off (STATUS
+searchheap=): the lowest heap during a search, measured in the match
+rather than estimated from its parts."""
+
+from bench.emulated import PROFILE, Board, data_path, hello_after_boot, record_script
+from bench.memory import HeapHands
+
+# Gold's seat 1 and Black's (bit side*3 + seat-1: 8 and 1)
+BOTH_SEATS = 9
+# A match has 62 cards; declarations and the reserve add a few moves
+MOST_MOVES = 120
+# ms of the chip's time for one move: the level's dearest search (~1.4 s
+# at level 5, docs/figures.md) and the hands carrying it out
+MOVE_MS = 20000
+
+
+class ComputerHands(HeapHands):
+    """The hands of a match whose every move the board names: no
+    take-backs of their own, a move known done when the board's move
+    count grows (the board carries out the computer's declarations
+    itself, so the count may grow by more than one)."""
+
+    MOVE_TIMEOUT_MS = MOVE_MS
+
+    def __init__(self, board, link, profile, say):
+        HeapHands.__init__(self, board, link, profile, say, every=1)
+        self.search_low = None
+        self.searches = 0
+
+    def status(self):
+        st = HeapHands.status(self)
+        if "searchheap" in st:
+            v = int(st["searchheap"])
+            if self.search_low is None or v < self.search_low:
+                self.search_low = v
+        return st
+
+    def _moved(self, nmoves, ply):
+        st = self.status()
+        if st["phase"] == "over" or int(st.get("moves", -1)) >= nmoves:
+            return st
+        return None
+
+    def after(self, i, steps):
+        self.heap_by_move.append(self.heap_end)
+
+
+def step_of(line, sides, moves):
+    """The expect= line (`G_12_F5`, `G_rain_D4`, `G_smoker_E4`,
+    `G_beekeeper_D5_C3`, `A3_reserve_C3_D2`) as a step of Hands.play."""
+    from apixagon.codes import BEEKEEPER, PLACE, RAIN_MOVE, RESERVE, SMOKER
+    from apixagon.geometry import parse_cell
+
+    w = line.split("_")
+    side = sides.index(w[0][0])
+    kinds = {"rain": RAIN_MOVE, "smoker": SMOKER, "beekeeper": BEEKEEPER, "reserve": RESERVE}
+    if w[1] in kinds:
+        kind, card, cells = kinds[w[1]], 0, [parse_cell(x) for x in w[2:]]
+    else:
+        kind, card, cells = PLACE, int(w[1]), [parse_cell(w[2])]
+    return (0, kind, side, card, cells, side, moves + 1, -1)
+
+
+def _next(st):
+    return st.get("expect") or st["phase"] == "over"
+
+
+def computer_match(image, rev, workdir, level, say):
+    """The match, on a fresh board running the image: {moves, searches,
+    search_heap_lowest, heap_lowest, level}."""
+    b = Board(image, rev, workdir)
+    try:
+        link = hello_after_boot(b)[0]
+        hands = ComputerHands(b, link, PROFILE[rev], say)
+        for verb in (("SET", "computer", str(BOTH_SEATS)), ("SET", "level", str(level))):
+            link.request(*verb)
+        # the 2-player set-up of the engine part's record
+        hands.setup(record_script(data_path("queens_gambit_full.apx"))[0])
+        searched = 0
+        while True:
+            st = hands.status()
+            if st["phase"] == "over":
+                break
+            moves = int(st["moves"])
+            if moves > MOST_MOVES:
+                raise RuntimeError("the computer's match did not end in %d moves" % MOST_MOVES)
+            e = st.get("expect")
+            if not e:
+                # thinking, or carrying out its own declaration
+                hands.until(
+                    lambda: _next(hands.status()), "the computer's move after move %d" % moves
+                )
+                continue
+            searched += 1
+            hands.play([step_of(e, st["sides"], moves)])
+        link.close()
+    finally:
+        b.close()
+    if hands.search_low is None:
+        raise RuntimeError("the board never said searchheap=: %r" % st)
+    return {
+        "level": level,
+        "moves": int(st["moves"]),
+        "searches": searched,
+        "search_heap_lowest": hands.search_low,
+        "heap_lowest": hands.heap_lowest,
+        "winner": st.get("winner"),
+    }
