@@ -117,7 +117,10 @@ def board_figures(say):
     image = os.path.join(images, "apixagon-%s.uf2" % rev)
     out = {"rev": rev, "match": dict(memory.MEMORY_MATCHES)["2p"]}
     with tempfile.TemporaryDirectory(prefix="heapcaps-") as tmp:
-        for kind in memory.FIRMWARES:
+        # deployed: the firmware as .mpy in a slot of the littlefs, the
+        # tightest heap (memory.FIRMWARES' "littlefs"); not every kind of
+        # the memory part, whose "deployed" runs in place from ROMFS
+        for kind in ("frozen", "deployed"):
             say("  the board (emulated RP2040), %s firmware, 2-player match ...\n" % kind)
             files = ()
             if kind == "deployed":

@@ -85,6 +85,12 @@ class Terminal:
             pid, st = os.waitpid(self.pid, os.WNOHANG)
             if pid:
                 self.status = os.waitstatus_to_exitcode(st)
+                # what it drew last may still be in the pty when it is reaped
+                # (on a loaded PC the screen's restore came after): read to
+                # the pty's end (EIO), a second at most
+                drain = time.monotonic() + 1.0
+                while time.monotonic() < drain and self._read(0.1):
+                    pass
                 return self.status
             self._read(0.1)
         raise AssertionError("still running after %ss:\n%s" % (timeout, self.text[-2000:]))

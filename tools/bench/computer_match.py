@@ -2,13 +2,23 @@
 engine part): both seats of a 2-player match the computer's, so that
 every move is one of its searches, the hands carrying out each move the
 board names (STATUS expect=, docs/protocol.md "Playing against the
-computer") until the match is over. The board says the heap free at the
+computer") until the match is over. Twice: from the set-up (the
+computer alone ends a match in a dozen moves), and late in the engine
+part's scripted game (its log on the flash, naming the computer's seats
+and level, its cards on the cells: the board resumes it), where the
+match's log and the board's state are largest. The board says the heap free at the
 end of its searches, each run with the collector held off (STATUS
 searchheap=): the lowest heap during a search, measured in the match
 rather than estimated from its parts."""
 
 from bench.emulated import PROFILE, Board, data_path, hello_after_boot, record_script
+from bench.matchlogs import cards_of, write_log
 from bench.memory import HeapHands
+
+RECORD = "queens_gambit_full.apx"
+# the scripted game's moves played by people before the computer takes
+# both seats (of its 64: ~20 searches left, the cards running out)
+RESUME_AT = 44
 
 # Gold's seat 1 and Black's (bit side*3 + seat-1: 8 and 1)
 BOTH_SEATS = 9
@@ -66,21 +76,65 @@ def step_of(line, sides, moves):
     return (0, kind, side, card, cells, side, moves + 1, -1)
 
 
+def computer_log(rev, tmp, level, upto=RESUME_AT):
+    """(name, bytes, game): the scripted game's first `upto` moves as the
+    board's log of a match whose two seats are the computer's."""
+    from apixagon import record
+    from apixagon.game import Game
+    from smartboard import computer
+
+    def play(log):
+        with open(data_path(RECORD)) as f:
+            g = record.check(f, Game)[0]
+        while g.nmoves() > upto:
+            g.undo()
+        log.match_tags = computer.tags(g, computer.seats_of(g, BOTH_SEATS), level)
+        log.begin(g)
+        log.flush_all()
+        return g
+
+    return write_log(rev, play, tmp)
+
+
+def _free_rain(hands, side):
+    # a Rain card of the side not on the board (tag index 0 or 1)
+    from smartboard import tag
+
+    for i in (0, 1):
+        if tag.code(side, tag.RAIN, i) not in hands.table.values():
+            hands.rains[side] = i
+            return
+
+
 def _next(st):
     return st.get("expect") or st["phase"] == "over"
 
 
-def computer_match(image, rev, workdir, level, say):
-    """The match, on a fresh board running the image: {moves, searches,
-    search_heap_lowest, heap_lowest, level}."""
-    b = Board(image, rev, workdir)
+def computer_match(image, rev, workdir, level, say, late=True):
+    """The match, on a fresh board running the image, late in the scripted
+    game or (late False) from the set-up: {moves, searches,
+    search_heap_lowest, heap_lowest, level, from_move}."""
+    from apixagon.codes import RAIN_MOVE
+
+    if late:
+        name, data, game = computer_log(rev, workdir, level)
+        b = Board(image, rev, workdir, (("logs/" + name, data),))
+    else:
+        game = None
+        b = Board(image, rev, workdir)
     try:
+        cards = cards_of(game) if late else {}
+        for x, code in cards.items():
+            b.put(x, code)
         link = hello_after_boot(b)[0]
         hands = ComputerHands(b, link, PROFILE[rev], say)
-        for verb in (("SET", "computer", str(BOTH_SEATS)), ("SET", "level", str(level))):
-            link.request(*verb)
-        # the 2-player set-up of the engine part's record
-        hands.setup(record_script(data_path("queens_gambit_full.apx"))[0])
+        hands.table.update(cards)
+        if late:
+            hands.until(lambda: hands.status()["phase"] != "resume", "the resume")
+        else:
+            for verb in (("SET", "computer", str(BOTH_SEATS)), ("SET", "level", str(level))):
+                link.request(*verb)
+            hands.setup(record_script(data_path(RECORD))[0])  # its 2-player set-up
         searched = 0
         while True:
             st = hands.status()
@@ -97,13 +151,18 @@ def computer_match(image, rev, workdir, level, say):
                 )
                 continue
             searched += 1
-            hands.play([step_of(e, st["sides"], moves)])
+            step = step_of(e, st["sides"], moves)
+            if step[1] == RAIN_MOVE:
+                _free_rain(hands, step[2])
+            hands.play([step])
         link.close()
     finally:
         b.close()
     if hands.search_low is None:
         raise RuntimeError("the board never said searchheap=: %r" % st)
     return {
+        "record": RECORD,
+        "from_move": game.nmoves() if late else 0,
         "level": level,
         "moves": int(st["moves"]),
         "searches": searched,

@@ -111,7 +111,15 @@ class Repl:
     def __init__(self, port):
         from mpremote.transport_serial import SerialTransport
 
-        self.t = SerialTransport(port, timeout=1)
+        # The plain raw REPL, not raw-paste: mpremote's raw-paste write
+        # reads the chip's flow-control bytes one at a time and failed on a
+        # busy PC, on a 1 s read timeout and then on a stray byte
+        # ("unexpected read during raw paste: b''", "b'='": the capacity
+        # part's second run). The emulated USB holds the host's bytes until
+        # the chip reads them, as a real host's NAKs do, so the plain mode
+        # needs no flow control; a read waits up to 30 s for the chip.
+        self.t = SerialTransport(port, timeout=30)
+        self.t.use_raw_paste = False
 
     def run(self, code, timeout=600):
         from mpremote.transport import TransportError

@@ -30,12 +30,12 @@ def engine_rows(fig):
                     "",
                 )
             )
-    m = e.get("match")
-    if m:
+    for m in e.get("matches", ()):
         rows.append(
             (
                 "heap free at the end of a search, a match at level %d whose every move is "
-                "the computer's (%d searches, frozen rev A)" % (m["level"], m["searches"]),
+                "the computer's, from move %d (%d searches, frozen rev A)"
+                % (m["level"], m["from_move"], m["searches"]),
                 "%.1f KB (lowest)" % (m["search_heap_lowest"] / 1024),
                 "",
             )
