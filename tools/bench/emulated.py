@@ -102,6 +102,15 @@ class Board(emuboard.EmuBoard):
         return self.request("usbstat", mark=mark)
 
 
+# Every reset's boot.py watches a host at the REPL (firmware/bootsel.py):
+# silent for 30 s of the chip's time, it is taken for gone and the
+# watchdog resets the board into its firmware, whose link then answers the
+# next script's bytes ("could not exec command (response: b'=0')": the
+# capacity part's second run of minutes). A benchmark's script keeps the
+# board at its REPL, as a person typing at it does (bootsel.stay()).
+_STAY = "try:\n import bootsel\n bootsel.stay()\nexcept ImportError:\n pass\n"
+
+
 class Repl:
     """The board's raw REPL (mpremote's transport): each run starts from a
     soft reset, so a clean heap and no main.py (MicroPython runs main.py
@@ -135,7 +144,7 @@ class Repl:
             except TransportError:
                 if attempt == 2:
                     raise
-        out, err = self.t.exec_raw(code, timeout=timeout)
+        out, err = self.t.exec_raw(_STAY + code, timeout=timeout)
         if err:
             raise RuntimeError(
                 "on the board:\n%s\n%s" % (out.decode(errors="replace"), err.decode())
