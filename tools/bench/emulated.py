@@ -95,6 +95,30 @@ class Board(emuboard.EmuBoard):
         with self._cv:
             return [f for f in self.frames if f[0] > cycle]
 
+    # the longest a flash operation stalls the chip (a 64 KB block erase at
+    # the datasheet's maximum, 2 s): how far back one can still overlap
+    FLASH_OP_MAX_CYCLES = 2 * HZ
+
+    def flash_between(self, c0, c1):
+        """(erases, programs, stall ms) of the chip's flash operations that
+        overlap the two cycles (the 'flash' events board.js stamps, with the
+        real chip's timing on, with their start and their stall)."""
+        e = p = 0
+        stall = 0
+        with self._cv:
+            for ev in reversed(self.events):
+                c = ev.get("cycle", 0)
+                if c < c0 - self.FLASH_OP_MAX_CYCLES:
+                    break
+                if ev.get("ev") != "flash" or c > c1 or c + ev["cycles"] < c0:
+                    continue
+                if ev["kind"] == "erase":
+                    e += 1
+                else:
+                    p += 1
+                stall += min(c1, c + ev["cycles"]) - max(c0, c)
+        return e, p, round(ms(stall), 1)
+
     def traffic(self, mark=True):
         """The USB traffic since the last mark: cycles of the first byte
         the chip was handed and of the last one it sent (-1: none), and
@@ -337,6 +361,9 @@ class Hands:
         self.hold_at = None
         # every placement, legal or not: ms until the board shows it, by kind
         self.kinds = {k: [] for k in KINDS}
+        # (ms, erases, programs) of each sample, by kind ("legal": latency):
+        # the flash's work inside a latency, with the real chip's timing
+        self.flash = {k: [] for k in ("legal",) + KINDS}
         self.wrong = None  # record_script's wrong cells (WRONG[path]): refusals
 
     # ---- the board's outside -------------------------------------------------------------
@@ -592,6 +619,12 @@ class Hands:
         self.table[x] = code
         self.shown(x, ack, self.latency)
 
+    def _kind_of(self, into):
+        for k, v in self.kinds.items():
+            if v is into:
+                return k
+        return "legal"
+
     def shown(self, x, ack, into):
         """The latency from an action on cell x (its acknowledgement: the
         cycle it landed at) to the first frame in which the cell's LED is
@@ -616,6 +649,8 @@ class Hands:
             for cycle, grb in self.b.frames_since(c0):
                 if grb[3 * led : 3 * led + 3] not in before:
                     into.append(ms(cycle - c0))
+                    kind = "legal" if into is self.latency else self._kind_of(into)
+                    self.flash[kind].append((ms(cycle - c0),) + self.b.flash_between(c0, cycle))
                     self.hold_at = cycle + self.SETTLE_MS * HZ // 1000
                     return
             self.b.wait_ms(20)

@@ -153,6 +153,15 @@ K_CORE = {"hint": 20, "cards": 4, "check": 500, "push": 20}
 K_FIRMWARE = {"event": 4, "frame": 20, "litframe": 20, "idle": 500}
 
 
+def _worst_flash(samples):
+    """The flash's work the slowest sample's latency overlaps: {ms, erases,
+    programs, stall_ms} (with the real chip's timing; none without it)."""
+    if not samples:
+        return None
+    t, e, p, stall = max(samples)
+    return {"ms": round(t, 1), "erases": e, "programs": p, "stall_ms": stall}
+
+
 def unix_engine_worst():
     """{level: the WORST_K positions of the scripted 2-player game where
     the level answers slowest on the unix port (its clock)}."""
@@ -514,6 +523,8 @@ class Bench:
             hands.setup(setup)
             hands.play(steps)
             link.close()
+            with b._cv:
+                flash_ops = sum(1 for ev in b.events if ev.get("ev") == "flash")
         finally:
             b.close()
         lat = sorted(hands.latency)
@@ -531,6 +542,8 @@ class Bench:
             "heap_move10": hands.heap_at.get(10),
             "heap_end": hands.heap_end,
             "heap_lowest": hands.heap_lowest,
+            "worst_flash": _worst_flash(hands.flash["legal"]),
+            "flash_ops": flash_ops,  # stamped ones: the real chip's timing only
         }
         # every placement, legal or not (emulated.KINDS): its own summary
         for kind, got in hands.kinds.items():
@@ -541,6 +554,7 @@ class Bench:
                     "mean_ms": round(sum(k) / len(k), 1),
                     "p95_ms": round(k[(len(k) * 95) // 100], 1),
                     "max_ms": round(k[-1], 1),
+                    "worst_flash": _worst_flash(hands.flash[kind]),
                 }
         self.put("play_" + rev, fig)
         self.say(

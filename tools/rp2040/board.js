@@ -165,7 +165,15 @@ function flashOp(kind, off, n, src, mcu) {
   } else {
     for (let i = 0; i < keep; i++) flash[off + i] &= mcu.readUint8(src + i);
   }
+  const ns0 = timing.stats.flashNs;
   timing.flashOp(kind, off, keep);
+  // with the real chip's timing, each operation stamped with its start and
+  // the stall it costs: the bench names the erases and programs a
+  // placement's latency overlaps (bench/emulated.py)
+  if (TIMED) {
+    const ns = timing.stats.flashNs - ns0;
+    emit({ ev: 'flash', kind, cycle: cycles(), off, n: keep, cycles: Math.round(ns / NS_PER_CYCLE) });
+  }
   if (cut) {
     powerOff('cut', { flash_op: kind, offset: off, bytes: n, written: keep });
     return true;
