@@ -28,6 +28,7 @@ def size(short, long):
     """A test's count of cuts: short in make test, long in make test-long."""
     return long if LONG else short
 
+
 PROFILE = {"rev_a": "A", "rev_b": "B"}
 
 
