@@ -40,7 +40,6 @@ class ComputerHands(HeapHands):
     def __init__(self, board, link, profile, say):
         HeapHands.__init__(self, board, link, profile, say, every=1)
         self.search_low = None
-        self.searches = 0
 
     def status(self):
         st = HeapHands.status(self)

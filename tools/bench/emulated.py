@@ -361,8 +361,9 @@ class Hands:
         self.hold_at = None
         # every placement, legal or not: ms until the board shows it, by kind
         self.kinds = {k: [] for k in KINDS}
-        # (ms, erases, programs) of each sample, by kind ("legal": latency):
-        # the flash's work inside a latency, with the real chip's timing
+        # (ms, erases, programs, stall ms) of each sample, by kind ("legal":
+        # latency): the flash's work a latency overlaps, with the real
+        # chip's timing (Board.flash_between)
         self.flash = {k: [] for k in ("legal",) + KINDS}
         self.wrong = None  # record_script's wrong cells (WRONG[path]): refusals
 
@@ -620,6 +621,7 @@ class Hands:
         self.shown(x, ack, self.latency)
 
     def _kind_of(self, into):
+        # the kind of a list of samples shown() appends to ("legal": latency)
         for k, v in self.kinds.items():
             if v is into:
                 return k
@@ -648,9 +650,9 @@ class Hands:
         while waited <= self.LED_TIMEOUT_MS:
             for cycle, grb in self.b.frames_since(c0):
                 if grb[3 * led : 3 * led + 3] not in before:
-                    into.append(ms(cycle - c0))
-                    kind = "legal" if into is self.latency else self._kind_of(into)
-                    self.flash[kind].append((ms(cycle - c0),) + self.b.flash_between(c0, cycle))
+                    t = ms(cycle - c0)
+                    into.append(t)
+                    self.flash[self._kind_of(into)].append((t,) + self.b.flash_between(c0, cycle))
                     self.hold_at = cycle + self.SETTLE_MS * HZ // 1000
                     return
             self.b.wait_ms(20)

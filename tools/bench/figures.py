@@ -428,7 +428,8 @@ def render(runs):
             out.append("- **%s** (%s): %s." % (b.label, budgets.budget_text(b), why))
         out.append("")
     worst = results.target_figures(parts, "worst")
-    missed = [b for b in budgets.BUDGETS if budgets.check(b, worst)[1] == "MISSED"]
+    missed = [(b, budgets.check(b, worst)) for b in budgets.BUDGETS]
+    missed = [(b, v) for b, (v, verdict) in missed if verdict == "MISSED"]
     if missed:
         out += [
             "### Missed in the worst-case flash column",
@@ -438,8 +439,7 @@ def render(runs):
             "inside the slowest latency, stamped by the emulator).",
             "",
         ]
-        for b in missed:
-            v = budgets.check(b, worst)[0]
+        for b, v in missed:
             why = budgets.WORST_MISSES.get(
                 b.label, "not explained yet (tools/bench/budgets.py, WORST_MISSES)"
             )

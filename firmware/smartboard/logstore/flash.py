@@ -97,10 +97,11 @@ class Flash:
         z = bytes(256)
         with open(path, "wb") as f:
             while n > 0:
-                k = f.write(z if n >= 256 else z[:n])
-                if k is not None and k != (256 if n >= 256 else n):
+                piece = z if n >= 256 else z[:n]
+                k = f.write(piece)
+                if k is not None and k != len(piece):
                     raise OSError(28)  # ENOSPC: a short write
-                n -= 256
+                n -= len(piece)
 
     def rename(self, src, dst):
         self._shut()
