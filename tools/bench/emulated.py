@@ -366,6 +366,12 @@ class Hands:
         # chip's timing (Board.flash_between)
         self.flash = {k: [] for k in ("legal",) + KINDS}
         self.wrong = None  # record_script's wrong cells (WRONG[path]): refusals
+        # cell -> the cycle its last timed change was shown (shown): what
+        # the cell showed before that is not its state any more
+        self.shown_at = {}
+        # samples the board never showed within LED_TIMEOUT_MS, by kind
+        # ("legal": latency); each is in its list as LED_TIMEOUT_MS
+        self.missed = {}
 
     # ---- the board's outside -------------------------------------------------------------
     def ask(self, verb, *args):
@@ -630,32 +636,47 @@ class Hands:
     def shown(self, x, ack, into):
         """The latency from an action on cell x (its acknowledgement: the
         cycle it landed at) to the first frame in which the cell's LED is
-        not what it was in the blink cycle before, appended to into."""
+        not what it was in the blink cycle before, appended to into. The
+        blink cycle before stops at the cell's last change the hands timed:
+        a card taken back leaves its cell as it was before the card came,
+        which the cycle before can hold (a take-back would then be seen only
+        when something else changed, or never). That change was shown at
+        least SETTLE_MS + PAUSE_MS (600 ms) before, more than a phase of the
+        slowest blink (512 ms), so both phases of a blinking cell are in
+        the set. Not shown within LED_TIMEOUT_MS: a sample of that many ms,
+        and counted (missed)."""
         if ack.get("late"):
             self.unanchored += 1  # the PC was too slow for that cycle: landed at once
         c0 = ack["cycle"]
         with self.b._cv:
             frames = list(self.b.frames)
         led = self.b.layout.led[x]
+        since = max(c0 - self.BLINK_MS * HZ // 1000, self.shown_at.get(x, 0))
         before = set()
         last = None
         for cycle, grb in frames:
             if cycle <= c0:
                 last = grb
-                if cycle >= c0 - self.BLINK_MS * HZ // 1000:
+                if cycle >= since:
                     before.add(grb[3 * led : 3 * led + 3])
         if last is not None:
             before.add(last[3 * led : 3 * led + 3])
+        kind = self._kind_of(into)
         waited = 0
         while waited <= self.LED_TIMEOUT_MS:
             for cycle, grb in self.b.frames_since(c0):
                 if grb[3 * led : 3 * led + 3] not in before:
                     t = ms(cycle - c0)
                     into.append(t)
-                    self.flash[self._kind_of(into)].append((t,) + self.b.flash_between(c0, cycle))
+                    self.flash[kind].append((t,) + self.b.flash_between(c0, cycle))
+                    self.shown_at[x] = cycle
                     self.hold_at = cycle + self.SETTLE_MS * HZ // 1000
                     return
             self.b.wait_ms(20)
             waited += 20
         self.undetected += 1
+        self.missed[kind] = self.missed.get(kind, 0) + 1
+        into.append(float(self.LED_TIMEOUT_MS))
+        end = c0 + self.LED_TIMEOUT_MS * HZ // 1000
+        self.flash[kind].append((float(self.LED_TIMEOUT_MS),) + self.b.flash_between(c0, end))
         self.hold_at = c0 + (self.LED_TIMEOUT_MS + self.SETTLE_MS) * HZ // 1000

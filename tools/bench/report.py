@@ -178,7 +178,7 @@ def rows_of(fig):
                 (
                     "placement to LED, profile %s, %d placements: mean / 95 %% / worst"
                     % (PROFILE[rev], p["placements"]),
-                    "%.0f / %.0f / %.0f ms" % (p["mean_ms"], p["p95_ms"], p["max_ms"]),
+                    "%.0f / %.0f / %.0f ms" % (p["mean_ms"], p["p95_ms"], p["max_ms"]) + _missed(p),
                     "sensing alone (simulator): %d / %d / %d ms" % (u["mean"], u["p95"], u["max"])
                     if u
                     else "",
@@ -190,7 +190,8 @@ def rows_of(fig):
                     rows.append(
                         (
                             "  %s, %d: mean / 95 %% / worst" % (what, k["n"]),
-                            "%.0f / %.0f / %.0f ms" % (k["mean_ms"], k["p95_ms"], k["max_ms"]),
+                            "%.0f / %.0f / %.0f ms" % (k["mean_ms"], k["p95_ms"], k["max_ms"])
+                            + _missed(k),
                             "",
                         )
                     )
@@ -280,6 +281,12 @@ def memory_rows(fig):
                     ]
                 )
     return rows
+
+
+def _missed(p):
+    # samples the board never showed (each counted as the hands' timeout)
+    n = p.get("missed")
+    return " (%d never shown)" % n if n else ""
 
 
 # the play part's other actions (bench/emulated.py KINDS), until shown

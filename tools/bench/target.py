@@ -533,6 +533,9 @@ class Bench:
             "placements": n,
             "moves": len(steps),
             "undetected": hands.undetected,
+            # legal placements the board never showed (each a sample of
+            # Hands.LED_TIMEOUT_MS in the latencies)
+            "missed": hands.missed.get("legal", 0),
             "landed_late": hands.unanchored,
             "latencies_ms": [round(v, 2) for v in hands.latency],
             "mean_ms": round(sum(lat) / n, 1),
@@ -555,6 +558,7 @@ class Bench:
                     "p95_ms": round(k[(len(k) * 95) // 100], 1),
                     "max_ms": round(k[-1], 1),
                     "worst_flash": _worst_flash(hands.flash[kind]),
+                    "missed": hands.missed.get(kind, 0),
                 }
         self.put("play_" + rev, fig)
         self.say(
