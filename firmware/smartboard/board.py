@@ -228,13 +228,20 @@ class Board:
             self._parts_at = now
             self.check_parts()
         ref = self.ref
+        seen = False
         if ref is not None and self.phase != RESUME:
             if ref.query and now - self._query_at > _QUERY_MS:
                 ref.query = 0
                 ref.changed += 1
             if ref.changed != self._changed_seen:
-                self._refresh()
+                self._refresh(False)
+                seen = True
         self.view.frame(now)
+        if seen:
+            # The cells read first for the next change are chosen once this
+            # one is shown: their legal cells and the lanes' lists (~3 ms of
+            # the chip) were part of every placement's time to its LED.
+            self._prioritise()
         if ch >= 0:
             return False
         # A quiet tick (no card just moved): at most one flash write, the
@@ -677,7 +684,8 @@ class Board:
                     return True
         return False
 
-    def _refresh(self):
+    def _refresh(self, hot=True):
+        # hot: the cells read first chosen too (tick: after the frame)
         ref = self.ref
         g = ref.game
         self._changed_seen = ref.changed
@@ -714,7 +722,8 @@ class Board:
         self.view.warn = w
         s = self.settings
         self.view.play(ref, s.get(S.DISPLAY), self._preview(), s.get(S.ASSIST))
-        self._prioritise()
+        if hot:
+            self._prioritise()
 
     def _choices(self):
         # How many declarations DECLARE cycles through (declaration()).
@@ -770,24 +779,26 @@ class Board:
 
     def _prioritise(self):
         # The scanner reads first where the next change is likely: the
-        # legal cells of the side to play, the cells in error (to see them
-        # fixed) and the last move's cell with its neighbours (take-backs,
-        # corrections, a Beekeeper's carry). Mapped to sensor channels.
+        # legal cells of the side to play (or, a special armed, its cells:
+        # _special_cells), the cells in error (to see them fixed) and the
+        # last move's cell with its neighbours (take-backs, corrections).
+        # Mapped to sensor channels.
         if not self._likely:
             return
-        g = self.ref.game
+        ref = self.ref
+        g = ref.game
         hot = self._hot
         for i in range(len(hot)):
             hot[i] = 0
         out = self.view.scratch
-        g.legal_cells(None, out)
+        if ref.armed:
+            _special_cells(g, ref.armed, ref.src, out)
+        else:
+            g.legal_cells(None, out)
         sensor = self.hw.layout.sensor
-        err = self.ref.err
-        armed = self.ref.armed
+        err = ref.err
         for x in range(NCELLS):
-            # a special armed on the pad (§3.2) lifts or moves a card lying
-            # still: every card is where the next change may come
-            if out[x] or err[x] or (armed and g.board[x]):
+            if out[x] or err[x]:
                 hot[sensor[x]] = 1
         e = self.ref.expect
         if e:
@@ -1021,3 +1032,21 @@ DECLARATIONS = {
     OUT: "out",
 }
 PHASES = ("setup", "play", "over", "resume")
+
+
+def _special_cells(g, armed, src, out):
+    """out[x] = 1 where an armed special's next change comes (§3.2): a
+    Smoker lifts an opponent card that is neither the Royal card nor
+    sealed; a Beekeeper lifts a card that may move, then puts it where its
+    owner could place it (or back). Only those: with every card read first,
+    ~15 hot cells a lane, a Smoker's lift waited a round of them (~0.2 s
+    on the chip) to be seen."""
+    t = g.side_to_play()
+    for x in range(NCELLS):
+        if armed == referee.ARM_SMOKER:
+            ok = g.check_smoker(t, x) == OK
+        elif src == NONE:
+            ok = g._movable(x) == OK
+        else:
+            ok = x == src or g.check_beekeeper(t, src, x) == OK
+        out[x] = 1 if ok else 0

@@ -393,6 +393,7 @@ class Referee:
                 return True
         elif self.armed == ARM_BEEKEEPER and g._movable(x) == OK:
             self.src = x  # carried: the move completes where it is put down
+            self.changed += 1  # its cells are where it may go (Board._prioritise)
             return False
         if self._reserve_lift(t, x):
             return False

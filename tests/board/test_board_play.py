@@ -1,12 +1,24 @@
 # A match through the real Board loop on the simulated board: scenario
 # tables of hands on cards and buttons, for both sensing profiles, checked
 # against the game and against what the LEDs show (issue 3, items 3-5).
-from apixagon.codes import ADJACENT_OPPONENT, BEEHIVE, DECK_EMPTY, FORCED_REMOVAL, JUNIOR
-from apixagon.geometry import NCELLS
+from apixagon.codes import (
+    ADJACENT_OPPONENT,
+    BEEHIVE,
+    BEEKEEPER,
+    DECK_EMPTY,
+    FORCED_REMOVAL,
+    JUNIOR,
+    OK,
+    PLACE,
+    RAIN_MOVE,
+    SMOKER,
+)
+from apixagon.geometry import NB, NCELLS, NONE, ROYAL
 from boardkit import card, colour, errors, layer, lit, play, rig, special, started, x
 from smartboard import buttons, referee, settings, tag, view
 from smartboard.board import OVER, PLAY, SETUP
 from smartboard.report import refused_text
+from smartboard.sim import replay
 
 
 def test_profile_a_placements_and_the_hint_view():
@@ -203,18 +215,86 @@ def test_long_confirm_abandons_the_match():
     assert colour(r, "A1") == view.CLEAR
 
 
-def test_a_special_armed_makes_every_card_lying_still_a_cell_read_first():
-    # A Smoker takes a card away, a Beekeeper moves one (§3.2): once the pad
-    # armed one, every card on the board is where the next change may come.
-    # Read like the other cards lying still (about every 96 reads of a
-    # lane), a Smoker's lift took 1.1 s to show on the chip.
-    r = started("a-armed-hot")
-    play(r, [("put", "E3", card(0, 0)), ("put", "A5", card(1, 3)), ("put", "I5", card(0, 2))])
-    b = r.board
+def _replayed(name, upto):
+    # the scripted 6-player game's record up to (not including) line upto,
+    # played from hands on a simulated board
+    r = rig(name, "A")
+    with open("tests/data/beehive_full.apx") as f:
+        replay.play(r, f.read().splitlines()[: upto - 1])
+    return r
+
+
+def _hot_cells(r):
     sensor = r.layout.sensor
-    cards = [c for c in range(NCELLS) if b.ref.game.board[c]]
-    b._prioritise()
-    assert not all(b._hot[sensor[c]] for c in cards)
-    b.ref.armed = referee.ARM_SMOKER
-    b._prioritise()
-    assert all(b._hot[sensor[c]] for c in cards)
+    return {c for c in range(NCELLS) if r.board._hot[sensor[c]]}
+
+
+def _near_last(g):
+    # the last move's cell and its neighbours: read first for take-backs
+    kind, p = g.last_move()
+    c = p[-1] if kind in (PLACE, RAIN_MOVE, BEEKEEPER) else p[1]
+    return {c} | {NB[c * 6 + d] for d in range(6) if NB[c * 6 + d] != NONE}
+
+
+def test_an_armed_smoker_reads_its_targets_first():
+    # §3.2: a Smoker removes an opponent card, not the Royal card nor a
+    # sealed one: once the pad armed it, those cards are where the next
+    # change comes, read first; the player's own cards are not (with every
+    # card read first, ~15 a lane, its lift waited ~0.2 s on the chip).
+    r = _replayed("a-armed-smoker", 51)  # line 51: A2 smoker E7
+    g = r.board.ref.game
+    t = g.side_to_play()
+    play(r, [("tap", None, special(t, tag.SMOKER))])
+    assert r.board.ref.armed == referee.ARM_SMOKER
+    targets = {c for c in range(NCELLS) if g.check_smoker(t, c) == OK}
+    own = {c for c in range(NCELLS) if g.owner(c) == t}
+    hot = _hot_cells(r)
+    assert x("E7") in targets and targets <= hot
+    assert hot - targets <= _near_last(g), sorted(hot - targets)
+    assert own - _near_last(g) and not (own - _near_last(g)) & hot
+    play(r, [("lift", "E7", None)])
+    assert g.nmoves() == 46 and g.last_move()[0] == SMOKER and errors(r) == []
+
+
+def test_an_armed_beekeeper_reads_the_cards_it_may_lift_then_where_it_may_go():
+    r = _replayed("a-armed-beekeeper", 56)  # line 56: B2 beekeeper A4 E1
+    g = r.board.ref.game
+    t = g.side_to_play()
+    play(r, [("tap", None, special(t, tag.BEEKEEPER))])
+    movable = {c for c in range(NCELLS) if g.board[c] and c != ROYAL and not g.is_sealed(c)}
+    assert movable <= _hot_cells(r)
+    src = x("A4")
+    code = r.cells.cells[r.layout.sensor[src]] - 1
+    play(r, [("lift", "A4", None)])
+    assert r.board.ref.src == src
+    dests = {c for c in range(NCELLS) if g.check_beekeeper(t, src, c) == OK}
+    hot = _hot_cells(r)
+    assert x("E1") in dests and dests | {src} <= hot
+    assert hot - dests - {src} <= _near_last(g), sorted(hot - dests)
+    n = g.nmoves()
+    play(r, [("put", "E1", code)])
+    assert g.nmoves() == n + 1 and g.last_move()[0] == BEEKEEPER and errors(r) == []
+
+
+def test_a_placement_is_shown_before_the_cells_read_first_are_chosen_again():
+    # The next change's cells (legal cells, the lanes' lists: ~3 ms of the
+    # chip) are chosen after the frame that shows this one, not before it.
+    r = started("a-frame-first")
+    b = r.board
+    g = b.ref.game
+    calls = []
+    frame, prioritise = b.view.frame, b._prioritise
+
+    def framed(now):
+        calls.append(("frame", g.nmoves()))
+        return frame(now)
+
+    def chosen():
+        calls.append(("prioritise", g.nmoves()))
+        return prioritise()
+
+    b.view.frame, b._prioritise = framed, chosen
+    play(r, [("put", "E3", card(0, 0))])
+    assert g.nmoves() == 1
+    first = calls.index(("prioritise", 1))
+    assert ("frame", 1) in calls[:first], calls[: first + 1]
