@@ -110,3 +110,34 @@ def test_a_pin_the_rp2040_cannot_use_there_is_refused(tmp_path):
     _, pins, wiring = check.committed("rev_a")
     got = check.disagreements(text, pins, wiring)
     assert got and "cannot be I2C SDA" in got[0]
+
+
+def test_skidl_writes_nothing_where_the_circuit_is_made(tmp_path):
+    # SKiDL makes and removes its logs in the current folder: two of make
+    # test's workers making circuits in one folder removed each other's
+    # (FileNotFoundError: skidl_REPL.log). Nothing of it is opened there.
+    code = (
+        "import builtins, os, sys\n"
+        "sys.path.insert(0, %r)\n"
+        "here = os.getcwd()\n"
+        "seen = []\n"
+        "real = builtins.open\n"
+        "def spy(f, *a, **k):\n"
+        "    if isinstance(f, str) and os.path.abspath(f).startswith(here):\n"
+        "        seen.append(f)\n"
+        "    return real(f, *a, **k)\n"
+        "builtins.open = spy\n"
+        "from hardware import circuit\n"
+        "b = circuit.REVISIONS['rev_b']()\n"
+        "assert b.erc() == []\n"
+        "b.netlist()\n"
+        "print(seen)\n"
+    ) % os.path.join(check.ROOT, "tools")
+    import subprocess
+
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout[-500:]
+    assert os.listdir(tmp_path) == []

@@ -12,8 +12,10 @@ rest of each function wires the parts as their datasheets ask. Every pin
 left open is left open on purpose, through nc() with the reason, and the
 reasons are the ERC's only waivers (hardware/<rev>/erc.txt)."""
 
+import contextlib
 import json
 import os
+import tempfile
 
 from . import parts as P
 
@@ -115,17 +117,42 @@ class Part:
         return got[0]
 
 
+_SKIDL_DIR = []  # this process's folder for SKiDL's own files (_skidl_here)
+
+
+@contextlib.contextmanager
+def _skidl_here():
+    """SKiDL writes its logs (skidl_REPL.log, .erc) into the current folder
+    when a circuit is made and removes them when told to write no files:
+    two processes making circuits in one folder (make test's workers)
+    removed each other's, and the second removal failed. Each process makes
+    its circuits in a folder of its own."""
+    if not _SKIDL_DIR:
+        import atexit
+        import shutil
+
+        _SKIDL_DIR.append(tempfile.mkdtemp(prefix="apixagon-skidl-"))
+        atexit.register(shutil.rmtree, _SKIDL_DIR[0], True)
+    old = os.getcwd()
+    os.chdir(_SKIDL_DIR[0])
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
 class Board:
     """A SKiDL circuit under construction, with the helpers every revision
     uses and the record of deliberate no-connects (the ERC's waivers)."""
 
     def __init__(self, rev):
-        import skidl
+        with _skidl_here():
+            import skidl
 
-        self.sk = skidl
-        skidl.set_default_tool(skidl.KICAD8)
-        self.circ = skidl.Circuit()
-        self.circ.no_files = True
+            self.sk = skidl
+            skidl.set_default_tool(skidl.KICAD8)
+            self.circ = skidl.Circuit()
+            self.circ.no_files = True
         self.rev = rev
         self.gpio = dict(GPIO[rev])
         self.waivers = []  # (ref, pin name, why)
@@ -498,7 +525,8 @@ class Board:
         h = Keep(logging.WARNING)
         erc_logger.addHandler(h)
         try:
-            self.circ.ERC()
+            with _skidl_here():
+                self.circ.ERC()
         finally:
             erc_logger.removeHandler(h)
         return got
@@ -506,7 +534,8 @@ class Board:
     def netlist(self):
         import re
 
-        text = str(self.circ.generate_netlist(track_src=False, do_backup=False))
+        with _skidl_here():
+            text = str(self.circ.generate_netlist(track_src=False, do_backup=False))
         # the netlist is committed: no wall-clock date, no temp paths
         text = re.sub(r'\(date "[^"]*"\)', '(date "generated")', text, count=1)
         text = re.sub(r'\(source "[^"]*"\)', '(source "tools/hardware/circuit.py")', text)
