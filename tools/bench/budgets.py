@@ -290,26 +290,16 @@ BUDGETS = (
 # budget is open that is not).
 OPEN = {
     "placement to LED, profile A (NFC, four readers), 95 %": (
-        "161 ms in the typical column (130 ideal in the same run, 150 ideal in the run "
-        "before): the three tiers of reads (an empty cell read about every 18 reads of its "
-        "lane, so that a card put on the wrong cell shows red within 250 ms at 95 %) take "
-        "reads from the hot cells (127 ms at 95 % in this column before them), and each "
-        "antenna switch waits ISO 14443's 5 ms guard before the read (scan.SETTLE_US, ~7 ms "
-        "a hot cell); open: a lane's read of its hot cells made faster (rev A's antenna "
-        "switching), or the two budgets traded one against the other by a decision"
-    ),
-    "a card taken back, shown, profile A, 95 %": (
-        "594 ms in the typical column and 636 ideal, where flash costs no time: one of the "
-        "8 take-backs was seen ~0.6 s after its lift, the others within ~175 ms (169 ms at "
-        "95 % in the run before). A lift is taken after LIFT_STABLE = 6 empty reads of its "
-        "cell (scan.py): ~0.6 s when the cell is read once a lane's round instead of again "
-        "at once; not traced yet. The ~17 of ~100 placements that land late (the PC later "
-        "than the chip's hold) move the samples from run to run"
-    ),
-    "a special's move shown (Beekeeper, Smoker), profile A, worst": (
-        "306 ms in the typical column, 254 ideal, no flash operation inside (stamped by the "
-        "emulator): the slowest of 3 samples, 223 ms in the run before; a Smoker's move is a "
-        "lift (LIFT_STABLE, as the take-back above). Not traced yet"
+        "161 ms in the typical column of a run beside four other emulators on this "
+        "2-core machine (141 ms in the worst-case column run alone, the same firmware; 123 "
+        "ideal): the tail is the first placements, where 53 of the 61 cells are legal, ~13 "
+        "hot cells a lane, and each antenna switch waits ISO 14443's 5 ms guard before the "
+        "read (scan.SETTLE_US, ~7 ms a hot cell, a round ~110 ms), and the ~14 of 65 "
+        "placements that land late (the PC later than the chip's hold) move with the "
+        "machine's load. The cells read first are now chosen after the frame (their ~3 ms "
+        "were in every placement). Open: a lane's read of its hot cells made faster (rev "
+        "A's antenna switching), or the two budgets traded one against the other by a "
+        "decision (the refused card's 212 ms against its 250)"
     ),
     "logs pull, KB per second of the chip's clock": (
         "446 KB/s in the typical column, 602 ideal (a log of its own now read once): of the "
@@ -327,20 +317,6 @@ OPEN = {
 # them, and tests/test_figures.py fails on a miss not here and on one here
 # that the worst column meets.
 WORST_MISSES = {
-    "a card taken back, shown, profile A, 95 %": (
-        "in its slowest sample the card was lifted 300 ms after the board showed it, "
-        "while that move's record was being written: its log's append took a fresh block "
-        "(littlefs copies a file's last block into an erased one, "
-        "docs/development/notes.md) and the 4 KB sector's erase, "
-        "400 ms at the datasheet's maximum, stalls the core with interrupts off (MicroPython's "
-        "rp2_flash.c), so the lift is seen once it ends (one erase and two programs, 415 ms "
-        "of the 595 ms; 9 take-backs, so the 95 % is the slowest). Not avoided: the record is "
-        "written on the first quiet tick after the move, so that a power cut loses no move "
-        "the board has shown, and erasing blocks ahead of need wants a block device under "
-        "littlefs that knows its erased blocks, which MicroPython's rp2.Flash has not. The "
-        "same budget misses in the ideal and typical columns without flash time (above): "
-        "the erase adds to a tail the lift's detection has already"
-    ),
     "logs pull, KB per second of the chip's clock": (
         "as in the typical column (above): a pull reads the flash and programs only "
         "PULLED's marks, so the datasheet's maxima cost it ~2 KB/s more"

@@ -385,7 +385,9 @@ def render(runs):
         "columns are the model's, calibrated against what others measured on real boards "
         '("Calibration", below). The '
         "placements of the placement-to-LED figures land at fixed cycles of the board's own "
-        "time, so two runs give the same latencies. The pull's rate counts the chip's cycles "
+        "time when the PC is there in time to hold the chip at that cycle; those it is late "
+        "for land at once (counted: landed late, ~14 of 65 on this 2-core machine, more "
+        "under load), so two runs differ by those. The pull's rate counts the chip's cycles "
         "from the host's first request to its last reply, so a slow or loaded PC, whose "
         "requests come later, lowers it; its ratio to `mpremote cp` is wall time on both "
         "sides: both move with the machine's load. "
