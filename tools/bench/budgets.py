@@ -289,18 +289,6 @@ BUDGETS = (
 # on one here that its data meets (take it off: the page would say a
 # budget is open that is not).
 OPEN = {
-    "placement to LED, profile A (NFC, four readers), 95 %": (
-        "161 ms in the typical column of a run beside four other emulators on this "
-        "2-core machine (141 ms in the worst-case column run alone, the same firmware; 123 "
-        "ideal): the tail is the first placements, where 53 of the 61 cells are legal, ~13 "
-        "hot cells a lane, and each antenna switch waits ISO 14443's 5 ms guard before the "
-        "read (scan.SETTLE_US, ~7 ms a hot cell, a round ~110 ms), and the ~14 of 65 "
-        "placements that land late (the PC later than the chip's hold) move with the "
-        "machine's load. The cells read first are now chosen after the frame (their ~3 ms "
-        "were in every placement). Open: a lane's read of its hot cells made faster (rev "
-        "A's antenna switching), or the two budgets traded one against the other by a "
-        "decision (the refused card's 212 ms against its 250)"
-    ),
     "logs pull, KB per second of the chip's clock": (
         "446 KB/s in the typical column, 602 ideal (a log of its own now read once): of the "
         "FETCH's 111 ms for 73 KB, ~25 ms are the USB CDC's path a 64-byte packet (TinyUSB's "
