@@ -290,12 +290,15 @@ BUDGETS = (
 # budget is open that is not).
 OPEN = {
     "logs pull, KB per second of the chip's clock": (
-        "446 KB/s in the typical column, 602 ideal (a log of its own now read once): of the "
-        "FETCH's 111 ms for 73 KB, ~25 ms are the USB CDC's path a 64-byte packet (TinyUSB's "
-        "FIFO and class driver, the DPRAM), the rest reads through the XIP cache, the CRC-32 "
-        "of the logs of their own and bytecode; LOGS ~22 ms, PULLED ~8 ms "
-        "(docs/development/notes.md); open: a CDC transfer of several packets, the listing's "
-        "and the span's loops in machine code"
+        "446 KB/s in the typical column, 602 ideal: HELLO ~7 ms, LOGS ~28 ms (21 when "
+        "the download's module is loaded already), FETCH ~124 ms for 73 KB, PULLED ~8 ms "
+        "of the chip's time (each request timed alone). Of FETCH: ~25 ms TinyUSB's CDC "
+        "path and the DPRAM a 64-byte packet, ~13 ms the bootrom's memcpy (each byte "
+        "copied four times: flash through the XIP cache, littlefs's cache, the CDC FIFO, "
+        "the DPRAM), 5.5 ms the CRC-32 of the logs of their own, ~5 ms littlefs, the rest "
+        "bytecode (docs/development/notes.md). Open: a FETCH of every log not yet marked "
+        "pulled with no LOGS before it (a protocol version), the CRC-32 kept when a log "
+        "ends"
     ),
 }
 
