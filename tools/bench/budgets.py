@@ -292,7 +292,9 @@ OPEN = {
     "logs pull, KB per second of the chip's clock": (
         "446 KB/s in the typical column, 602 ideal: HELLO ~7 ms, LOGS ~28 ms (21 when "
         "the download's module is loaded already), FETCH ~124 ms for 73 KB, PULLED ~8 ms "
-        "of the chip's time (each request timed alone). Of FETCH: ~25 ms TinyUSB's CDC "
+        "of the chip's time (each request timed alone, 300 ms apart: each also waited for "
+        "a loop pass, which a pull's back-to-back requests do not). Of FETCH: ~25 ms "
+        "TinyUSB's CDC "
         "path and the DPRAM a 64-byte packet, ~13 ms the bootrom's memcpy (each byte "
         "copied four times: flash through the XIP cache, littlefs's cache, the CDC FIFO, "
         "the DPRAM), 5.5 ms the CRC-32 of the logs of their own, ~5 ms littlefs, the rest "
