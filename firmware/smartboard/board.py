@@ -800,7 +800,7 @@ class Board:
         for x in range(NCELLS):
             if out[x] or err[x]:
                 hot[sensor[x]] = 1
-        e = self.ref.expect
+        e = ref.expect
         if e:
             hot[sensor[e & 255]] = 1  # the card the board waits for (smartboard.computer)
         kind, p = g.last_move()

@@ -351,7 +351,6 @@ class Hands:
         self.table = {}  # cell -> tag code of the card lying there
         self.rains = [0, 0]
         self.latency = []  # ms, a placement's
-        self.undetected = 0
         self.heap_at = {}
         self.heap_end = None
         self.heap_lowest = None
@@ -666,17 +665,23 @@ class Hands:
         while waited <= self.LED_TIMEOUT_MS:
             for cycle, grb in self.b.frames_since(c0):
                 if grb[3 * led : 3 * led + 3] not in before:
-                    t = ms(cycle - c0)
-                    into.append(t)
-                    self.flash[kind].append((t,) + self.b.flash_between(c0, cycle))
                     self.shown_at[x] = cycle
-                    self.hold_at = cycle + self.SETTLE_MS * HZ // 1000
+                    self._sample(into, kind, c0, cycle)
                     return
             self.b.wait_ms(20)
             waited += 20
-        self.undetected += 1
         self.missed[kind] = self.missed.get(kind, 0) + 1
-        into.append(float(self.LED_TIMEOUT_MS))
-        end = c0 + self.LED_TIMEOUT_MS * HZ // 1000
-        self.flash[kind].append((float(self.LED_TIMEOUT_MS),) + self.b.flash_between(c0, end))
-        self.hold_at = c0 + (self.LED_TIMEOUT_MS + self.SETTLE_MS) * HZ // 1000
+        self._sample(into, kind, c0, c0 + self.LED_TIMEOUT_MS * HZ // 1000)
+
+    def _sample(self, into, kind, c0, c1):
+        # a latency from c0 to c1 into its list, with the flash's work it
+        # overlaps; the hands' next input SETTLE_MS after c1
+        t = ms(c1 - c0)
+        into.append(t)
+        self.flash[kind].append((t,) + self.b.flash_between(c0, c1))
+        self.hold_at = c1 + self.SETTLE_MS * HZ // 1000
+
+    @property
+    def undetected(self):
+        """Samples never shown, of every kind (missed)."""
+        return sum(self.missed.values())

@@ -13,6 +13,7 @@ left open is left open on purpose, through nc() with the reason, and the
 reasons are the ERC's only waivers (hardware/<rev>/erc.txt)."""
 
 import contextlib
+import functools
 import json
 import os
 import tempfile
@@ -117,7 +118,15 @@ class Part:
         return got[0]
 
 
-_SKIDL_DIR = []  # this process's folder for SKiDL's own files (_skidl_here)
+@functools.lru_cache(maxsize=None)
+def _skidl_dir():
+    # this process's folder for SKiDL's own files (_skidl_here), gone at exit
+    import atexit
+    import shutil
+
+    d = tempfile.mkdtemp(prefix="apixagon-skidl-")
+    atexit.register(shutil.rmtree, d, True)
+    return d
 
 
 @contextlib.contextmanager
@@ -127,14 +136,8 @@ def _skidl_here():
     two processes making circuits in one folder (make test's workers)
     removed each other's, and the second removal failed. Each process makes
     its circuits in a folder of its own."""
-    if not _SKIDL_DIR:
-        import atexit
-        import shutil
-
-        _SKIDL_DIR.append(tempfile.mkdtemp(prefix="apixagon-skidl-"))
-        atexit.register(shutil.rmtree, _SKIDL_DIR[0], True)
     old = os.getcwd()
-    os.chdir(_SKIDL_DIR[0])
+    os.chdir(_skidl_dir())
     try:
         yield
     finally:
