@@ -188,6 +188,8 @@ let cycleBase = 0; // cycles of the boots before this one
 let running = false;
 let cutAtCycle = Infinity;
 let boots = 0;
+// the polling loops' jumps since power-on (watchSpin): the 'timing' request's
+const spun = { jumps: 0, ns: 0 };
 
 function cycles() {
   return mcu ? cycleBase + Math.round(sim.clock.nanos / NS_PER_CYCLE) : cycleBase;
@@ -205,6 +207,7 @@ function powerOn() {
   mcu.flash.set(flash);
   flash = mcu.flash.subarray(0, FLASH_BYTES);
   timing.flush(); // the cache holds nothing at power-on
+  spun.jumps = spun.ns = 0;
   timing.take(NS_PER_CYCLE);
   timing.attach(mcu);
   mcu.onBreak = (code) => {
@@ -344,6 +347,68 @@ function sliceMs() {
   return Date.now() - usb.lastRx < TALK_MS ? TALK_SLICE_MS : SLICE_MS;
 }
 
+// A core waiting on a transfer: the SDK waits for each I2C byte and SPI
+// frame by reading the block's status registers in a tight loop (pico-sdk
+// hardware_i2c/i2c.c, i2c_read_blocking_internal; hardware_spi/spi.c),
+// ~2,800 cycles of polling a byte at 400 kHz: over a third of profile A's
+// cycles, all executed here one by one. Only the transfer's alarm changes
+// what those registers say, so once they have read the same values
+// SPIN_READS times in a row, each within SPIN_NS of the one before, with
+// a step of the transfer on the wires, the clock jumps to the next alarm
+// (no further: a USB frame, a timer's interrupt are alarms too, and a cut
+// at a cycle is never jumped over). The loop sees the change when the
+// chip would, give or take one pass of it (tens of cycles).
+const SPIN_READS = 6; // two passes of the three registers the I2C loop reads
+const SPIN_NS = 2000; // a pass of a polling loop takes ~40 cycles (320 ns)
+let spinning = false;
+// cfg.spin false: every pass of a polling loop executed (the test that
+// the jumps change nothing the chip measures, tests/rp2040/test_rp2040_spin.py)
+const SPIN = cfg.spin !== false;
+
+function watchSpin(block, busy) {
+  const read = block.readUint32.bind(block);
+  const write = block.writeUint32.bind(block);
+  const last = new Map();
+  let same = 0;
+  let at = -1e12;
+  block.readUint32 = (offset) => {
+    const v = read(offset);
+    const now = sim.clock.nanos;
+    if (SPIN && last.get(offset) === v && now - at <= SPIN_NS && busy()) {
+      if (++same >= SPIN_READS) {
+        spinning = true;
+        same = 0;
+      }
+    } else {
+      same = 0;
+    }
+    last.set(offset, v);
+    at = now;
+    return v;
+  };
+  block.writeUint32 = (offset, value) => {
+    same = 0;
+    last.clear();
+    write(offset, value);
+  };
+}
+
+function spinJump(clock, stopNanos) {
+  // the jump a polling loop earned (watchSpin): to the next alarm, no
+  // further than a cut, and paced like idle time while a host is at work
+  spinning = false;
+  let dt = Math.min(clock.nanosToNextAlarm, stopNanos - clock.nanos);
+  if (paced()) {
+    const ahead = (cycles() - pace.cyc) * NS_PER_CYCLE - (Date.now() - pace.wall) * 1e6;
+    dt = Math.min(dt, -ahead);
+  }
+  if (!(dt > 0)) return 0;
+  spun.jumps++;
+  spun.ns += dt;
+  clock.tick(dt);
+  return dt;
+}
+
 function runSlice() {
   if (!running || held) return;
   if (prof) return runSliceProfiled();
@@ -364,6 +429,7 @@ function runSlice() {
     } else {
       clock.tick(core.executeInstruction() * NS_PER_CYCLE);
     }
+    if (spinning) spinJump(clock, stopNanos);
     if (mcu !== chip) return; // a reset or a cut in that step: the new chip has its own loop
     if (clock.nanos >= stopNanos) {
       powerOff('cut');
@@ -394,6 +460,7 @@ function runSliceProfiled() {
       const stall = timing.take(NS_PER_CYCLE); // a miss, a flash write: this PC's
       profCount(pc, n + stall / NS_PER_CYCLE);
       clock.tick(n * NS_PER_CYCLE + stall);
+      if (spinning) profCount(pc, spinJump(clock, stopNanos) / NS_PER_CYCLE); // the loop's time
     }
     if (mcu !== chip) return;
     if (clock.nanos >= stopNanos) {
@@ -625,6 +692,7 @@ class I2CBus {
       this.alarm.schedule(bits * this.bitNanos());
     };
     const i2c = this.i2c;
+    watchSpin(i2c, () => this.next != null && !this.held);
     // An abort (a NACK) flushes the TX FIFO: on the chip the FIFO is then
     // below its threshold and TX_EMPTY is set, which the SDK waits for.
     // rp2040js sets it only when a command leaves the FIFO, so a NACK read
@@ -853,12 +921,18 @@ class ReedChain {
         this.i = 0;
       }
     });
-    const alarm = sim.clock.createAlarm(() => spi.completeTransmit(this.out));
+    this.sending = false;
+    const alarm = sim.clock.createAlarm(() => {
+      this.sending = false;
+      spi.completeTransmit(this.out);
+    });
     spi.onTransmit = () => {
       this.out = this.i < nbytes ? this.bytes[this.i] : 0xff;
       this.i++;
+      this.sending = true;
       alarm.schedule((8 * 1e9) / (spi.clockFrequency || 1000000));
     };
+    watchSpin(spi, () => this.sending);
   }
 }
 
@@ -1001,7 +1075,12 @@ function handle(m) {
       }
       break;
     case 'timing': // what the timing model charged since power-on (timing.js)
-      emit(Object.assign({ ev: 'ack', id: m.id, cycle: cycles(), profile: timing.profile }, timing.stats));
+      emit(
+        Object.assign({ ev: 'ack', id: m.id, cycle: cycles(), profile: timing.profile }, timing.stats, {
+          spinJumps: spun.jumps,
+          spinCycles: Math.round(spun.ns / NS_PER_CYCLE),
+        }),
+      );
       return;
     case 'usbstat': // the traffic since the last mark (and, with mark, a new mark)
       emit(Object.assign({ ev: 'ack', id: m.id, cycle: cycles() }, traffic));

@@ -143,6 +143,7 @@ class EmuBoard:
         powered=True,
         stderr=None,
         timing=None,
+        spin=True,
     ):
         self.image = image
         self.rev = rev
@@ -156,6 +157,9 @@ class EmuBoard:
         # the real chip's timing (timing.js: ideal, typical, worst); None:
         # APIXAGON_TIMING, else ideal
         self.timing = timing or os.environ.get("APIXAGON_TIMING") or "ideal"
+        # False: every pass of the SDK's polling loops executed, none jumped
+        # (board.js watchSpin)
+        self.spin = spin
         self.proc = None
         self.port = None
         self.frames = []  # (cycle, grb bytes) as the strip latched them
@@ -187,6 +191,7 @@ class EmuBoard:
             "ctl_fd": ctl_child.fileno(),
             "start_off": not self.powered,
             "timing": self.timing,
+            "spin": self.spin,
         }
         cfg_path = os.path.join(self.workdir, "board-%s.json" % self.rev)
         with open(cfg_path, "w") as f:
@@ -450,7 +455,8 @@ class EmuBoard:
     def timing_stats(self):
         """What the timing model charged since power-on (tools/rp2040/timing.js):
         its profile, flash reads through the XIP cache and misses, the
-        misses' cycles, the flash programs and erases and their ns."""
+        misses' cycles, the flash programs and erases and their ns; and the
+        SDK's polling loops jumped (spinJumps, spinCycles: board.js watchSpin)."""
         return self.request("timing")
 
     def load(self):
