@@ -143,7 +143,7 @@ class EmuBoard:
         powered=True,
         stderr=None,
         timing=None,
-        spin=True,
+        spin=None,
     ):
         self.image = image
         self.rev = rev
@@ -157,9 +157,9 @@ class EmuBoard:
         # the real chip's timing (timing.js: ideal, typical, worst); None:
         # APIXAGON_TIMING, else ideal
         self.timing = timing or os.environ.get("APIXAGON_TIMING") or "ideal"
-        # False: every pass of the SDK's polling loops executed, none jumped
-        # (board.js watchSpin)
-        self.spin = spin
+        # True: the SDK's polling loops jumped to their transfer's end
+        # (board.js watchSpin), an experiment kept off; None: APIXAGON_SPIN=1
+        self.spin = os.environ.get("APIXAGON_SPIN") == "1" if spin is None else bool(spin)
         self.proc = None
         self.port = None
         self.frames = []  # (cycle, grb bytes) as the strip latched them
