@@ -408,19 +408,32 @@ class Hands:
         ms = emuboard.LONG_PRESS_MS if long else emuboard.PRESS_MS
         self.b.request("button", gpio=gpio, down=True, **self.at())
         self.b.request("button", gpio=gpio, down=False, **self.at(ms * HZ // 1000))
-        self.t += ms + 60
+        self._later(ms + 60)
 
     def lift(self, x):
         if not self.LOCKSTEP:
             return self.b.lift(x)
         self.b.lift(x, **self.at())
-        self.t += 10
+        self._later(10)
 
     def put(self, x, code):
         if not self.LOCKSTEP:
             return self.b.put(x, code)
         self.b.put(x, code, **self.at())
-        self.t += 10
+        self._later(10)
+
+    def _later(self, ms):
+        """The hands' next input or request ms after the one just made:
+        from the cycle that one was anchored at when it was (hold_at), else
+        from the board's last reply (t). Added to t alone, an input anchored
+        at hold_at left the request after it at that same cycle, which the
+        chip had passed by the time the PC asked: it landed late, at a cycle
+        the PC's speed set, and every sample after it moved from run to run
+        (a refused card's lift, then CELLS: 14 a game)."""
+        if self.hold_at is not None:
+            self.hold_at += ms * HZ // 1000
+        else:
+            self.t += ms
 
     def status(self):
         from apixagon_host import link as L
@@ -489,7 +502,7 @@ class Hands:
             "pad", page=emuboard.payload(code).hex(), uid=emuboard.uid_of(code).hex(), **self.at()
         )
         self.b.request("pad", **self.at(emuboard.TAP_MS * HZ // 1000))
-        self.t += emuboard.TAP_MS + 100  # the pad sees the card go
+        self._later(emuboard.TAP_MS + 100)  # the pad sees the card go
 
     def play(self, steps):
         from apixagon.codes import BEEKEEPER, DECK_EMPTY, PLACE, RAIN_MOVE, RESERVE, SMOKER
@@ -570,7 +583,7 @@ class Hands:
         # (its lift is not timed here: the red blinks with dark phases, and
         # the cell goes dark; the sensor model times it, bench.sensing)
         self.b.lift(x, **self.at())
-        self.t += 10
+        self._later(10)
         self.until(lambda: self.cells()[x] == 0, "the refused card lifted")
         self.t = self.PAUSE_MS
         if self.profile == "B":
