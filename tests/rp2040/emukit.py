@@ -71,6 +71,33 @@ def boot(rev, tmp_path, flash=None, before=None):
     return b
 
 
+def at_repl(tmp_path, code, name, **board):
+    """code run at the raw REPL of a rev A board on a fresh flash of its own
+    (flash-<name>.bin; board: EmuBoard's keywords, timing= or spin=), the
+    way mpremote runs it: (its output, the timing request's figures before
+    it, and after it)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from bench.emulated import Repl
+
+    b = EmuBoard(
+        image("rev_a"),
+        "rev_a",
+        flash=str(tmp_path / ("flash-%s.bin" % name)),
+        workdir=str(tmp_path),
+        **board,
+    )
+    try:
+        b.wait_usb()
+        repl = Repl(b.port)
+        before = b.timing_stats()
+        out = repl.run(code)
+        after = b.timing_stats()
+        repl.close()
+    finally:
+        b.close()
+    return out, before, after
+
+
 class Twin:
     """The same hands on the CPython simulator: what the board should show."""
 

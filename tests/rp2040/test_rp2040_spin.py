@@ -8,13 +8,7 @@ without them, within a pass of the loop a byte, and the jumps are made.
 The jumps are off unless asked for (APIXAGON_SPIN=1): a make bench run
 with them lost boards to a reset, not yet understood (board.js)."""
 
-import os
-import sys
-
 import emukit
-
-sys.path.insert(0, os.path.join(emukit.ROOT, "tools"))
-from bench.emulated import Repl  # noqa: E402
 
 PAD = emukit.wiring_of("rev_a")["PAD_I2C"]  # [block, sda, scl]
 N = 20
@@ -30,22 +24,7 @@ CODE = (
 
 
 def run(tmp_path, spin):
-    b = emukit.EmuBoard(
-        emukit.image("rev_a"),
-        "rev_a",
-        flash=str(tmp_path / ("flash-%s.bin" % spin)),
-        workdir=str(tmp_path),
-        spin=spin,
-    )
-    try:
-        b.wait_usb()
-        repl = Repl(b.port)
-        before = b.timing_stats()
-        out = repl.run(CODE)
-        after = b.timing_stats()
-        repl.close()
-    finally:
-        b.close()
+    out, before, after = emukit.at_repl(tmp_path, CODE, spin, spin=spin)
     us = int(out.split("READ")[1].split()[0])
     return us, after["spinJumps"] - before["spinJumps"]
 

@@ -7,13 +7,7 @@ its erases' time (45 ms each, typical; 400 ms, worst: the W25Q16JV's
 datasheet), with the timer running through them; a Python loop pays its
 cache misses (40 cycles each), fewer once its code is in the cache."""
 
-import os
-import sys
-
 import emukit
-
-sys.path.insert(0, os.path.join(emukit.ROOT, "tools"))
-from bench.emulated import Repl  # noqa: E402
 
 CODE = (
     "import time\n"
@@ -36,22 +30,7 @@ CODE = (
 
 
 def run(tmp_path, profile):
-    b = emukit.EmuBoard(
-        emukit.image("rev_a"),
-        "rev_a",
-        flash=str(tmp_path / ("flash-%s.bin" % profile)),
-        workdir=str(tmp_path),
-        timing=profile,
-    )
-    try:
-        b.wait_usb()
-        repl = Repl(b.port)
-        before = b.timing_stats()
-        out = repl.run(CODE)
-        after = b.timing_stats()
-        repl.close()
-    finally:
-        b.close()
+    out, before, after = emukit.at_repl(tmp_path, CODE, profile, timing=profile)
     got = {k: int(v) for k, v in (line.split() for line in out.splitlines() if line.strip())}
     return got, before, after
 

@@ -320,16 +320,20 @@ function paced() {
   return true;
 }
 
+function paceRoom() {
+  // ns the chip may run ahead on its own (idle, or a polling loop jumped):
+  // none past the wall clock while a host is at work, else no limit
+  if (!paced()) return Infinity;
+  return (Date.now() - pace.wall) * 1e6 - (cycles() - pace.cyc) * NS_PER_CYCLE;
+}
+
 function idleStep(clock) {
   // false: the chip is ahead of the wall clock; wait for it
   let dt = clock.nanosToNextAlarm;
   if (!(dt > 0)) dt = 1000;
-  if (paced()) {
-    const ahead = (cycles() - pace.cyc) * NS_PER_CYCLE - (Date.now() - pace.wall) * 1e6;
-    if (ahead >= 0) return false;
-    dt = Math.min(dt, -ahead);
-  }
-  clock.tick(dt);
+  const room = paceRoom();
+  if (room <= 0) return false;
+  clock.tick(Math.min(dt, room));
   return true;
 }
 
@@ -370,6 +374,7 @@ let spinning = false;
 const SPIN = cfg.spin === true;
 
 function watchSpin(block, busy) {
+  if (!SPIN) return; // off: the block's registers read and written as rp2040js has them
   const read = block.readUint32.bind(block);
   const write = block.writeUint32.bind(block);
   const last = new Map();
@@ -378,7 +383,7 @@ function watchSpin(block, busy) {
   block.readUint32 = (offset) => {
     const v = read(offset);
     const now = sim.clock.nanos;
-    if (SPIN && last.get(offset) === v && now - at <= SPIN_NS && busy()) {
+    if (last.get(offset) === v && now - at <= SPIN_NS && busy()) {
       if (++same >= SPIN_READS) {
         spinning = true;
         same = 0;
@@ -401,11 +406,7 @@ function spinJump(clock, stopNanos) {
   // the jump a polling loop earned (watchSpin): to the next alarm, no
   // further than a cut, and paced like idle time while a host is at work
   spinning = false;
-  let dt = Math.min(clock.nanosToNextAlarm, stopNanos - clock.nanos);
-  if (paced()) {
-    const ahead = (cycles() - pace.cyc) * NS_PER_CYCLE - (Date.now() - pace.wall) * 1e6;
-    dt = Math.min(dt, -ahead);
-  }
+  const dt = Math.min(clock.nanosToNextAlarm, stopNanos - clock.nanos, paceRoom());
   if (!(dt > 0)) return 0;
   spun.jumps++;
   spun.ns += dt;
