@@ -79,7 +79,7 @@ def cell_scanner(pins, lay, deck, parts):
             lanes.append(scan.NfcScanner(reader, mux, mine, uids=deck, deb=deb))
             cells = bytes(lay.cell_of_channel[c] for c in mine)
             parts.append(part(PART_READER, reader.answering, k, cells))
-        return scan.NfcLanes(lanes, time.ticks_us, time.ticks_diff)
+        return scan.NfcLanes(lanes, time.ticks_us, time.ticks_diff, time.sleep_ms)
     from machine import SPI
     from smartboard.drivers.shiftreg import ShiftRegMatrix
 

@@ -62,3 +62,6 @@ class NoScanner:
 
     def prioritise(self, hot):
         pass
+
+    def rest(self):
+        return True  # nothing to read: the loop may sleep

@@ -102,10 +102,15 @@ def loop_forever(b, lk):
     _own_watchdog()
     wdt = machine.WDT(timeout=WATCHDOG_MS)
     now = loop.Millis(time.ticks_ms, time.ticks_diff)
+    sleep_ms = time.sleep_ms
     try:
         while True:
             wdt.feed()
-            loop.step(b, lk, now())
+            # A pass with nothing to do and nothing due: the core sleeps
+            # until the next millisecond rather than spin at its full run
+            # current (loop.step; scan.IDLE_US says why not machine.idle).
+            if loop.step(b, lk, now()):
+                sleep_ms(1)
     except KeyboardInterrupt:
         machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
         raise
@@ -132,10 +137,13 @@ def safe_mode(pins, err):
     # mode that hangs is no better than a loop that does.
     _own_watchdog()
     wdt = machine.WDT(timeout=WATCHDOG_MS)
+    sleep_ms = time.sleep_ms
     try:
         while True:
             wdt.feed()
             lk.poll(now())
+            if not lk.got:
+                sleep_ms(1)  # nothing came: asleep until the next millisecond
     except KeyboardInterrupt:
         machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
         raise

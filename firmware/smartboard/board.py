@@ -151,6 +151,10 @@ class Board:
         # told each tick how long it may (_slice)
         self._sliced = hasattr(hw.cells, "slice_us")
         self.brief = False  # the PC downloads: a tick as short as it can be (loop.step)
+        # After a tick: nothing was done and nothing is due within a
+        # millisecond (the cells' scanner quiet, no flash work, no tap
+        # being confirmed): the loop may let the chip sleep (loop.step)
+        self.quiet = False
         self.now = 0
         self.storage = STORE_OK
         self.room = True  # the longest match fits (the log's room rule)
@@ -199,6 +203,7 @@ class Board:
         True when no cell changed (a quiet tick, for flash writes)."""
         self.now = now
         hw = self.hw
+        self.quiet = False
         if self._sliced:
             hw.cells.slice_us = self._slice(now)
         ch = hw.cells.scan_for_changes()
@@ -248,6 +253,7 @@ class Board:
         # settings or one match-log record (issue 3/4: flash writes stall
         # the CPU, so they never share a tick with a card).
         log = self.log
+        quiet = False
         if self.settings.due(now):
             self.settings.save()
         elif log is not None and log.pending(now):
@@ -262,8 +268,12 @@ class Board:
             # otherwise); not while the PC downloads (brief): the chip is
             # the download's
             log.pack_step()
+        else:
+            quiet = not self._pad_busy and not (pad is not None and pad.deb.pending(0))
+            quiet = quiet and hw.cells.rest()
         if log is not None and log.space != self._space_seen:
             self._check_storage(self._space_seen < 0)
+        self.quiet = quiet
         return True
 
     # ---- inputs -------------------------------------------------------------

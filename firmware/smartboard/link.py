@@ -104,6 +104,7 @@ class Link:
         # (smartboard.loop.step)
         self.hot = 0
         self.ticked = 0
+        self.got = False  # the last poll read bytes (loop.step: no sleep then)
         self.errors = 0
         self._leds_sent = False
         # board None: the safe mode (the board could not be built at boot):
@@ -166,6 +167,7 @@ class Link:
         # with more waiting) never judges it, however late a busy host or a
         # slow tick makes it.
         r = 0 if got else de.stale(now)
+        self.got = got
         if r:
             self._err(0, r)
         elif not got and self.log is not None:

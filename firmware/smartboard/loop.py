@@ -30,7 +30,10 @@ ANSWER_MS = const(5)
 
 def step(board, link, now, tick=None):
     """tick: what runs the board's tick (the simulator's rig.tick, which
-    keeps its sensors' time); board.tick(now) if None."""
+    keeps its sensors' time); board.tick(now) if None. True when the pass
+    found nothing to do and nothing falls due within a millisecond (no
+    card, no flash work, no request, no download): the chip may sleep
+    until its next interrupt (boards/start.py)."""
     hot = link.hot
     if hot < 0:  # a download's request was answered since the last step (Link.cmd_*)
         hot = link.hot = now + HOT_MS
@@ -38,7 +41,7 @@ def step(board, link, now, tick=None):
         if now < hot and now - link.ticked < LATE_MS:
             _poll(board, link, now, False)
             if link.hot < 0 or now < hot - HOT_MS + ANSWER_MS:
-                return  # a request answered, or one soon: the tick on a later pass
+                return False  # a request answered, or one soon: the tick on a later pass
         link.ticked = now
         board.brief = now < hot  # a download's forced tick: no reading on (scan.NfcLanes)
         try:
@@ -51,6 +54,7 @@ def step(board, link, now, tick=None):
         except Exception as e:  # noqa: BLE001 - see above
             _caught(board, "the loop", e)
     _poll(board, link, now, True)
+    return board.quiet and not link.got and now >= link.hot
 
 
 def _poll(board, link, now, changes):

@@ -92,6 +92,13 @@ FOUND_US = const(2700)
 # slice when the loop has work due sooner (the pad's next read: a tap
 # confirmed a slice late is a tap missed).
 SLICE_US = const(25000)
+# The chip sleeps (sleep_ms(1): WFE until the next millisecond, MicroPython's
+# rp2 port, mp_hal_delay_ms) only when no lane's answer can be there for
+# longer than that: a lane is never asked late. A core that never sleeps
+# draws its full run current for nothing. (machine.idle() is no sleep
+# there: the event register an interrupt set since the last WFE ends it
+# at once, Cortex-M0+; the loop takes interrupts all the time.)
+IDLE_US = const(1300)  # the sleep's 1 ms, and the link's poll before it
 # A slice of NO_WAIT: one pass over the lanes whose answer can be there,
 # no waiting for the others. With no match in play, or while the PC
 # downloads, the loop's turn comes first: a request that came amid a
@@ -149,6 +156,10 @@ class NfcScanner:
     reader.uid(buf) -> length of the UID of the tag just read;
     mux.select(ch) switches the antenna. Both come from the board's
     start-up code (real parts) or from smartboard.sim (twins)."""
+
+    def rest(self):
+        """False: scan_for_changes reads at once (never a time to sleep)."""
+        return False
 
     def __init__(self, reader, mux, channels, stable=STABLE, uids=None, deb=None, uid=False):
         self.reader = reader
@@ -385,8 +396,11 @@ class NfcLanes:
     switch, RF_US else, POLL_US after a "not yet"): each question is an
     I2C transfer the four readers' bus and the host pay for."""
 
-    def __init__(self, lanes, ticks_us=None, ticks_diff=None):
+    def __init__(self, lanes, ticks_us=None, ticks_diff=None, sleep_ms=None):
         self.lanes = lanes
+        # time's sleep_ms on the board (None: never): sleep_ms(1) while no
+        # lane can answer within IDLE_US (rest)
+        self.sleep_ms = sleep_ms
         self._next = 0  # the lane polled first: each in turn
         self.ticks_us = ticks_us
         self.ticks_diff = ticks_diff
@@ -437,6 +451,7 @@ class NfcLanes:
         t0 = clock() if clock is not None else 0
         slice_us = self.slice_us
         while not done:
+            asked = False
             for j in range(nl):
                 k = self._next + j
                 if k >= nl:
@@ -451,6 +466,7 @@ class NfcLanes:
                     d = diff(clock(), at[k])
                     if 0 <= d < gap[k]:
                         continue
+                asked = True
                 c = lane.step()
                 if clock is not None:
                     now = clock()
@@ -496,7 +512,25 @@ class NfcLanes:
             self._next = self._next + 1 if self._next + 1 < nl else 0
             if slice_us < 0:
                 break  # NO_WAIT: the lanes not due yet are stepped next call
+            if not (done or asked) and self.sleep_ms is not None and self.rest():
+                self.sleep_ms(1)  # no lane to ask, none can answer within IDLE_US
         return ch
+
+    def rest(self):
+        """No lane's answer can be there within IDLE_US from now, no change
+        waits to be handed out: the chip may sleep (Board.quiet)."""
+        clock = self.ticks_us
+        if clock is None or self._npend:
+            return False
+        now = clock()
+        diff = self.ticks_diff
+        at = self._at
+        gap = self._gap
+        for k in range(len(self.lanes)):
+            d = diff(now, at[k])
+            if d < 0 or gap[k] - d < IDLE_US:
+                return False
+        return True
 
 
 class ReedMatrixScanner:
@@ -507,6 +541,7 @@ class ReedMatrixScanner:
 
     def __init__(self, matrix, rows, cols, stable=REED_STABLE, sleep_us=None):
         self.matrix = matrix
+        self._quiet = False  # the last call ended with no reading pending
         self.sleep_us = sleep_us  # time.sleep_us on the board; None: no wait
         self.rows = rows
         self.cols = cols
@@ -526,10 +561,16 @@ class ReedMatrixScanner:
     def prioritise(self, hot):
         """Nothing to put first (PRIORITISED)."""
 
+    def rest(self):
+        """No reading pending since the last call: the chip may sleep (a
+        card put meanwhile is read on the pass after the sleep)."""
+        return self._quiet
+
     def scan_for_changes(self):
         # A quiet board costs one pass per call; a pending reading gets its
         # confirming passes at once, REED_GAP_US apart (see REED_STABLE).
         busy = self._busy
+        self._quiet = False
         for _ in range(self.deb.stable + 1):
             ch = self._pass()
             if ch >= 0:
@@ -538,6 +579,7 @@ class ReedMatrixScanner:
             for r in range(self.rows):
                 pending |= busy[r]
             if not pending:
+                self._quiet = True
                 return -1
             if self.sleep_us is not None:
                 self.sleep_us(REED_GAP_US)

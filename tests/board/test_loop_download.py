@@ -73,3 +73,38 @@ def test_without_a_download_the_board_ticks_every_pass():
     for t in range(1000, 1010):
         loop.step(r.board, lk, t, tick)
     assert n[0] == 10
+
+
+# The chip sleeps a millisecond after a pass only when it found nothing to
+# do (boards/start.py): never with a request's bytes in, a card that just
+# moved, or a download under way.
+def test_a_quiet_pass_may_sleep_and_a_busy_one_may_not():
+    from boardkit import rig
+    from smartboard.sim import serial_main
+    from test_link_sim import InPort
+
+    r = rig("dl-sleep", "B")
+    port = InPort()
+    lk = serial_main.SimLink(port, r, None, "B")
+    r.board.listener = lk
+    t = 2000
+    for _ in range(20):
+        t += 1
+        quiet = loop.step(r.board, lk, t, r.tick)
+    assert quiet  # the setup screen, nothing on the board: asleep between passes
+    port.inp += proto.frame("@4 STATUS")
+    assert not loop.step(r.board, lk, t + 1, r.tick)  # bytes came: awake
+    assert loop.step(r.board, lk, t + 2, r.tick)
+    lk.handle("@5 HELLO 5")  # a download begins: the loop stays the host's
+    assert not loop.step(r.board, lk, t + 3, r.tick)
+    assert not loop.step(r.board, lk, t + 4, r.tick)
+    t += loop.HOT_MS + 10
+    loop.step(r.board, lk, t, r.tick)
+    assert loop.step(r.board, lk, t + 1, r.tick)
+    r.put("E5", 0x21)  # a card put: that pass is awake
+    assert not loop.step(r.board, lk, t + 2, r.tick)
+    t += 50
+    loop.step(r.board, lk, t, r.tick)
+    assert loop.step(r.board, lk, t + 1, r.tick)
+    r.board.settings.due = lambda now: True  # a flash write this pass: awake
+    assert not loop.step(r.board, lk, t + 2, r.tick)

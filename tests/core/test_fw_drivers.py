@@ -391,3 +391,35 @@ def test_lanes_read_on_for_their_slice_and_return_after_a_read_without_one():
     while got < 0:
         got = s.scan_for_changes()  # a change ends the slice at once
     assert got == 2
+
+
+def test_lanes_sleep_only_while_no_reader_can_answer():
+    # The core sleeps a millisecond (sleep_ms(1)) on a pass that found no
+    # lane to ask, and only when no lane's answer can be there within it
+    # (scan.IDLE_US): no lane is asked late for a sleep.
+    cells = SimCells(64)
+    deb = scan.Debouncer(64, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
+    lanes = []
+    for lo in (0, 16, 32, 48):
+        mux = SimMux()
+        r = PN532(SimPn532I2C(SimNfcReader(cells, mux)))
+        lanes.append(scan.NfcScanner(r, mux, bytes(range(lo, lo + 4)), deb=deb))
+    clock = Rp2Ticks(0, limit=10**6)
+    room = []  # at each sleep: us until the first lane's answer can be there
+    s = []
+
+    def sleep_ms(ms):
+        at, gap = s[0]._at, s[0]._gap
+        due = [clock.diff(rp2ticks.ticks_add(at[k], gap[k]), clock.t) for k in range(4)]
+        room.append(min(due) - 1000 * ms)
+        clock.t = rp2ticks.ticks_add(clock.t, 1000 * ms)
+
+    s.append(scan.NfcLanes(lanes, clock.us, clock.diff, sleep_ms))
+    cells.put(18, tag.code(1, tag.NORMAL, 4))
+    got = -1
+    for _ in range(8):
+        got = max(got, s[0].scan_for_changes())
+    assert got == 18 and len(room) > 5
+    assert min(room) >= 0, room
+    clock.t = rp2ticks.ticks_add(clock.t, scan.SETTLE_US + scan.RF_US)
+    assert not s[0].rest()  # answers there to collect: no sleep
