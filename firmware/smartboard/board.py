@@ -241,6 +241,7 @@ class Board:
             if ref.changed != self._changed_seen:
                 self._refresh(False)
                 seen = True
+        hw.painter.follow(now)  # a lowered USB-C advertisement, on a static screen too
         self.view.frame(now)
         if seen:
             # The cells read first for the next change are chosen once this

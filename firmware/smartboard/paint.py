@@ -54,6 +54,12 @@ def _lit(buf: ptr8, n: int, cap: int) -> int:
     return lit
 
 
+# A static screen writes no frame: the supply is read this often anyway,
+# so that a source that lowers its advertisement is followed within the
+# 60 ms USB Type-C gives a sink (smartboard/power.py, tSinkAdj).
+FOLLOW_MS = const(20)
+
+
 class Painter:
     def __init__(self, strip, led_of_cell, budget_ma=900, brightness=160):
         self.strip = strip
@@ -67,6 +73,7 @@ class Painter:
         self._k = -1  # the brightness _grb was rendered at
         self._pal = None  # the palette _grb renders (eye-linear RGB)
         self._grb = None  # that palette with gamma and brightness, GRB
+        self._followed = -FOLLOW_MS  # when follow() last read the supply
 
     def clear(self):
         b = self.strip.buf
@@ -105,6 +112,18 @@ class Painter:
         """Estimated current of the frame in the buffer, in mA."""
         buf = self.strip.buf
         return _lit(buf, len(buf), 1 << 24) + self.strip.n * _MA_IDLE
+
+    def follow(self, now):
+        """Called every loop pass: the supply read every FOLLOW_MS and, when
+        the frame out draws more than it now allows, that frame dimmed to
+        it and written again (a static screen writes no frame of its own)."""
+        if self.supply is None or now - self._followed < FOLLOW_MS:
+            return
+        self._followed = now
+        before = self.budget_ma
+        self.budget_ma = self.supply.led_budget_ma()
+        if self.budget_ma < before and self.frame_ma() > self.budget_ma:
+            self.show()
 
     def show(self):
         """Limit the frame to the power budget, then write it: the lit part

@@ -1,36 +1,48 @@
 # The supply and the strip's share of it.
 #
 # A USB-C source says how much current it gives by the pull-up (Rp) on its
-# CC pin: across the board's 5.1 kOhm Rd that makes vRd, below 0.66 V for
-# Default USB power, 0.66-1.23 V for 1.5 A, above 1.23 V for 3.0 A (USB
-# Type-C specification, sink thresholds). The board reads vRd through a
-# divider on an ADC pin (pins.CC_SENSE; pins.CC_LEVELS are the ADC's
-# millivolts at the two thresholds, from the circuit's resistors). A legacy
-# A-to-C cable's 56 kOhm Rp reads as Default USB: 500 mA, what a configured
-# USB 2.0 device may draw. What the rest of the board draws
-# (pins.POWER_REST_MA, from the circuit's parts and their datasheets) comes
-# first; the strip gets the remainder (hardware/README.md, power).
+# CC pin: across the board's 5.1 kOhm Rd that makes vRd, 0.25-0.61 V for
+# Default USB power, 0.70-1.16 V for 1.5 A, 1.31-2.04 V for 3.0 A (USB
+# Type-C specification, Table 4-36, the sink's ranges). The board reads
+# vRd through a divider on an ADC pin (pins.CC_SENSE; pins.CC_LEVELS are
+# the ADC's millivolts at the ends of those ranges, from the circuit's
+# resistors). A reading in a gap between two ranges keeps the supply read
+# before (a hysteresis: a reading that wanders over a threshold never
+# flips the limit), or the lower of the two if that was neither. A legacy
+# A-to-C cable's 56 kOhm Rp reads as Default USB: 500 mA, what a
+# configured USB 2.0 device may draw. What the rest of the board draws
+# (pins.POWER_REST_MA, from the circuit's parts and their datasheets)
+# comes first; the strip gets the remainder (hardware/README.md, power).
 #
-# The painter asks led_budget_ma() before each frame it writes, so a source
-# that lowers its advertisement is followed at the next frame.
+# A sink using more than Default USB power must follow a lowered
+# advertisement within tSinkAdj, 60 ms at most (USB Type-C specification,
+# Table 4-29): the painter reads the supply before each frame it writes
+# and, on a static screen, every paint.FOLLOW_MS (Painter.follow).
 from apixagon.compat import const
 
 DEFAULT_MA = const(500)
 MA_1A5 = const(1500)
 MA_3A0 = const(3000)
+# vRd at the top of Default USB's range: CC_LEVELS[0] is it at the ADC pin,
+# so CC_LEVELS[0] / VRD_USB_MAX_MV is the divider (the twins scale by it)
+VRD_USB_MAX_MV = const(610)
 
 
-def supply_ma(mv, levels):
-    """The supply's current from the CC sense reading (mV at the ADC pin).
-    A reading far above any vRd (the 3.0 A range ends at 2.04 V, 1.66 x
-    its threshold) is no CC divider at all - a Pico module's GPIO29 reads
-    VSYS / 3 - and counts as Default USB power."""
-    if mv > 2 * levels[1]:
+def supply_ma(mv, levels, prev=DEFAULT_MA):
+    """The supply's current from the CC sense reading (mV at the ADC pin),
+    prev the one read before. A reading far above any vRd (the 3.0 A
+    range ends at 2.04 V, 1.56 x its bottom) is no CC divider at all - a
+    Pico module's GPIO29 reads VSYS / 3 - and counts as Default USB."""
+    if mv > 2 * levels[3]:
         return DEFAULT_MA
-    if mv >= levels[1]:
+    if mv >= levels[3]:
         return MA_3A0
-    if mv >= levels[0]:
+    if mv > levels[2]:  # between 1.5 A's range and 3.0 A's
+        return prev if prev >= MA_1A5 else MA_1A5
+    if mv >= levels[1]:
         return MA_1A5
+    if mv > levels[0]:  # between Default USB's range and 1.5 A's
+        return prev if prev <= MA_1A5 else DEFAULT_MA
     return DEFAULT_MA
 
 
@@ -46,7 +58,7 @@ class Supply:
 
     def led_budget_ma(self):
         """What the strip may draw, its dark LEDs included."""
-        self.ma = supply_ma(self.read_mv(), self.levels)
+        self.ma = supply_ma(self.read_mv(), self.levels, self.ma)
         b = self.ma - self.rest_ma
         return b if b > 0 else 0
 

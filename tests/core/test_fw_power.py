@@ -7,19 +7,40 @@ from smartboard.paint import Painter
 from smartboard.sim.strip import SimStrip
 from smartboard.sim.supply import SimCC, sim_supply
 
-LEVELS = (224, 417)  # boards/rev_*/pins.py CC_LEVELS: the ADC mV at vRd 0.66 / 1.23 V
+# boards/rev_*/pins.py CC_LEVELS: the ADC mV at vRd 0.61, 0.70, 1.16 and 1.31 V
+LEVELS = (207, 237, 393, 444)
 PINS = {"CC_LEVELS": LEVELS, "POWER_REST_MA": 127}
 
 
 def test_the_cc_reading_names_the_supply():
     assert power.supply_ma(0, LEVELS) == 500  # no advertisement read: Default USB
-    assert power.supply_ma(223, LEVELS) == 500
-    assert power.supply_ma(224, LEVELS) == 1500
-    assert power.supply_ma(416, LEVELS) == 1500
-    assert power.supply_ma(417, LEVELS) == 3000
-    assert power.supply_ma(700, LEVELS) == 3000  # vRd 2.04 V: the 3 A range's top
+    assert power.supply_ma(207, LEVELS) == 500
+    assert power.supply_ma(237, LEVELS) == 1500
+    assert power.supply_ma(393, LEVELS) == 1500
+    assert power.supply_ma(444, LEVELS) == 3000
+    assert power.supply_ma(692, LEVELS) == 3000  # vRd 2.04 V: the 3 A range's top
     # far above any vRd: no CC divider (a Pico's GPIO29 reads VSYS / 3)
     assert power.supply_ma(1650, LEVELS) == 500
+
+
+def test_a_reading_between_two_ranges_keeps_the_supply_read_before():
+    # the gaps between the sink's ranges (USB Type-C, Table 4-36) are the
+    # hysteresis: a reading that wanders over a threshold flips nothing
+    for mv in (208, 222, 236):  # between Default USB's range and 1.5 A's
+        assert power.supply_ma(mv, LEVELS, 500) == 500
+        assert power.supply_ma(mv, LEVELS, 1500) == 1500
+        assert power.supply_ma(mv, LEVELS, 3000) == 500  # not 3 A: the lower of the two
+    for mv in (394, 420, 443):  # between 1.5 A's and 3.0 A's
+        assert power.supply_ma(mv, LEVELS, 1500) == 1500
+        assert power.supply_ma(mv, LEVELS, 3000) == 3000
+        assert power.supply_ma(mv, LEVELS, 500) == 1500  # not 3 A: the lower of the two
+    s = power.Supply(None, LEVELS, 127)
+    got = []
+    for mv in (250, 230, 215, 240, 228, 210, 200, 225, 231):  # noise about 0.66 V
+        s.read_mv = lambda mv=mv: mv
+        s.led_budget_ma()
+        got.append(s.ma)
+    assert got == [1500] * 6 + [500] * 3  # one step down, when a reading left the gap
 
 
 def test_the_twin_reads_each_advertisement_in_its_range():
@@ -54,3 +75,32 @@ def test_the_painter_follows_the_supply_at_each_frame():
     assert p.budget_ma == 373 and p.frame_ma() <= 373
     r, g, b = strip.rgb(0)
     assert r == g == b and r > 0  # dimmed evenly, still lit
+
+
+def test_a_lowered_advertisement_is_followed_on_a_static_screen():
+    # no frame is written while the screen does not change: the painter
+    # still reads the supply every FOLLOW_MS and dims the frame out within
+    # the 60 ms USB Type-C gives a sink (tSinkAdj)
+    from smartboard.paint import FOLLOW_MS
+
+    lay = layout.load("hardware/layout.json")
+    strip = SimStrip(61)
+    p = Painter(strip, lay.led, 900, 255)
+    p.supply = sim_supply(PINS, "3A")
+    _white(p)
+    p.show()
+    writes = strip.frames
+    for now in range(0, 200, 5):
+        p.follow(now)  # the supply the same: nothing written again
+    assert strip.frames == writes and p.frame_ma() > 2800
+    p.supply.cc.advert = "500mA"
+    at = 200
+    while p.frame_ma() > 500 - 127:
+        at += 5
+        p.follow(at)
+        assert at - 200 <= FOLLOW_MS + 5 < 60
+    assert strip.frames == writes + 1
+    p.supply.cc.advert = "3A"  # raised: the next frame may be brighter, none written now
+    for now in range(at, at + 100, 5):
+        p.follow(now)
+    assert strip.frames == writes + 1 and p.budget_ma == 3000 - 127

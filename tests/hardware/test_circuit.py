@@ -42,6 +42,19 @@ def test_generated_files_are_up_to_date(made, rev):
     assert stale == [], "run `make hardware`: stale %s" % stale
 
 
+def test_the_readme_tables_and_the_block_diagram_are_up_to_date(made):
+    # hardware/README.md's pin, BOM, draw and LED-mode tables and
+    # hardware/blocks.svg are what `make hardware` writes from the circuit
+    # and the simulated board's frames now
+    infos = [(rev, made[rev][2]) for rev in REVS]
+    path = os.path.join(check.ROOT, "hardware", "README.md")
+    with open(path) as f:
+        text = f.read()
+    assert gen.readme_text(infos, text) == text, "run `make hardware`: hardware/README.md is stale"
+    with open(os.path.join(check.ROOT, "hardware", "blocks.svg")) as f:
+        assert f.read() == gen.blocks_svg(), "run `make hardware`: hardware/blocks.svg is stale"
+
+
 @pytest.mark.parametrize("rev", REVS)
 def test_every_part_bought_has_a_part_number(made, rev):
     _, _, info = made[rev]

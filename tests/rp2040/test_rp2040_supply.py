@@ -33,3 +33,22 @@ def test_the_strip_follows_the_supply_the_cc_pin_advertises(tmp_path):
         assert 2000 < max(lit) <= 3000 - rest
     finally:
         board.close()
+
+
+def test_the_supply_is_read_on_a_static_screen_too(tmp_path):
+    # a screen that does not change writes no frame, and a frame was when
+    # the supply was read: a source that lowered its advertisement went
+    # unheeded. The painter reads the CC sense every paint.FOLLOW_MS (20 ms)
+    # whatever the screen does, within the 60 ms USB Type-C gives a sink.
+    rev = "rev_b"
+    cc = emukit.wiring_of(rev)["CC_SENSE"]
+    board = emukit.boot(rev, tmp_path)
+    try:
+        board.wait_ms(1000)
+        n, reads = len(board.frames), board.adc_reads(cc)
+        board.wait_ms(300)
+        assert len(board.frames) - n <= 1  # the set-up screen: (nearly) static
+        got = board.adc_reads(cc) - reads
+        assert got >= 300 // 20 - 2, "the CC sense read %d times in 300 ms" % got
+    finally:
+        board.close()

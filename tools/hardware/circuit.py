@@ -76,12 +76,19 @@ RD = 5100  # USB Type-C sink pull-down on each CC pin
 R_CC = 100000
 R_CC_GND = 100000
 # USB Type-C: a sink reads the source's current advertisement from vRd on
-# the CC pin: below 0.66 V Default USB power, 0.66-1.23 V 1.5 A, above
-# 1.23 V 3.0 A (thresholds of the USB Type-C specification's sink table,
-# as summarised on forum.digikey.com 'Simple way to use USB Type-C to get
-# 5V at up to 3A').
-VRD_1A5_MV = 660
-VRD_3A0_MV = 1230
+# the CC pin. The specification's sink table (USB Type-C Cable and
+# Connector Specification, Table 4-36, 'Voltage on Sink CC pins (Multiple
+# Source Current Advertisements)') gives each advertisement a range:
+# Default USB 0.25-0.61 V, 1.5 A 0.70-1.16 V, 3.0 A 1.31-2.04 V, with the
+# thresholds 0.66 V and 1.23 V in the gaps between them. The firmware
+# moves to another advertisement only on a reading inside its range and
+# keeps the one it has on a reading in a gap (smartboard/power.py): the
+# gaps are its hysteresis, so a reading that wanders over a threshold
+# never flips the LEDs' limit back and forth.
+VRD_USB_MAX_MV = 610
+VRD_1A5_MIN_MV = 700
+VRD_1A5_MAX_MV = 1160
+VRD_3A0_MIN_MV = 1310
 
 
 def cc_divider():

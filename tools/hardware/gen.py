@@ -236,9 +236,10 @@ PAD_I2C = ({PAD_I2C[0]}, {PAD_I2C[1]}, {PAD_I2C[2]}, 400000)
 
 _POWER = """
 # The supply (smartboard/power.py): the USB-C CC pins' voltage through a
-# divider on an ADC pin; CC_LEVELS are the ADC millivolts at the 1.5 A and
-# 3.0 A thresholds (vRd 0.66 V and 1.23 V), POWER_REST_MA what the board
-# draws from USB besides the LEDs (hardware/README.md, power).
+# divider on an ADC pin; CC_LEVELS are the ADC millivolts at the ends of
+# vRd's ranges (Default USB up to 0.61 V, 1.5 A 0.70-1.16 V, 3.0 A from
+# 1.31 V: USB Type-C, Table 4-36), POWER_REST_MA what the board draws
+# from USB besides the LEDs (hardware/README.md, power).
 CC_SENSE = {CC_SENSE}
 CC_LEVELS = {CC_LEVELS}
 POWER_REST_MA = {POWER_REST_MA}
@@ -452,12 +453,10 @@ def blocks_svg():
     return "\n".join(out) + "\n"
 
 
-def write_readme(infos):
-    """Fill hardware/README.md's generated parts (between <!-- gen:NAME -->
-    and <!-- /gen:NAME -->) and write hardware/blocks.svg."""
-    path = os.path.join(ROOT, "hardware", "README.md")
-    with open(path) as f:
-        text = f.read()
+def readme_text(infos, text):
+    """hardware/README.md's text with its generated parts (between
+    <!-- gen:NAME --> and <!-- /gen:NAME -->) made afresh from the
+    revisions' outputs."""
     by = dict(infos)
     parts = {
         "pins": readme_pins([by["rev_a"]["wiring"], by["rev_b"]["wiring"]]),
@@ -473,6 +472,14 @@ def write_readme(infos):
             continue
         i, j = text.index(a) + len(a), text.index(b)
         text = text[:i] + "\n" + body + "\n" + text[j:]
+    return text
+
+
+def write_readme(infos):
+    """Fill hardware/README.md's generated parts and write hardware/blocks.svg."""
+    path = os.path.join(ROOT, "hardware", "README.md")
+    with open(path) as f:
+        text = readme_text(infos, f.read())
     with open(path, "w") as f:
         f.write(text)
     with open(os.path.join(ROOT, "hardware", "blocks.svg"), "w") as f:

@@ -328,8 +328,9 @@ def _through_cable(nl, net):
 
 
 def _cc_levels(nl):
-    """ADC millivolts at the 1.5 A and 3.0 A thresholds of vRd, from the
-    divider's resistors as the netlist has them."""
+    """ADC millivolts at the ends of vRd's ranges (the top of Default
+    USB's, the bottom and top of 1.5 A's, the bottom of 3.0 A's: circuit.py),
+    from the divider's resistors as the netlist has them."""
 
     def between(a, b):
         got = [ohms(nl.comps[r]["value"]) for r, _ in nl.on(a, "R") if nl.other_end(r, a) == b]
@@ -344,4 +345,12 @@ def _cc_levels(nl):
     idle = r1 + rd
     low = rg * idle / (rg + idle)
     k = low / (r1 + low)
-    return (round(circuit.VRD_1A5_MV * k), round(circuit.VRD_3A0_MV * k))
+    return tuple(
+        round(v * k)
+        for v in (
+            circuit.VRD_USB_MAX_MV,
+            circuit.VRD_1A5_MIN_MV,
+            circuit.VRD_1A5_MAX_MV,
+            circuit.VRD_3A0_MIN_MV,
+        )
+    )

@@ -556,8 +556,17 @@ process.stdin.on('end', () => {
 let strip = null;
 let i2cBuses = new Map(); // this boot's I2C blocks, by id
 
+// Conversions of each ADC channel since the emulator started: how often
+// the firmware reads its supply's CC sense ('adc' request).
+const adcReads = [0, 0, 0, 0, 0];
+
 function wireParts() {
   const pins = cfg.pins;
+  const onRead = mcu.adc.onADCRead;
+  mcu.adc.onADCRead = (channel) => {
+    adcReads[channel]++;
+    onRead(channel);
+  };
   // Buttons to ground with the chip's pull-ups; the strip's sense pin is
   // tied to ground on the strip's side of the connector.
   for (const g of pins.BUTTONS) mcu.gpio[g].setInputValue(!world.pressed.has(g));
@@ -941,12 +950,12 @@ class ReedChain {
   }
 }
 
-// The CC sense node: vRd scaled by the divider (CC_LEVELS are its ADC mV
-// at vRd = 660 mV), as a 12-bit reading of a 3.3 V ADC.
+// The CC sense node: vRd scaled by the divider (CC_LEVELS[0] is its ADC mV
+// at vRd = 610 mV: smartboard/power.py), as a 12-bit reading of a 3.3 V ADC.
 function applyCc() {
   const pins = cfg.pins;
   if (!mcu || pins.CC_SENSE === undefined) return;
-  const mv = (world.ccMv * pins.CC_LEVELS[0]) / 660;
+  const mv = (world.ccMv * pins.CC_LEVELS[0]) / 610;
   mcu.adc.channelValues[pins.CC_SENSE - 26] = Math.min(4095, Math.round((mv * 4095) / 3300));
 }
 
@@ -1086,6 +1095,9 @@ function handle(m) {
           spinCycles: Math.round(spun.ns / NS_PER_CYCLE),
         }),
       );
+      return;
+    case 'adc': // each ADC channel's conversions since the emulator started
+      emit({ ev: 'ack', id: m.id, cycle: cycles(), reads: adcReads });
       return;
     case 'usbstat': // the traffic since the last mark (and, with mark, a new mark)
       emit(Object.assign({ ev: 'ack', id: m.id, cycle: cycles() }, traffic));

@@ -449,6 +449,11 @@ class EmuBoard:
             args["cycle"] = cycle
         return self.request("cut", **args)
 
+    def adc_reads(self, gpio):
+        """The conversions of the ADC input on GPIO gpio (26..29) since the
+        emulator started: how often the firmware read it."""
+        return self.request("adc")["reads"][gpio - 26]
+
     def power_on(self):
         return self.request("on")
 

@@ -31,9 +31,10 @@ MUX_SELECT = ((18, 19, 20, 21), (8, 9, 13, 14), (22, 26, 27, 28), (0, 1, 2, 3))
 PAD_I2C = (1, 6, 7, 400000)
 
 # The supply (smartboard/power.py): the USB-C CC pins' voltage through a
-# divider on an ADC pin; CC_LEVELS are the ADC millivolts at the 1.5 A and
-# 3.0 A thresholds (vRd 0.66 V and 1.23 V), POWER_REST_MA what the board
-# draws from USB besides the LEDs (hardware/README.md, power).
+# divider on an ADC pin; CC_LEVELS are the ADC millivolts at the ends of
+# vRd's ranges (Default USB up to 0.61 V, 1.5 A 0.70-1.16 V, 3.0 A from
+# 1.31 V: USB Type-C, Table 4-36), POWER_REST_MA what the board draws
+# from USB besides the LEDs (hardware/README.md, power).
 CC_SENSE = 29
-CC_LEVELS = (224, 417)
+CC_LEVELS = (207, 237, 393, 444)
 POWER_REST_MA = 406

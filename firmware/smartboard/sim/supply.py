@@ -1,8 +1,8 @@
 # The USB supply's simulated twin: the CC sense pin's reading for a source
 # that advertises Default USB power, 1.5 A or 3.0 A (its Rp of 56 k, 22 k
 # or 10 k to 5 V across the board's 5.1 kOhm Rd), through the board's
-# divider (CC_LEVELS: the ADC millivolts at vRd = 660 mV).
-from ..power import Supply
+# divider (CC_LEVELS[0]: the ADC millivolts at vRd = 610 mV).
+from ..power import VRD_USB_MAX_MV, Supply
 
 VRD_MV = {"500mA": 417, "1.5A": 941, "3A": 1689}  # 5 V x 5.1 k / (Rp + 5.1 k)
 
@@ -13,7 +13,7 @@ class SimCC:
         self.advert = advert
 
     def mv(self):
-        return VRD_MV[self.advert] * self.levels[0] // 660
+        return VRD_MV[self.advert] * self.levels[0] // VRD_USB_MAX_MV
 
 
 def sim_supply(pins, advert="1.5A"):
