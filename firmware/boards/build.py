@@ -8,7 +8,15 @@
 import time
 
 from smartboard import board, buttons, layout, scan, settings, uids
-from smartboard.board import PART_CELLS, PART_PAD, PART_READER, PART_STRIP, failed, part
+from smartboard.board import (
+    PART_CELLS,
+    PART_PAD,
+    PART_READER,
+    PART_STRIP,
+    PART_SUPPLY,
+    failed,
+    part,
+)
 from smartboard.paint import Painter
 
 from boards.parts import NoMux, NoScanner, NoStrip, PinButtons, SenseLine
@@ -152,6 +160,12 @@ def build(pins):
         except Exception:  # noqa: BLE001 - no reading: Default USB power
             read = power.no_reading
         paint.supply = power.Supply(read, pins.CC_LEVELS, pins.POWER_REST_MA)
+        if hasattr(pins, "STRIP_EN"):
+            # off through reset (pulled down); the painter switches it on
+            # once it has read the supply (Painter.follow)
+            paint.power = Pin(pins.STRIP_EN, Pin.OUT, value=0).value
+            paint.powered = False
+            parts.append(part(PART_SUPPLY, paint.lit_ok))
     hw = board.Hardware(cells, pad, keys, paint, lay, pins.PROFILE == "B", deck, parts=tuple(parts))
     st = settings.Settings("settings.bin")
     st.load()

@@ -87,6 +87,7 @@ PART_READER = const(0)  # a cell reader (lane k) and the cells only it senses
 PART_PAD = const(1)
 PART_STRIP = const(2)
 PART_CELLS = const(3)  # the whole cell scanner (only ever failed(): it did not start)
+PART_SUPPLY = const(4)  # the USB supply: too little for the strip's dark LEDs (paint.py)
 
 
 def part(kind, ok, k=0, cells=b"", err=None):

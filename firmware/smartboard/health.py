@@ -6,18 +6,20 @@
 # board imports this module, so it does not import the board back.
 _READER = 0  # board.PART_READER
 
-_NAMES = ("reader%d", "pad", "strip", "cells")
+_NAMES = ("reader%d", "pad", "strip", "cells", "supply")
 _DOWN = (
     "cell reader %d does not answer: the cells it reads blink",
     "the action pad does not answer: specials and card queries cannot be read",
     "the LED strip is not connected",
     "",
+    "this USB port gives too little power for the lights: use a USB-C charger of 1.5 A or more",
 )
 _BACK = (
     "cell reader %d answers again",
     "the action pad answers again",
     "the LED strip is back",
     "",
+    "the lights have power again",
 )
 
 

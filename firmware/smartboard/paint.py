@@ -58,6 +58,9 @@ def _lit(buf: ptr8, n: int, cap: int) -> int:
 # so that a source that lowers its advertisement is followed within the
 # 60 ms USB Type-C gives a sink (smartboard/power.py, tSinkAdj).
 FOLLOW_MS = const(20)
+# The strip's rail rises over ~22 ms once its load switch is on (its CT,
+# tools/hardware/circuit.py): the frame is written again after this.
+RAMP_MS = const(30)
 
 
 class Painter:
@@ -74,6 +77,15 @@ class Painter:
         self._pal = None  # the palette _grb renders (eye-linear RGB)
         self._grb = None  # that palette with gamma and brightness, GRB
         self._followed = -FOLLOW_MS  # when follow() last read the supply
+        # The strip's load switch (the board's STRIP_EN pin's value(), or a
+        # twin's), None where there is none: switched on by follow() once
+        # the supply can carry the strip's dark LEDs, off below that (a
+        # Default USB port with rev A's five readers), when nothing is
+        # written to it (no data into an unpowered strip)
+        self.power = None
+        self.powered = True
+        self.starved = False  # switched off by follow() for want of power
+        self._rewrite = -1  # when to write the frame again after switching on
 
     def clear(self):
         b = self.strip.buf
@@ -122,14 +134,33 @@ class Painter:
         self._followed = now
         before = self.budget_ma
         self.budget_ma = self.supply.led_budget_ma()
+        if self.power is not None:
+            on = self.budget_ma >= self.strip.n * _MA_IDLE
+            self.starved = not on
+            if on != self.powered:
+                self.power(1 if on else 0)
+                self.powered = on
+                self._rewrite = now + RAMP_MS if on else -1
+                return
+            if self._rewrite >= 0 and now >= self._rewrite:
+                self._rewrite = -1
+                self.show()
+                return
         if self.budget_ma < before and self.frame_ma() > self.budget_ma:
             self.show()
+
+    def lit_ok(self):
+        """The strip has the power it needs (a part's ok(): Board.check_parts):
+        not switched off for want of it (off at boot is not yet decided)."""
+        return not self.starved
 
     def show(self):
         """Limit the frame to the power budget, then write it: the lit part
         scaled so that the total fits the budget."""
         if self.supply is not None:
             self.budget_ma = self.supply.led_budget_ma()
+        if not self.powered:
+            return  # switched off for want of power: follow() switches it on
         buf = self.strip.buf
         idle = self.strip.n * _MA_IDLE
         if _lit(buf, len(buf), max(0, self.budget_ma - idle)) + idle > self.budget_ma:

@@ -12,7 +12,10 @@
 # A-to-C cable's 56 kOhm Rp reads as Default USB: 500 mA, what a
 # configured USB 2.0 device may draw. What the rest of the board draws
 # (pins.POWER_REST_MA, from the circuit's parts and their datasheets)
-# comes first; the strip gets the remainder (hardware/README.md, power).
+# comes first; the strip gets the remainder of DERATE_PCT of the supply
+# (hardware/README.md, power): the LED estimate is an estimate, a source
+# at its limit sags, and the fuse on VBUS must never sit at its hold
+# current.
 #
 # A sink using more than Default USB power must follow a lowered
 # advertisement within tSinkAdj, 60 ms at most (USB Type-C specification,
@@ -23,6 +26,7 @@ from apixagon.compat import const
 DEFAULT_MA = const(500)
 MA_1A5 = const(1500)
 MA_3A0 = const(3000)
+DERATE_PCT = const(88)  # of the advertised current, all the board plans to draw
 # vRd at the top of Default USB's range: CC_LEVELS[0] is it at the ADC pin,
 # so CC_LEVELS[0] / VRD_USB_MAX_MV is the divider (the twins scale by it)
 VRD_USB_MAX_MV = const(610)
@@ -59,7 +63,7 @@ class Supply:
     def led_budget_ma(self):
         """What the strip may draw, its dark LEDs included."""
         self.ma = supply_ma(self.read_mv(), self.levels, self.ma)
-        b = self.ma - self.rest_ma
+        b = self.ma * DERATE_PCT // 100 - self.rest_ma
         return b if b > 0 else 0
 
 

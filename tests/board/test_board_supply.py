@@ -6,6 +6,7 @@
 from apixagon.geometry import NCELLS
 from boardkit import settings_path
 from smartboard.paint import FOLLOW_MS
+from smartboard.power import DERATE_PCT
 from smartboard.sim.rig import Rig
 from smartboard.sim.supply import sim_supply
 
@@ -30,7 +31,32 @@ def test_a_static_screen_follows_a_lowered_advertisement():
     assert _estimate(r.strip.frame) > 2000
     p.supply.cc.advert = "500mA"
     t0 = r.now()
-    while _estimate(r.strip.frame) > 500 - 127:
+    while _estimate(r.strip.frame) > 500 * DERATE_PCT // 100 - 127:
         r.tick()
         assert r.now() - t0 <= FOLLOW_MS + 5 < 60, "not followed within tSinkAdj"
     assert r.strip.frames == n + 1
+
+
+def test_a_port_too_weak_for_the_lights_is_said_and_the_strip_stays_off():
+    # rev A's five readers leave a Default USB port too little for the
+    # strip's dark LEDs: the strip stays switched off and the board says
+    # why (STATUS hw=supply); a stronger source lights it again
+    pins = dict(PINS, POWER_REST_MA=406)
+    r = Rig("A", settings_path("supply-weak"), "hardware/layout.json", sim_supply(pins, "500mA"))
+    said = []
+
+    class Heard:
+        def on_event(self, board, what):
+            if isinstance(what, str):
+                said.append(what)
+
+    r.board.listener = Heard()
+    r.run(1500)
+    assert r.strip.frames == 0 and not r.strip.powered
+    assert r.board.faults_text() == "supply"
+    assert any("too little power for the lights" in m for m in said), said
+    r.board.hw.painter.supply.cc.advert = "1.5A"
+    r.run(1500)
+    assert r.strip.powered and r.strip.frames > 0
+    assert r.board.faults_text() == "ok"
+    assert any("the lights have power again" in m for m in said), said

@@ -97,7 +97,7 @@ def _mutant(tmp_path, rev, signal, gpio):
 @pytest.mark.parametrize(
     "rev,signal,gpio,key",
     [
-        ("rev_a", "LED_DATA", 15, "LED_PIN"),
+        ("rev_a", "LED_DATA", 25, "LED_PIN"),
         ("rev_a", "MUX2_S1", 23, "MUX_SELECT"),
         ("rev_b", "SHIFT_MISO", 20, "SHIFT_SPI"),
         ("rev_b", "BTN_DECLARE", 13, "BUTTONS"),
@@ -119,7 +119,7 @@ def test_a_pin_moved_in_the_circuit_fails_until_regenerated(tmp_path, rev, signa
 
 def test_a_pin_the_rp2040_cannot_use_there_is_refused(tmp_path):
     # I2C SDA on an odd GPIO: no I2C block has it (RP2040 datasheet 1.4.3)
-    text = _mutant(tmp_path, "rev_a", "CELL_SDA", 15)
+    text = _mutant(tmp_path, "rev_a", "CELL_SDA", 25)
     _, pins, wiring = check.committed("rev_a")
     got = check.disagreements(text, pins, wiring)
     assert got and "cannot be I2C SDA" in got[0]

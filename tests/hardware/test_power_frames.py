@@ -5,7 +5,7 @@
 # of the board stays within the supply.
 import pytest
 
-from hardware import check, modes
+from hardware import check, modes, power
 
 SUPPLY = {"500mA": 500, "1.5A": 1500, "3A": 3000}
 
@@ -18,7 +18,7 @@ def test_no_frame_draws_more_than_the_supply_allows(rev, profile, advert):
     # specials and reserve; Junior's colours) - the screens are the same
     rec = modes.RECORDS if profile == "A" else ("beehive_full.apx", "junior_full.apx")
     rows = modes.frames(profile, pins, advert, rec)
-    limit = SUPPLY[advert] - pins["POWER_REST_MA"]
+    limit = power.led_budget(SUPPLY[advert], pins["POWER_REST_MA"])
     assert {m for m, _, _, _ in rows} == set(modes.MODES)
     over = [r for r in rows if r[2] > limit or r[3] != limit]
     assert over == [], over[:5]
@@ -26,3 +26,8 @@ def test_no_frame_draws_more_than_the_supply_allows(rev, profile, advert):
     assert max(w for _, w in worst.values()) + pins["POWER_REST_MA"] <= SUPPLY[advert]
     # the limit had work to do: a board full of cards blinks white
     assert worst["set-up"][0] > 3000
+    # a supply that cannot carry the 61 dark LEDs (rev A's five readers on
+    # a Default USB port) keeps the strip switched off: nothing drawn
+    dark = limit < 61 * power.LED_DARK_MA
+    assert all(r[2] == 0 for r in rows) if dark else any(r[2] > 0 for r in rows)
+    assert dark == (rev == "rev_a" and advert == "500mA")

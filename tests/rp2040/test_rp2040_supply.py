@@ -7,6 +7,7 @@ same frame goes out whole, within the 3 A limit."""
 import emukit
 from apixagon.geometry import NCELLS, cell_name
 from smartboard import tag
+from smartboard.power import DERATE_PCT
 
 
 def estimate(grb):
@@ -23,14 +24,15 @@ def test_the_strip_follows_the_supply_the_cc_pin_advertises(tmp_path):
             board.put(cell_name(x), tag.code(x & 1, tag.NORMAL, x % 31))
         board.wait_ms(1500)
         lit = [estimate(g) for _, g in board.frames[-6:]]
-        assert max(lit) <= 500 - rest
-        assert max(lit) > 500 - rest - 20  # the limit, not the frame, decided it
+        limit = 500 * DERATE_PCT // 100 - rest  # smartboard/power.py
+        assert max(lit) <= limit
+        assert max(lit) > limit - 20  # the limit, not the frame, decided it
         board.supply("3A")
         n = len(board.frames)
         board.wait_ms(1200)  # new blink phases: frames painted under the new limit
         lit = [estimate(g) for _, g in board.frames[n:]]
         # the white set-up frame at the default brightness, 160: 2357 mA
-        assert 2000 < max(lit) <= 3000 - rest
+        assert 2000 < max(lit) <= 3000 * DERATE_PCT // 100 - rest
     finally:
         board.close()
 
@@ -50,5 +52,27 @@ def test_the_supply_is_read_on_a_static_screen_too(tmp_path):
         assert len(board.frames) - n <= 1  # the set-up screen: (nearly) static
         got = board.adc_reads(cc) - reads
         assert got >= 300 // 20 - 2, "the CC sense read %d times in 300 ms" % got
+    finally:
+        board.close()
+
+
+def test_a_port_too_weak_for_the_lights_keeps_the_strip_off_until_a_stronger_one(tmp_path):
+    # rev A's five readers leave a Default USB port less than the strip's
+    # 61 dark LEDs draw: its load switch (STRIP_EN) stays off, no frame
+    # reaches it, STATUS says hw=supply; a 1.5 A source switches it on
+    from apixagon_host import link as L
+
+    rev = "rev_a"
+    board = emukit.boot(rev, tmp_path, before=lambda b: b.supply("500mA"))
+    try:
+        board.wait_ms(1500)  # a health check (1 s) after the supply was read
+        assert board.frames == []
+        with L.connect(board.port, timeout=60) as link:
+            assert L.fields(link.request("STATUS"))["hw"] == "supply"
+        board.supply("1.5A")
+        board.wait_ms(1500)
+        assert board.frames  # switched on: the set-up screen reaches the strip
+        with L.connect(board.port, timeout=60) as link:
+            assert L.fields(link.request("STATUS"))["hw"] == "ok"
     finally:
         board.close()

@@ -53,6 +53,7 @@ GPIO = {
         "MUX3_S2": 2,
         "MUX3_S3": 3,
         "CC_SENSE": 29,
+        "STRIP_EN": 15,
     },
     "rev_b": {
         "LED_DATA": 16,
@@ -67,6 +68,7 @@ GPIO = {
         "PAD_SDA": 6,
         "PAD_SCL": 7,
         "CC_SENSE": 29,
+        "STRIP_EN": 15,
     },
 }
 
@@ -284,13 +286,19 @@ class Board:
         # The strip's rail through a load switch with a slow rise (CT):
         # USB 2.0 allows a device 10 uF at attach; the strip's 470 uF
         # reservoir charges through the switch's ramp instead (TPS22965:
-        # ~1 ms rise per nF of CT at 5 V), not as an inrush spike.
+        # ~1 ms rise per nF of CT at 5 V). 22 nF: ~22 ms, ~0.1 A to charge
+        # it (470 uF x 5 V / 22 ms), inside what Default USB leaves the
+        # rest of the board (1 nF was ~2.4 A). ON is the firmware's
+        # (STRIP_EN, mcu()), pulled down: the strip stays off through
+        # reset and boot, and is switched on once the CC pins were read
+        # and the supply can carry its dark LEDs (smartboard/paint.py).
         sw = self.part(P.LOADSW, "TPS22965")
         self.connect("+5V", sw[1], sw[2], sw["VBIAS"])
-        self.connect("+3V3", sw["ON"])  # on once the logic rail is up
+        self.connect("STRIP_EN", sw["ON"])
+        self.R("100k", "STRIP_EN", "GND")
         self.connect("GND", sw[5], sw[9])
         self.connect("+5V_LED", sw[7], sw[8])
-        self.C("1n", "LOADSW_CT")
+        self.C("22n", "LOADSW_CT")
         self.connect("LOADSW_CT", sw["CT"])
         # 3.3 V: a 2 A buck (five PN532 fields on rev A are ~0.5 A: too
         # much heat for a linear regulator from 5 V). Vout = 0.6 V x
@@ -376,6 +384,7 @@ class Board:
             self.connect("BTN_" + name, b[1], self.gp(m, "BTN_" + name))
             self.connect("GND", b[2])
         self.connect("CC_SENSE", self.gp(m, "CC_SENSE"))
+        self.connect("STRIP_EN", self.gp(m, "STRIP_EN"))
         return m
 
     def strip(self, m):

@@ -167,6 +167,7 @@ def _uses(d):
 
     put(d["LED_PIN"], "LED_PIN")
     put(d["STRIP_SENSE"], "STRIP_SENSE")
+    put(d["STRIP_EN"], "STRIP_EN")
     for g, n in zip(d["BUTTONS"], ("MODE", "CONFIRM", "DECLARE")):
         put(g, "BUTTONS (%s)" % n)
     put(d["PAD_I2C"][1], "PAD_I2C SDA (I2C%d)" % d["PAD_I2C"][0])
@@ -202,6 +203,9 @@ LED_DRIVER = "pio"  # "pio" (rp2.StateMachine) or "bitstream" (neopixel)
 # The strip connector's sense pin: tied to ground on the strip's side, so
 # with the pull-up on it reads 1 when the strip is unplugged (Board.check_parts).
 STRIP_SENSE = {STRIP_SENSE}
+# The strip's load switch (TPS22965 ON, pulled down): off through reset,
+# switched on once the supply can carry the strip's dark LEDs (paint.py).
+STRIP_EN = {STRIP_EN}
 BUTTONS = {BUTTONS}  # MODE, CONFIRM, DECLARE: to ground, pull-ups on
 """
 
@@ -301,6 +305,7 @@ def outputs(rev, module=None):
 SIGNALS = (
     ("LED data (via 74AHCT1G125)", "LED_PIN"),
     ("strip sense", "STRIP_SENSE"),
+    ("strip power switch (load switch ON)", "STRIP_EN"),
     ("buttons MODE, CONFIRM, DECLARE", "BUTTONS"),
     ("cell readers' I2C (bus, SDA, SCL)", "CELL_I2C"),
     ("antenna switches S0..S3, lanes 0..3", "MUX_SELECT"),
@@ -367,6 +372,11 @@ def readme_power(rev, profile, wiring):
         row = "| %s | %d mA | %d mA | %d mA |" % (mode, w, dflt[mode][0], w + rest)
         for name, ma in power.SUPPLIES:
             lim = power.led_budget(ma, rest)
+            if lim < power.LED_DARK_MA * circuit.layout()["leds"]:
+                # too little for the dark LEDs: the strip stays switched off
+                ok = "ok" if rest <= ma else "OVER"
+                row += " off / %d mA %s |" % (rest, ok)
+                continue
             drawn = min(w, lim)
             ok = "ok" if drawn + rest <= ma else "OVER"
             row += " %d / %d mA %s |" % (drawn, drawn + rest, ok)

@@ -47,7 +47,9 @@ class Recorder:
         def show():
             before = p.frame_ma()
             orig()
-            self.rows.append((self.mode(), before, estimate(rig.strip.buf, n), p.budget_ma))
+            # a strip switched off for want of power draws nothing
+            out = estimate(rig.strip.buf, n) if p.powered else 0
+            self.rows.append((self.mode(), before, out, p.budget_ma))
 
         p.show = show
 
@@ -79,8 +81,12 @@ def _rig(profile, supply, name, brightness=255):
 
     # its own settings file: runs in parallel (pytest -n) never share one
     r = rig("%s-%s-%d-%d" % (name, profile, brightness, os.getpid()), profile)
-    r.board.hw.painter.supply = supply
-    r.board.hw.painter.brightness = brightness
+    p = r.board.hw.painter
+    p.supply = supply
+    p.brightness = brightness
+    # the strip's load switch (STRIP_EN), off until the painter read the supply
+    p.power = r.strip.switch
+    p.powered = r.strip.powered = False
     return r
 
 

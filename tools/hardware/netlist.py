@@ -198,6 +198,13 @@ def derive(text):
     leds = nl.refs("WS2812B")
     _need(far == nl.net(leds[0], "VSS"), "the sense wire must be grounded on the strip's side")
     out["STRIP_SENSE"] = gpio[sense[0]]
+    # the strip's load switch: its ON from a GPIO, pulled down
+    (sw,) = nl.refs("TPS22965DSG")
+    on = nl.net(sw, "ON")
+    _need(on in gpio, "a GPIO must switch the strip's load switch (ON)")
+    pulls = [r for r, _ in nl.on(on, "R") if nl.other_end(r, on) == "GND"]
+    _need(len(pulls) == 1, "the load switch's ON must be pulled down (off through reset)")
+    out["STRIP_EN"] = gpio[on]
     # buttons: a push switch from the GPIO to ground, by its value
     btn = {}
     for ref in nl.refs("SW_Push"):

@@ -594,6 +594,7 @@ CAPS = {
     "220p": C("220p", "GRM1555C1H221JA01D"),
     "1n": C("1n", "GRM155R71H102KA01D"),
     "10n": C("10n", "GRM155R71H103KA88D"),
+    "22n": C("22n", "GRM155R71H223KA12D"),
     "100n": C("100n", "GRM155R71C104KA88D"),
     "1u": C("1u", "GRM155R61A105KE15D"),
     "4.7u": C("4.7u", "GRM188R61A475KE15D", "Capacitor_SMD:C_0603_1608Metric"),

@@ -61,5 +61,9 @@ def rest_ma(text):
 
 
 def led_budget(supply_ma, rest):
-    """What the firmware lets the strip draw (its dark LEDs included)."""
-    return max(0, int(supply_ma - rest))
+    """What the firmware lets the strip draw (its dark LEDs included): the
+    remainder of smartboard/power.py's DERATE_PCT of the supply (its
+    integer arithmetic, as the board does it)."""
+    from smartboard.power import DERATE_PCT
+
+    return max(0, int(supply_ma) * DERATE_PCT // 100 - int(rest))

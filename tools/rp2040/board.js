@@ -675,6 +675,11 @@ class Strip {
     this.n = 0;
     this.frames++;
     if (!world.stripPlugged) return;
+    const en = cfg.pins.STRIP_EN;
+    if (en !== undefined && !mcu.gpio[en].value) {
+      this.last = ''; // its load switch off: the strip has no power, shows nothing
+      return;
+    }
     const h = hex(this.frame);
     if (h === this.last) return;
     this.last = h;

@@ -13,6 +13,9 @@ LED_DRIVER = "pio"  # "pio" (rp2.StateMachine) or "bitstream" (neopixel)
 # The strip connector's sense pin: tied to ground on the strip's side, so
 # with the pull-up on it reads 1 when the strip is unplugged (Board.check_parts).
 STRIP_SENSE = 17
+# The strip's load switch (TPS22965 ON, pulled down): off through reset,
+# switched on once the supply can carry the strip's dark LEDs (paint.py).
+STRIP_EN = 15
 BUTTONS = (10, 11, 12)  # MODE, CONFIRM, DECLARE: to ground, pull-ups on
 
 # The cells' readers (scan.NfcLanes): four PN532 on I2C0 behind a TCA9548A

@@ -5,7 +5,7 @@
 from apixagon.geometry import NCELLS, parse_cell
 
 from .. import buttons, layout, scan, settings, uids
-from ..board import PART_PAD, PART_READER, PART_STRIP, Board, Hardware, part
+from ..board import PART_PAD, PART_READER, PART_STRIP, PART_SUPPLY, Board, Hardware, part
 from ..paint import Painter
 from .inputs import SimButtons
 from .sensors import SimCells, SimMatrix, SimMux, SimNfcReader
@@ -70,8 +70,13 @@ class Rig:
         parts.append(part(PART_STRIP, self.strip.connected))
         painter = Painter(self.strip, lay.led)
         # the LEDs' budget from the USB supply's twin (sim/supply.py), or
-        # the painter's own budget_ma without one
+        # the painter's own budget_ma without one; with a supply, the
+        # strip's load switch too, off until the painter has read it
         painter.supply = supply
+        if supply is not None:
+            painter.power = self.strip.switch
+            painter.powered = self.strip.powered = False
+            parts.append(part(PART_SUPPLY, painter.lit_ok))
         hw = Hardware(
             scanner,
             pad,

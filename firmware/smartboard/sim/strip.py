@@ -9,12 +9,17 @@ class SimStrip:
         self.frame = bytearray(3 * n)
         self.frames = 0
         self.plugged = True  # its connector's sense line (smartboard.health)
+        self.powered = True  # its load switch (switch(): the painter's power)
 
     def connected(self):
         return self.plugged
 
+    def switch(self, on):
+        """The load switch's ON pin (Painter.power)."""
+        self.powered = bool(on)
+
     def write(self):
-        if not self.plugged:
+        if not self.plugged or not self.powered:
             return  # the bytes go nowhere
         self.frame[:] = self.buf
         self.frames += 1
