@@ -70,3 +70,38 @@ def test_the_layout_is_the_netlists(rev):
         lay = json.load(f)
     assert len(d["_LED_CELLS"]) == lay["leds"] == 61
     assert d["_SENSOR_CELLS"] == {c: v["sensor"] for c, v in lay["cells"].items()}
+
+
+@pytest.mark.parametrize(
+    "rev,key,hz,part",
+    [
+        ("rev_a", "CELL_I2C", 1000000, "PN532"),  # a 1 MHz readers' bus: over 400 kHz
+        ("rev_a", "CELL_I2C", 1000000, "TCA9548A"),
+        ("rev_b", "PAD_I2C", 1000000, "PN532"),
+        ("rev_b", "SHIFT_SPI", 4000000, "74HC165"),
+    ],
+)
+def test_a_bus_clocked_over_what_its_parts_take_is_named(rev, key, hz, part):
+    text, pins, wiring = check.committed(rev)
+    bus = list(pins[key])
+    bus[check.PREFIX[key]] = hz
+    got = check.disagreements(text, dict(pins, **{key: tuple(bus)}), wiring)
+    assert any(("over the" in g and "the %s takes" % part in g) for g in got), got
+    assert any("circuit.BUS_HZ" in g for g in got), got
+
+
+@pytest.mark.parametrize("rev,profile", [("rev_a", "A"), ("rev_b", "B")])
+def test_the_simulated_board_is_built_from_the_revisions_pins(rev, profile, tmp_path):
+    # its lanes and reed columns come from the pin table (one source, the
+    # circuit), not from numbers of its own
+    from smartboard.sim.rig import Rig
+
+    _, pins, _ = check.committed(rev)
+    r = Rig(profile, str(tmp_path / "settings.bin"), os.path.join(ROOT, "hardware", "layout.json"))
+    cells = r.board.hw.cells
+    if profile == "A":
+        assert len(cells.lanes) == len(pins["MUX_SELECT"])
+        assert all(max(ln.channels) // pins["LANE"] == k for k, ln in enumerate(cells.lanes))
+    else:
+        assert cells.cols == pins["MATRIX_COLS"]
+        assert cells.rows == pins["SHIFT_BYTES"] * 8 // pins["MATRIX_COLS"]

@@ -4,7 +4,7 @@ revision's netlist? (tests/hardware; `make hardware` regenerates both.)"""
 import json
 import os
 
-from . import netlist
+from . import circuit, netlist
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -68,12 +68,38 @@ def disagreements(text, pins, wiring, rest_ma=None):
                 got = got[: PREFIX[key]]
             if got != want:
                 out.append("%s says %s = %r, the netlist %r" % (who, key, got, want))
+    out += bus_clocks(d, pins)
     for key in ("PROFILE", "LANE", "POWER_REST_MA"):
         if key in wiring and pins.get(key) != wiring[key]:
             out.append("pins.py %s = %r, wiring.json %r" % (key, pins.get(key), wiring[key]))
     if rest_ma is not None and pins.get("POWER_REST_MA") != rest_ma:
         have = pins.get("POWER_REST_MA")
         out.append("POWER_REST_MA = %r, the netlist's parts draw %r" % (have, rest_ma))
+    return out
+
+
+def bus_clocks(d, pins):
+    """Each bus's clock in pins.py against the circuit's choice
+    (circuit.BUS_HZ) and against the slowest part the bus reaches (its
+    datasheet's line, parts.py bus_hz): sentences, empty when all hold."""
+    out = []
+    for key, names in sorted(d["_BUS_PARTS"].items()):
+        bus = pins.get(key)
+        if bus is None or len(bus) <= PREFIX[key]:
+            out.append("pins.py gives %s no clock" % key)
+            continue
+        hz = bus[PREFIX[key]]
+        if hz != circuit.BUS_HZ[key]:
+            out.append(
+                "pins.py runs %s at %d Hz, circuit.BUS_HZ %d" % (key, hz, circuit.BUS_HZ[key])
+            )
+        for name in sorted(set(names)):
+            top = netlist.SPECS[name].bus_hz
+            if top and hz > top[0]:
+                out.append(
+                    "pins.py runs %s at %d Hz, over the %d Hz the %s takes (%s)"
+                    % (key, hz, top[0], name, top[1])
+                )
     return out
 
 

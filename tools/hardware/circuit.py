@@ -72,6 +72,12 @@ GPIO = {
     },
 }
 
+# The clock the firmware runs each bus at (pins.py's last item of each bus
+# tuple, generated from here): never above the slowest part on the bus
+# (parts.py bus_hz; tools/hardware/check.py fails otherwise). The readers
+# behind the TCA9548A see CELL_I2C's clock through it.
+BUS_HZ = {"CELL_I2C": 400000, "PAD_I2C": 400000, "SHIFT_SPI": 1000000}
+
 # The CC sense divider (see usb_power): each CC pin through R_CC to the
 # sense node, R_CC_GND from it to ground. Values in ohms.
 RD = 5100  # USB Type-C sink pull-down on each CC pin

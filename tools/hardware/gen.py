@@ -217,25 +217,25 @@ _REV_A = """
 # cell is come round to four times as often (<= 300 ms from a placement
 # to the LEDs). Lane k serves sensor channels 16k .. 16k+15 of
 # hardware/layout.json.
-CELL_I2C = ({CELL_I2C[0]}, {CELL_I2C[1]}, {CELL_I2C[2]}, 400000)  # bus id, SDA, SCL, Hz
+CELL_I2C = ({CELL_I2C[0]}, {CELL_I2C[1]}, {CELL_I2C[2]}, {HZ[CELL_I2C]})  # bus id, SDA, SCL, Hz
 CELL_SWITCH = {CELL_SWITCH:#04x}  # TCA9548A address; reader k on its port k
-LANE = 16
+LANE = {LANE}
 MUX_SELECT = {MUX_SELECT}
 
 # The action pad: its own PN532 on I2C1 (never switched: no settle time).
-PAD_I2C = ({PAD_I2C[0]}, {PAD_I2C[1]}, {PAD_I2C[2]}, 400000)
+PAD_I2C = ({PAD_I2C[0]}, {PAD_I2C[1]}, {PAD_I2C[2]}, {HZ[PAD_I2C]})
 """
 
 _REV_B = """
 # Eight 74HC165 parallel-in shift registers (64 inputs, 61 used) on SPI0;
 # the latch (SH/LD) loads all reeds at once, then 8 bytes clock out.
 # bus id, SCK, MOSI (unused), MISO, Hz
-SHIFT_SPI = ({SHIFT_SPI[0]}, {SHIFT_SPI[1]}, {SHIFT_SPI[2]}, {SHIFT_SPI[3]}, 1000000)
+SHIFT_SPI = ({SHIFT_SPI[0]}, {SHIFT_SPI[1]}, {SHIFT_SPI[2]}, {SHIFT_SPI[3]}, {HZ[SHIFT_SPI]})
 SHIFT_LATCH = {SHIFT_LATCH}
 SHIFT_BYTES = {SHIFT_BYTES}
-MATRIX_COLS = 8  # the scanner's rows x cols view of the 64 inputs
+MATRIX_COLS = {MATRIX_COLS}  # the scanner's rows x cols view of the inputs: a register a row
 
-PAD_I2C = ({PAD_I2C[0]}, {PAD_I2C[1]}, {PAD_I2C[2]}, 400000)
+PAD_I2C = ({PAD_I2C[0]}, {PAD_I2C[1]}, {PAD_I2C[2]}, {HZ[PAD_I2C]})
 """
 
 _POWER = """
@@ -268,15 +268,14 @@ def wiring(rev, d, rest):
     w = {k: v for k, v in d.items() if not k.startswith("_")}
     w["PROFILE"] = "A" if "CELL_I2C" in d else "B"
     w["POWER_REST_MA"] = rest
-    if "CELL_I2C" in w:
-        w["LANE"] = 16
     return w
 
 
 def pins_py(rev, w):
     title, ident = TITLES[rev]
     text = _HEAD.format(title=title, rev=rev) + ident + _COMMON.format(**w)
-    text += (_REV_A if w["PROFILE"] == "A" else _REV_B).format(**w)
+    hz = circuit.BUS_HZ
+    text += (_REV_A if w["PROFILE"] == "A" else _REV_B).format(HZ=hz, **w)
     text += _POWER.format(**w)
     return text
 

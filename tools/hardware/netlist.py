@@ -220,6 +220,9 @@ def derive(text):
     pad = pads[0]
     sda, scl = nl.net(pad, "MOSI_SDA"), nl.net(pad, "NSS_P50_SCL")
     out["PAD_I2C"] = (i2c_bus(g(sda), g(scl)), g(sda), g(scl))
+    # what each bus reaches: the parts its clock must suit (check.py)
+    buses = {"PAD_I2C": [nl.comps[r]["part"] for r, _ in nl.on(scl, "PN532")]}
+    out["_BUS_PARTS"] = buses
     switches = nl.refs("TCA9548A")
     if switches:
         (sw,) = switches
@@ -259,7 +262,11 @@ def derive(text):
                 for ref, _ in nl.on(net, "Antenna_Coil") if net else ():
                     cells[nl.comps[ref]["fields"]["Cell"]] = 16 * k + n
         out["MUX_SELECT"] = tuple(lanes)
+        out["LANE"] = 16  # a CD74HC4067's channels: antennas per reader
         out["_SENSOR_CELLS"] = cells
+        # the switch and, through its ports, every reader behind it
+        behind = [nl.comps[r]["part"] for r in readers if r != pad]
+        buses["CELL_I2C"] = ["TCA9548A"] + behind
     regs = nl.refs("74HC165")
     if regs:
         # the chain from MISO: QH of position 0 on MISO, its SER from the
@@ -286,6 +293,8 @@ def derive(text):
         out["SHIFT_SPI"] = (spi_bus(s_sck, s_mosi, s_miso), s_sck, s_mosi, s_miso)
         out["SHIFT_LATCH"] = g(latch.pop())
         out["SHIFT_BYTES"] = len(order)
+        out["MATRIX_COLS"] = 8  # a 74HC165's parallel inputs (A..H): a row each
+        buses["SHIFT_SPI"] = [nl.comps[r]["part"] for r in order]
         cells = {}
         for pos, r in enumerate(order):
             _need(nl.net(r, "CLK_INH") == "GND", "register %s must be clocked" % r)

@@ -41,6 +41,8 @@ class Spec:
     current: tuple = ()
     bom: bool = True  # False: copper on the PCB, nothing to buy
     fields: dict = field(default_factory=dict)
+    # the fastest clock of the bus it sits on: (Hz, source line); () if none
+    bus_hz: tuple = ()
 
 
 def _two(name="R"):
@@ -442,7 +444,8 @@ PN532 = Spec(
     "PN5321A3HN/C106,51",
     "https://www.nxp.com/docs/en/nxp/data-sheets/PN532_C1.pdf",
     Price(6.50, 4.80, 3.90),
-    (
+    bus_hz=(400000, "PN532/C1 product data sheet, I2C interface: standard and fast mode, 400 kHz"),
+    current=(
         (
             "3V3",
             91,
@@ -472,6 +475,7 @@ TCA9548A = Spec(
     "https://www.ti.com/lit/ds/symlink/tca9548a.pdf",
     Price(1.60, 1.00, 0.75),
     (("3V3", 0.02, "max", "TCA9548A datasheet: standby ICC 20 uA (no bus traffic)"),),
+    bus_hz=(400000, "TCA9548A datasheet, Features: 0 to 400 kHz clock frequency"),
 )
 
 # CD74HC4067 SOIC-24 (TI CD74HC4067 datasheet, 'Pin Configuration')
@@ -522,6 +526,10 @@ SN74HC165 = Spec(
     "https://www.ti.com/lit/ds/symlink/sn74hc165.pdf",
     Price(0.45, 0.22, 0.15),
     (("3V3", 0.08, "max", "SN74HC165 datasheet: ICC 80 uA at 85 C"),),
+    # QH settles up to 205 ns after CLK at VCC 2.0 V, -40..85 C (NXP
+    # 74HC165 data sheet Rev. 03, Table 7; the row that bounds 3.3 V): the
+    # RP2040 samples MISO half a clock later, so at most ~2.4 MHz
+    bus_hz=(2000000, "74HC165 CP to Q7 205 ns max at 2.0 V (NXP data sheet, Table 7)"),
 )
 
 REED = Spec(

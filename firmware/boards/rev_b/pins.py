@@ -25,7 +25,7 @@ BUTTONS = (10, 11, 12)  # MODE, CONFIRM, DECLARE: to ground, pull-ups on
 SHIFT_SPI = (0, 2, 3, 4, 1000000)
 SHIFT_LATCH = 5
 SHIFT_BYTES = 8
-MATRIX_COLS = 8  # the scanner's rows x cols view of the 64 inputs
+MATRIX_COLS = 8  # the scanner's rows x cols view of the inputs: a register a row
 
 PAD_I2C = (1, 6, 7, 400000)
 

@@ -1,8 +1,9 @@
-# The antenna switch of profile A: CD74HC4067 16-channel analog muxes that
-# share the select lines S0..S3, one enable line (active low) each, so
-# two of them switch one NFC reader over 32 antennas (a lane: rev A has
-# two readers for 64 channels). Pins (objects with value(v)) come from the
-# start-up code.
+# The antenna switch of profile A: a CD74HC4067 16-channel analog mux per
+# NFC reader, on select lines S0..S3 of its own, its enable tied low (rev
+# A: four readers behind a TCA9548A, a lane of 16 antennas each;
+# boards/rev_a/pins.py, MUX_SELECT). The enables stay supported for a
+# board whose muxes share their select lines. Pins (objects with
+# value(v)) come from the start-up code.
 
 
 class AnalogMux:

@@ -12,7 +12,6 @@ from .sensors import SimCells, SimMatrix, SimMux, SimNfcReader
 from .strip import SimStrip
 
 MATRIX_TICK_US = 500  # profile B: a loop tick, a whole pass of the reed matrix
-LANE = 16  # profile A: antennas per reader (a CD74HC4067 each)
 # I2C traffic of one lane's step at 400 kHz: command, ACK, ready polls and
 # answer frames, ~60 bytes, paid one lane after the other.
 LANE_BUS_US = 1500  # profile B: one row of the reed matrix per tick
@@ -21,11 +20,26 @@ PRESS_MS = 150
 LONG_PRESS_MS = 900
 
 
+def wiring_of(layout_path, profile):
+    """hardware/rev_<profile>/wiring.json beside the layout, as a dict."""
+    import json
+
+    cut = layout_path.rfind("/")
+    root = layout_path[: cut + 1] if cut >= 0 else ""
+    with open("%srev_%s/wiring.json" % (root, profile.lower())) as f:
+        return json.load(f)
+
+
 class Rig:
     def __init__(
         self, profile="A", settings_path="apixagon-settings.bin", layout_path=None, supply=None
     ):
-        lay = layout.load(layout_path or "hardware/layout.json")
+        layout_path = layout_path or "hardware/layout.json"
+        lay = layout.load(layout_path)
+        # the revision's wiring beside the layout (hardware/rev_x/wiring.json,
+        # generated from the circuit): its lanes' width (LANE) and its reed
+        # matrix's columns, as the board has them
+        pins = wiring_of(layout_path, profile)
         self.uids = uids.UidTable(settings_path + ".deck")
         self.uids.load()
         self.layout = lay
@@ -38,8 +52,9 @@ class Rig:
             chans = sorted(lay.sensor[x] for x in range(NCELLS))
             deb = scan.Debouncer(lay.nchannels, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
             lanes = []
-            for lo in range(0, lay.nchannels, LANE):
-                mine = bytes(c for c in chans if lo <= c < lo + LANE)
+            lane = pins["LANE"]
+            for lo in range(0, lay.nchannels, lane):
+                mine = bytes(c for c in chans if lo <= c < lo + lane)
                 if mine:
                     mux = SimMux()
                     reader = SimNfcReader(self.cells, mux)
@@ -50,7 +65,7 @@ class Rig:
                     self.readers.append(reader)
             scanner = scan.NfcLanes(lanes)
         else:
-            cols = 8
+            cols = pins["MATRIX_COLS"]
             # A pending reading's confirming passes run in one tick, each
             # after a wait (scan.REED_GAP_US): the clock counts the wait and
             # the pass, as the board spends them.
