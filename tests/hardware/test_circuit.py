@@ -154,3 +154,20 @@ def test_skidl_writes_nothing_where_the_circuit_is_made(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout[-500:]
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("rev", REVS)
+def test_the_strips_connectors_carry_its_current(made, rev):
+    # the strip's +5 V and ground each pass one contact of the board's
+    # connector and of the strip's: rated above the most the firmware lets
+    # the strip draw (the largest supply's budget) - a JST PH's 2 A was not
+    from hardware import netlist as N
+
+    _, _, info = made[rev]
+    nl = N.Netlist(info["netlist"])
+    most = power.led_budget(power.SUPPLIES[-1][1], info["rest_ma"]) / 1000.0
+    conns = [r for r in nl.refs("Conn_01x04") if nl.comps[r]["fields"].get("Side")]
+    assert len(conns) == 2
+    for ref in conns:
+        spec = N.SPECS[nl.comps[ref]["part"]]
+        assert spec.amps and spec.amps[0] >= 1.25 * most, (ref, spec.amps, most)

@@ -411,9 +411,9 @@ class Board:
         # connector: 1 +5 V, 2 data, 3 sense, 4 ground. The sense wire is
         # grounded on the strip's side, pulled up on the board's: it reads
         # 1 with the strip unplugged (firmware: STRIP_SENSE).
-        jb = self.part(P.JST_PH4, "STRIP", Side="board")
+        jb = self.part(P.JST_VH4, "STRIP", Side="board")
         cbl = self.part(P.CABLE4, "strip cable")
-        js = self.part(P.JST_PH4, "STRIP", Side="strip")
+        js = self.part(P.JST_VH4, "STRIP", Side="strip")
         for n, (board, strip) in enumerate(
             (
                 ("+5V_LED", "STRIP_5V"),

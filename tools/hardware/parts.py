@@ -43,6 +43,8 @@ class Spec:
     fields: dict = field(default_factory=dict)
     # the fastest clock of the bus it sits on: (Hz, source line); () if none
     bus_hz: tuple = ()
+    # a connector's current rating per contact: (A, source line); () if none
+    amps: tuple = ()
 
 
 def _two(name="R"):
@@ -324,19 +326,24 @@ LEVEL_SHIFT = Spec(
     ),
 )
 
-# JST PH 4-way: the strip's connector on the board (J) and on the strip (P).
-JST_PH4 = Spec(
+# JST VH 4-way: the strip's connector on the board and on the strip. The
+# strip draws up to ~2.6 A through one pin pair (+5 V, ground): JST rates
+# VH at 10 A a contact with AWG 16 wire (VH catalogue, 'Specifications');
+# the PH the board had, 2 A a contact, would have run over its rating.
+JST_VH4 = Spec(
     "Conn_01x04",
     "J",
     ((1, "1", PAS), (2, "2", PAS), (3, "3", PAS), (4, "4", PAS)),
-    "Connector_JST:JST_PH_B4B-PH-K_1x04_P2.00mm_Vertical",
+    "Connector_JST:JST_VH_B4P-VH_1x04_P3.96mm_Vertical",
     "JST",
-    "B4B-PH-K-S(LF)(SN)",
-    "https://www.jst-mfg.com/product/pdf/eng/ePH.pdf",
-    Price(0.20, 0.12, 0.08),
+    "B4P-VH(LF)(SN)",
+    "https://www.jst-mfg.com/product/pdf/eng/eVH.pdf",
+    Price(0.30, 0.18, 0.12),
+    amps=(10.0, "JST VH catalogue, Specifications: 10 A AC/DC (AWG 16)"),
 )
 
-# The strip's cable: two PHR-4 housings and eight contacts (BOM_EXTRAS);
+# The strip's cable: two VHR-4N housings and eight contacts (BOM_EXTRAS),
+# AWG 18 wire for 150 mm (0.1 V dropped at 2.6 A there and back);
 # wire n joins pin An (board end) to pin Bn (strip end).
 CABLE4 = Spec(
     "Cable_4way",
@@ -347,7 +354,7 @@ CABLE4 = Spec(
             [("A", k) for k in range(1, 5)] + [("B", k) for k in range(1, 5)], 1
         )
     ),
-    "apixagon:Cable_JST_PH_4way_150mm",
+    "apixagon:Cable_JST_VH_4way_150mm",
     "-",
     "-",
     "",
@@ -634,6 +641,6 @@ INDUCTORS = {
 # Bought with the board but not on it: the strip's cable (2 housings, 8
 # crimped contacts), listed in the BOM beside the parts of the netlist.
 BOM_EXTRAS = (
-    ("JST PH 4-way housing", "PHR-4", "JST", 2, Price(0.10, 0.05, 0.03)),
-    ("JST PH crimp contact", "SPH-002T-P0.5S", "JST", 8, Price(0.05, 0.02, 0.012)),
+    ("JST VH 4-way housing", "VHR-4N", "JST", 2, Price(0.15, 0.08, 0.05)),
+    ("JST VH crimp contact (AWG 22-18)", "SVH-21T-P1.1", "JST", 8, Price(0.06, 0.03, 0.02)),
 )
