@@ -78,11 +78,12 @@ def micropython():
 
 
 def install(flash, mpy_dir=None, selector=True):
-    """A fresh board: firmware in flash/lib, the layout beside it, and with
-    selector the boot selector in lib/ (bootsel.mpy, as `apixagon deploy`
-    leaves a stock board), so that the board boots through it as the
-    product does: a host that takes it over and dies leaves it at its REPL
-    only until the watchdog resets it (HOST_IDLE_MS + WDT_MS, ~38 s).
+    """A fresh board: firmware in flash/lib, the layout and the revisions'
+    wiring beside it, and with selector the boot selector in lib/
+    (bootsel.mpy, as `apixagon deploy` leaves a stock board), so that the
+    board boots through it as the product does: a host that takes it over
+    and dies leaves it at its REPL only until the watchdog resets it
+    (HOST_IDLE_MS + WDT_MS, ~38 s).
     selector=False: the firmware in lib/ runs directly, with no watchdog."""
     lib = os.path.join(flash, "lib")
     if mpy_dir is None:
@@ -93,7 +94,17 @@ def install(flash, mpy_dir=None, selector=True):
     shutil.copytree(mpy_dir, lib)
     if selector:
         install_selector(lib)
+    place_layout(flash)
+
+
+def place_layout(flash):
+    """The layout on the simulated board's flash, and each revision's
+    wiring beside it as in hardware/: the simulated board reads its cells
+    from the one and its lanes and reed columns from the other (sim/rig.py)."""
     shutil.copy(os.path.join(ROOT, "hardware", "layout.json"), flash)
+    for rev in ("rev_a", "rev_b"):
+        os.makedirs(os.path.join(flash, rev), exist_ok=True)
+        shutil.copy(os.path.join(ROOT, "hardware", rev, "wiring.json"), os.path.join(flash, rev))
 
 
 def install_selector(lib):

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 
+import devboard  # tools/ on the path (conftest.py)
 from apixagon_host import fwtransport as T
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -44,7 +45,7 @@ def stock_flash(flash, stage, slot="a"):
     shutil.copytree(os.path.join(stage, "boot"), flash, dirs_exist_ok=True)
     with open(os.path.join(flash, "fw", "BOOT"), "w") as f:
         json.dump({"cur": slot, "state": "ok", "prev": None, "image": None}, f)
-    shutil.copy(os.path.join(ROOT, "hardware", "layout.json"), flash)
+    devboard.place_layout(flash)
 
 
 def record(flash):

@@ -79,7 +79,7 @@ def image_board(tmp_path, fws):
     of the firmware on its flash."""
     flash = str(tmp_path / "flash")
     os.makedirs(flash)
-    shutil.copy(os.path.join(ROOT, "hardware", "layout.json"), flash)
+    devboard.place_layout(flash)
     factory = str(tmp_path / "image")
     devboard.install_image(factory, fws.base)
     b = devboard.DevBoard(flash, factory=factory)
@@ -320,7 +320,7 @@ def test_deploy_onto_a_stock_board_of_before_the_slots(tmp_path, fws):
     # was: the board's own firmware, which the selector falls back on.
     flash = str(tmp_path / "flash")
     shutil.copytree(os.path.join(fws.stage, "slot"), os.path.join(flash, "lib"))
-    shutil.copy(os.path.join(ROOT, "hardware", "layout.json"), flash)
+    devboard.place_layout(flash)
     with open(os.path.join(flash, "main.py"), "w") as f:
         f.write(OLD_MAIN)
     b = devboard.DevBoard(flash)

@@ -98,7 +98,7 @@ def test_a_killed_deploy_leaves_old_or_new_never_a_mix(kind, tmp_path, fws):
         stock_flash(flash, fws["stage-1"])
     else:
         os.makedirs(flash)
-        devboard.shutil.copy(os.path.join(ROOT, "hardware", "layout.json"), flash)
+        devboard.place_layout(flash)
         factory = str(tmp_path / "image")
         devboard.install_image(factory, fws["kill-0"])
     board = devboard.DevBoard(flash, factory=factory)
