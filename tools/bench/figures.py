@@ -81,7 +81,7 @@ def budget_rows(parts):
         for prof, _ in COLUMNS:
             v, verdict = budgets.check(b, figs[prof])
             p = results.pick(parts, b.part, prof)
-            text = "not run" if v is None else b.fmt % v
+            text = "not run" if v is None else budgets.shown(b, v)
             if prof == results.JUDGED and v is not None:
                 text = "**%s**" % text
             if p is not None and p["source"] != "measured":
@@ -328,8 +328,8 @@ def twice_rows(runs):
             (
                 b.label,
                 budgets.budget_text(b),
-                b.fmt % v1,
-                b.fmt % v2,
+                budgets.shown(b, v1),
+                budgets.shown(b, v2),
                 b.fmt % abs(v2 - v1),
                 k1 if k1 == k2 else "%s / %s" % (k1, k2),
             )
@@ -387,8 +387,9 @@ def render(runs):
         "hands of the placement-to-LED figures act, and ask, at fixed cycles of the board's "
         "own time, the chip held there until the PC has written: two runs give the same "
         "latencies unless the PC is too slow to hold the chip in time: such an input lands "
-        "at once and is counted (landed late: none in the ideal and typical runs here, 16 "
-        "in profile B's worst-case run, made beside three other emulators). The pull's "
+        "at once and is counted (landed late: none in the ideal and typical runs here, 22 "
+        "in profile B's worst-case run: a refused card's CELLS asked 10 ms of the chip "
+        "after its lift, which the PC does not always manage). The pull's "
         "rate counts the chip's cycles "
         "from the host's first request to its last reply, so a slow or loaded PC, whose "
         "requests come later, lowers it; its ratio to `mpremote cp` is wall time on both "
@@ -447,7 +448,10 @@ def render(runs):
             why = budgets.WORST_MISSES.get(
                 b.label, "not explained yet (tools/bench/budgets.py, WORST_MISSES)"
             )
-            out.append("- **%s** (%s): %s; %s." % (b.label, budgets.budget_text(b), b.fmt % v, why))
+            out.append(
+                "- **%s** (%s): %s; %s."
+                % (b.label, budgets.budget_text(b), budgets.shown(b, v), why)
+            )
         out.append("")
     out += calibration_section(parts)
     mem = fig.get("memory")
