@@ -78,10 +78,10 @@ def micropython():
 
 
 def install(flash, mpy_dir=None, selector=True):
-    """A fresh board: firmware in flash/lib, the layout and the revisions'
-    wiring beside it, and with selector the boot selector in lib/
-    (bootsel.mpy, as `apixagon deploy` leaves a stock board), so that the
-    board boots through it as the product does: a host that takes it over
+    """A fresh board: firmware in flash/lib, the layout beside it, and with
+    selector the boot selector in lib/ (bootsel.mpy, as `apixagon deploy`
+    leaves a stock board), so that the board boots through it as the
+    product does: a host that takes it over
     and dies leaves it at its REPL only until the watchdog resets it
     (HOST_IDLE_MS + WDT_MS, ~38 s).
     selector=False: the firmware in lib/ runs directly, with no watchdog."""
@@ -98,13 +98,9 @@ def install(flash, mpy_dir=None, selector=True):
 
 
 def place_layout(flash):
-    """The layout on the simulated board's flash, and each revision's
-    wiring beside it as in hardware/: the simulated board reads its cells
-    from the one and its lanes and reed columns from the other (sim/rig.py)."""
+    """The layout on the simulated board's flash (its cells, LEDs and
+    sensor channels: sim/rig.py reads it there)."""
     shutil.copy(os.path.join(ROOT, "hardware", "layout.json"), flash)
-    for rev in ("rev_a", "rev_b"):
-        os.makedirs(os.path.join(flash, rev), exist_ok=True)
-        shutil.copy(os.path.join(ROOT, "hardware", rev, "wiring.json"), os.path.join(flash, rev))
 
 
 def install_selector(lib):
