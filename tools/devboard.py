@@ -81,9 +81,8 @@ def install(flash, mpy_dir=None, selector=True):
     """A fresh board: firmware in flash/lib, the layout beside it, and with
     selector the boot selector in lib/ (bootsel.mpy, as `apixagon deploy`
     leaves a stock board), so that the board boots through it as the
-    product does: a host that takes it over
-    and dies leaves it at its REPL only until the watchdog resets it
-    (HOST_IDLE_MS + WDT_MS, ~38 s).
+    product does: a host that takes it over and dies leaves it at its REPL
+    only until the watchdog resets it (HOST_IDLE_MS + WDT_MS, ~38 s).
     selector=False: the firmware in lib/ runs directly, with no watchdog."""
     lib = os.path.join(flash, "lib")
     if mpy_dir is None:

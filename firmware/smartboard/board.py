@@ -271,8 +271,8 @@ class Board:
             # the download's
             log.pack_step()
         else:
-            quiet = not self._pad_busy and not (pad is not None and pad.deb.pending(0))
-            quiet = quiet and hw.cells.rest()
+            pending = self._pad_busy or (pad is not None and pad.deb.pending(0))
+            quiet = not pending and hw.cells.rest()
         if log is not None and log.space != self._space_seen:
             self._check_storage(self._space_seen < 0)
         self.quiet = quiet

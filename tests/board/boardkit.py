@@ -26,9 +26,9 @@ def settings_path(name):
     return path
 
 
-def rig(name, profile="A", fresh=True):
+def rig(name, profile="A", fresh=True, supply=None):
     path = settings_path(name) if fresh else "%s/%s-%s.bin" % (TMP, sys.implementation.name, name)
-    return Rig(profile, path)
+    return Rig(profile, path, supply=supply)
 
 
 def started(name, profile="A", display=view.HINT):

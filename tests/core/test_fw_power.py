@@ -64,13 +64,18 @@ def _white(p):
         p.cell(x, 255, 255, 255)
 
 
-def test_the_painter_follows_the_supply_at_each_frame():
-    lay = layout.load("hardware/layout.json")
+def _lit(advert, pins=PINS):
+    """A painter on the supply's twin, a white frame written: (painter, strip)."""
     strip = SimStrip(61)
-    p = Painter(strip, lay.led, 900, 255)
-    p.supply = sim_supply(PINS, "3A")
+    p = Painter(strip, layout.load("hardware/layout.json").led, 900, 255)
+    p.supply = sim_supply(pins, advert)
     _white(p)
     p.show()
+    return p, strip
+
+
+def test_the_painter_follows_the_supply_at_each_frame():
+    p, strip = _lit("3A")
     assert p.budget_ma == 2513 and p.frame_ma() <= 2513 and p.frame_ma() > 2450
     p.supply.cc.advert = "500mA"  # the source lowers its advertisement
     _white(p)
@@ -86,12 +91,7 @@ def test_a_lowered_advertisement_is_followed_on_a_static_screen():
     # the 60 ms USB Type-C gives a sink (tSinkAdj)
     from smartboard.paint import FOLLOW_MS
 
-    lay = layout.load("hardware/layout.json")
-    strip = SimStrip(61)
-    p = Painter(strip, lay.led, 900, 255)
-    p.supply = sim_supply(PINS, "3A")
-    _white(p)
-    p.show()
+    p, strip = _lit("3A")
     writes = strip.frames
     for now in range(0, 200, 5):
         p.follow(now)  # the supply the same: nothing written again

@@ -274,8 +274,7 @@ def wiring(rev, d, rest):
 def pins_py(rev, w):
     title, ident = TITLES[rev]
     text = _HEAD.format(title=title, rev=rev) + ident + _COMMON.format(**w)
-    hz = circuit.BUS_HZ
-    text += (_REV_A if w["PROFILE"] == "A" else _REV_B).format(HZ=hz, **w)
+    text += (_REV_A if w["PROFILE"] == "A" else _REV_B).format(HZ=circuit.BUS_HZ, **w)
     text += _POWER.format(**w)
     return text
 

@@ -80,13 +80,9 @@ def _rig(profile, supply, name, brightness=255):
     from boardkit import rig
 
     # its own settings file: runs in parallel (pytest -n) never share one
-    r = rig("%s-%s-%d-%d" % (name, profile, brightness, os.getpid()), profile)
-    p = r.board.hw.painter
-    p.supply = supply
-    p.brightness = brightness
-    # the strip's load switch (STRIP_EN), off until the painter read the supply
-    p.power = r.strip.switch
-    p.powered = r.strip.powered = False
+    # (with a supply, the strip behind its load switch: sim/rig.py)
+    r = rig("%s-%s-%d-%d" % (name, profile, brightness, os.getpid()), profile, supply=supply)
+    r.board.hw.painter.brightness = brightness
     return r
 
 

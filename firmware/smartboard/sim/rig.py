@@ -43,9 +43,8 @@ class Rig:
             chans = sorted(lay.sensor[x] for x in range(NCELLS))
             deb = scan.Debouncer(lay.nchannels, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
             lanes = []
-            lane = LANE
-            for lo in range(0, lay.nchannels, lane):
-                mine = bytes(c for c in chans if lo <= c < lo + lane)
+            for lo in range(0, lay.nchannels, LANE):
+                mine = bytes(c for c in chans if lo <= c < lo + LANE)
                 if mine:
                     mux = SimMux()
                     reader = SimNfcReader(self.cells, mux)
