@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from hardware import check, gen, netlist, power
+from hardware import check, circuit, gen, netlist, power
 
 REVS = ("rev_a", "rev_b")
 
@@ -71,17 +71,24 @@ def test_power_rest_is_the_parts(made, rev):
 
 
 def _mutant(tmp_path, rev, signal, gpio):
-    """A copy of the circuit with one signal moved to another GPIO."""
+    """A copy of the circuit with one signal moved to another GPIO (the
+    signal there, if any, moved to the one it left: rev A has no GPIO
+    free)."""
     here = os.path.join(check.ROOT, "tools", "hardware")
     pkg = tmp_path / "hw_mutant"
     shutil.copytree(here, pkg, ignore=shutil.ignore_patterns("__pycache__"))
     src = (pkg / "circuit.py").read_text()
     # the copy reads the repository's hardware/layout.json, as the original
     src = re.sub(r"(?m)^ROOT = .*$", "ROOT = %r" % check.ROOT, src)
+    table = circuit.GPIO[rev]
+    moves = {signal: gpio}
+    moves.update({s: table[signal] for s, g in table.items() if g == gpio and s != signal})
     block = src.index('"%s": {' % rev)
-    at = src.index('"%s": ' % signal, block)
-    end = src.index(",", at)
-    (pkg / "circuit.py").write_text(src[:at] + '"%s": %d' % (signal, gpio) + src[end:])
+    for sig, g in moves.items():
+        at = src.index('"%s": ' % sig, block)
+        end = src.index(",", at)
+        src = src[:at] + '"%s": %d' % (sig, g) + src[end:]
+    (pkg / "circuit.py").write_text(src)
     sys.path.insert(0, str(tmp_path))
     try:
         for m in [m for m in sys.modules if m.startswith("hw_mutant")]:

@@ -54,6 +54,13 @@ GPIO = {
         "MUX3_S3": 3,
         "CC_SENSE": 29,
         "STRIP_EN": 15,
+        # Reset lines (pulled up: the parts run through the RP2040's reset
+        # and boot); the firmware pulses them to clear a hung bus
+        # (smartboard/recover.py): the switch's RESET, the four cell
+        # readers' RSTPD_N (one line), the pad reader's RSTPD_N.
+        "CELL_SWITCH_RESET": 23,
+        "CELL_RSTPD": 24,
+        "PAD_RSTPD": 25,
     },
     "rev_b": {
         "LED_DATA": 16,
@@ -69,6 +76,7 @@ GPIO = {
         "PAD_SCL": 7,
         "CC_SENSE": 29,
         "STRIP_EN": 15,
+        "PAD_RSTPD": 25,  # rev A's number: one pad line on both revisions
     },
 }
 
@@ -444,11 +452,13 @@ class Board:
                 prev = "LED_CHAIN_%d" % (i + 1)
                 self.connect(prev, d["DOUT"])
 
-    def pn532(self, name, sda, scl, antenna):
+    def pn532(self, name, sda, scl, antenna, rstpd="CELL_RSTPD"):
         """A PN532 on I2C (I0 high, I1 low: PN532 data sheet 'Host
         interfaces') with its 27.12 MHz crystal, supply decoupling, the
         EMC filter and matching network to antenna = (net +, net -), and
-        its receive path (NXP AN10609 'PN532 application note', RF part)."""
+        its receive path (NXP AN10609 'PN532 application note', RF part).
+        rstpd: the net of its RSTPD_N, a signal of the GPIO table (the cell
+        readers share one)."""
         u = self.part(P.PN532, "PN532", Reader=name)
         for p in ("VBAT", "PVDD", "DVDD", "AVDD", "TVDD"):
             self.connect("+3V3", u[p])
@@ -457,8 +467,9 @@ class Board:
         self.connect("GND", u["DVSS"], u["TVSS1"], u["TVSS2"], u["AVSS"], u["EP"])
         self.connect("GND", u["TESTEN"], u["I1"])
         self.connect("+3V3", u["I0"])
-        self.R("10k", "+3V3", "%s_RSTPD" % name)
-        self.connect("%s_RSTPD" % name, u["RSTPD_N"])
+        # RSTPD_N on its line (pulled up and on a GPIO where the line is
+        # made: pad(), rev_a())
+        self.connect(rstpd, u["RSTPD_N"])
         self.connect(sda, u["MOSI_SDA"])
         self.connect(scl, u["NSS_P50_SCL"])
         self.C("100n", "%s_SVDD" % name, Reader=name)
@@ -513,6 +524,13 @@ class Board:
         self.nc(u["P70_IRQ"], "the firmware polls the status byte instead of an IRQ line")
         return u
 
+    def reset_line(self, m, signal):
+        """A reset input's line: 10 kOhm up keeps its parts running while
+        the RP2040 resets and boots (the GPIO floats); the firmware pulses
+        it low to clear a hung bus (smartboard/recover.py)."""
+        self.R("10k", "+3V3", signal)
+        self.connect(signal, self.gp(m, signal))
+
     def i2c_pullups(self, sda, scl):
         # 4.7 kOhm: 400 kHz on a short bus (I2C-bus specification, rise time)
         self.R("4.7k", "+3V3", sda)
@@ -523,7 +541,8 @@ class Board:
         self.connect("PAD_SDA", self.gp(m, "PAD_SDA"))
         self.connect("PAD_SCL", self.gp(m, "PAD_SCL"))
         self.i2c_pullups("PAD_SDA", "PAD_SCL")
-        self.pn532("PAD", "PAD_SDA", "PAD_SCL", ("PAD_ANT_P", "PAD_ANT_N"))
+        self.pn532("PAD", "PAD_SDA", "PAD_SCL", ("PAD_ANT_P", "PAD_ANT_N"), "PAD_RSTPD")
+        self.reset_line(m, "PAD_RSTPD")
         coil = self.part(P.COIL, "pad antenna", Cell="pad")
         self.connect("PAD_ANT_P", coil[1])
         self.connect("PAD_ANT_N", coil[2])
@@ -590,8 +609,14 @@ def rev_a():
     b.connect("GND", sw["A0"], sw["A1"], sw["A2"], sw["GND"])
     b.connect("+3V3", sw["VCC"])
     b.C("100n", "+3V3")
-    b.R("10k", "+3V3", "CELL_SWITCH_RESET")
+    # RESET pulled up (the switch runs through the RP2040's reset) and on a
+    # GPIO: a low pulse of 6 ns or more (TCA9548A datasheet SCPS207, 6.7
+    # Reset Timing Requirements, tW(L)) deselects every port and frees SDA
+    # within 500 ns (6.8, trst): a reader holding its port's SDA low no
+    # longer holds the cell bus. The readers' RSTPD_N share another GPIO.
+    b.reset_line(m, "CELL_SWITCH_RESET")
     b.connect("CELL_SWITCH_RESET", sw["RESET"])
+    b.reset_line(m, "CELL_RSTPD")
     for k in range(4):
         sda, scl = "READER%d_SDA" % k, "READER%d_SCL" % k
         b.connect(sda, sw["SD%d" % k])

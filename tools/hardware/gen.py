@@ -185,6 +185,10 @@ def _uses(d):
         put(miso, "SHIFT_SPI MISO (SPI%d)" % b)
         put(d["SHIFT_LATCH"], "SHIFT_LATCH")
     put(d["CC_SENSE"], "CC_SENSE (ADC%d)" % (d["CC_SENSE"] - 26))
+    put(d["PAD_RSTPD"], "PAD_RSTPD")
+    if "CELL_RSTPD" in d:
+        put(d["CELL_SWITCH_RESET"], "CELL_SWITCH_RESET")
+        put(d["CELL_RSTPD"], "CELL_RSTPD")
     return u
 
 
@@ -221,9 +225,14 @@ CELL_I2C = ({CELL_I2C[0]}, {CELL_I2C[1]}, {CELL_I2C[2]}, {HZ[CELL_I2C]})  # bus 
 CELL_SWITCH = {CELL_SWITCH:#04x}  # TCA9548A address; reader k on its port k
 LANE = {LANE}
 MUX_SELECT = {MUX_SELECT}
+# Reset lines, pulled up on the board (smartboard/recover.py pulses them
+# low to clear a hung bus): the switch's RESET, the four readers' RSTPD_N.
+CELL_SWITCH_RESET = {CELL_SWITCH_RESET}
+CELL_RSTPD = {CELL_RSTPD}
 
 # The action pad: its own PN532 on I2C1 (never switched: no settle time).
 PAD_I2C = ({PAD_I2C[0]}, {PAD_I2C[1]}, {PAD_I2C[2]}, {HZ[PAD_I2C]})
+PAD_RSTPD = {PAD_RSTPD}  # its RSTPD_N, pulled up: pulsed low to reset it
 """
 
 _REV_B = """
@@ -236,6 +245,7 @@ SHIFT_BYTES = {SHIFT_BYTES}
 MATRIX_COLS = {MATRIX_COLS}  # the scanner's rows x cols view of the inputs: a register a row
 
 PAD_I2C = ({PAD_I2C[0]}, {PAD_I2C[1]}, {PAD_I2C[2]}, {HZ[PAD_I2C]})
+PAD_RSTPD = {PAD_RSTPD}  # the pad reader's RSTPD_N, pulled up: pulsed low to reset it
 """
 
 _POWER = """
@@ -310,6 +320,9 @@ SIGNALS = (
     ("reed chain SPI (bus, SCK, MOSI, MISO)", "SHIFT_SPI"),
     ("reed chain latch (SH/LD)", "SHIFT_LATCH"),
     ("pad reader's I2C (bus, SDA, SCL)", "PAD_I2C"),
+    ("cell switch's RESET", "CELL_SWITCH_RESET"),
+    ("cell readers' RSTPD_N", "CELL_RSTPD"),
+    ("pad reader's RSTPD_N", "PAD_RSTPD"),
     ("USB-C CC sense (ADC)", "CC_SENSE"),
 )
 

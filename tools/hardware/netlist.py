@@ -223,6 +223,16 @@ def derive(text):
     # what each bus reaches: the parts its clock must suit (check.py)
     buses = {"PAD_I2C": [nl.comps[r]["part"] for r, _ in nl.on(scl, "PN532")]}
     out["_BUS_PARTS"] = buses
+
+    def reset_line(net, what):
+        # a reset input on a GPIO (the firmware clears a hung bus with it),
+        # pulled up once: the part runs while the GPIO floats
+        _need(net in gpio, "%s must be on a GPIO" % what)
+        ups = [r for r, _ in nl.on(net, "R") if nl.other_end(r, net) == "+3V3"]
+        _need(len(ups) == 1, "%s must be pulled up (once)" % what)
+        return gpio[net]
+
+    out["PAD_RSTPD"] = reset_line(nl.net(pad, "RSTPD_N"), "the pad reader's RSTPD_N")
     switches = nl.refs("TCA9548A")
     if switches:
         (sw,) = switches
@@ -235,6 +245,10 @@ def derive(text):
             _need(lvl in ("GND", "+3V3"), "TCA9548A %s must be tied" % pin)
             addr |= (lvl == "+3V3") << bit
         out["CELL_SWITCH"] = addr
+        out["CELL_SWITCH_RESET"] = reset_line(nl.net(sw, "RESET"), "the switch's RESET")
+        rst = {nl.net(r, "RSTPD_N") for r in readers if r != pad}
+        _need(len(rst) == 1, "the cell readers share one RSTPD_N line")
+        out["CELL_RSTPD"] = reset_line(rst.pop(), "the cell readers' RSTPD_N")
         lanes = []
         cells = {}
         for k in range(8):

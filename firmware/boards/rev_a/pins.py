@@ -29,9 +29,14 @@ CELL_I2C = (0, 4, 5, 400000)  # bus id, SDA, SCL, Hz
 CELL_SWITCH = 0x70  # TCA9548A address; reader k on its port k
 LANE = 16
 MUX_SELECT = ((18, 19, 20, 21), (8, 9, 13, 14), (22, 26, 27, 28), (0, 1, 2, 3))
+# Reset lines, pulled up on the board (smartboard/recover.py pulses them
+# low to clear a hung bus): the switch's RESET, the four readers' RSTPD_N.
+CELL_SWITCH_RESET = 23
+CELL_RSTPD = 24
 
 # The action pad: its own PN532 on I2C1 (never switched: no settle time).
 PAD_I2C = (1, 6, 7, 400000)
+PAD_RSTPD = 25  # its RSTPD_N, pulled up: pulsed low to reset it
 
 # The supply (smartboard/power.py): the USB-C CC pins' voltage through a
 # divider on an ADC pin; CC_LEVELS are the ADC millivolts at the ends of

@@ -28,6 +28,7 @@ SHIFT_BYTES = 8
 MATRIX_COLS = 8  # the scanner's rows x cols view of the inputs: a register a row
 
 PAD_I2C = (1, 6, 7, 400000)
+PAD_RSTPD = 25  # the pad reader's RSTPD_N, pulled up: pulsed low to reset it
 
 # The supply (smartboard/power.py): the USB-C CC pins' voltage through a
 # divider on an ADC pin; CC_LEVELS are the ADC millivolts at the ends of
