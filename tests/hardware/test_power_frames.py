@@ -23,7 +23,13 @@ def test_no_frame_draws_more_than_the_supply_allows(rev, profile, advert):
     over = [r for r in rows if r[2] > limit or r[3] != limit]
     assert over == [], over[:5]
     worst = modes.worst(rows)
-    assert max(w for _, w in worst.values()) + pins["POWER_REST_MA"] <= SUPPLY[advert]
+    if pins["POWER_REST_MA"] > SUPPLY[advert]:
+        # rev A's five readers at their datasheet maximum (150 mA of field
+        # current each) are over a 500 mA port by themselves: listed in
+        # hardware/README.md, the strip stays off
+        assert (rev, advert) == ("rev_a", "500mA")
+    else:
+        assert max(w for _, w in worst.values()) + pins["POWER_REST_MA"] <= SUPPLY[advert]
     # the limit had work to do: a board full of cards blinks white
     assert worst["set-up"][0] > 3000
     # a supply that cannot carry the 61 dark LEDs (rev A's five readers on

@@ -360,6 +360,20 @@ def readme_rest(rev, text):
     ]
     for name, mpn, n, rail, ma, kind, src in power.rows(text):
         lines.append("| %s | %s | %d | %s | %g | %s | %s |" % (name, mpn, n, rail, ma, kind, src))
+    fields = power.boot_ma(text)[1]
+    lines.append("")
+    lines.append(
+        "%s: %d mA with every part at its budget; %d mA before the firmware has read "
+        "the CC pins (the strip switched off%s), what its USB configuration descriptor "
+        "asks for (bMaxPower %d)."
+        % (
+            rev,
+            math.ceil(power.rest_ma(text)),
+            power.descriptor_ma(text),
+            "" if fields else ", no reader's RF field on",
+            power.descriptor_ma(text) // 2,
+        )
+    )
     return "\n".join(lines)
 
 
@@ -399,7 +413,7 @@ def blocks_svg():
     """The block diagram, drawn as boxes and wires (no graphviz needed)."""
     boxes = {
         "usb": (20, 40, "USB-C receptacle", "Rd 5.1 k on CC1, CC2"),
-        "fuse": (20, 140, "fuse 3 A", "MF-MSMF300-2"),
+        "fuse": (20, 140, "PTC fuse 5 A hold", "MF-RG500-2"),
         "buck": (20, 240, "buck 3.3 V", "TLV62569"),
         "sw": (20, 340, "load switch", "TPS22965, slow ramp"),
         "mcu": (300, 190, "RP2040", "W25Q16 flash, 12 MHz"),

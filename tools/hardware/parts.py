@@ -45,6 +45,13 @@ class Spec:
     bus_hz: tuple = ()
     # a connector's current rating per contact: (A, source line); () if none
     amps: tuple = ()
+    # the rows of `current` drawn only while the part's RF field is on
+    # (power.boot_ma: the firmware keeps the fields off until it has read
+    # the supply)
+    rf: tuple = ()
+    # an overcurrent part's figures: (hold A at 23 C, trip A at 23 C, hold A
+    # at power.AMBIENT_C, that ambient in C, max volts, source line)
+    trip: tuple = ()
 
 
 def _two(name="R"):
@@ -227,15 +234,34 @@ ESD_USB = Spec(
     Price(0.45, 0.25, 0.15),
 )
 
+# The input's resettable fuse. It carries everything the board draws, at
+# most DERATE_PCT of a 3.0 A advertisement (2.64 A), and must hold that at
+# the warmest ambient the board is built for (power.AMBIENT_C, 50 C): the
+# 3 A-hold MF-MSMF300 it replaces sat at its hold current at 23 C and
+# below the budget once warm. Bourns MF-RG series data sheet, Electrical
+# Characteristics: MF-RG500 16 V, Ihold 5.00 A / Itrip 8.50 A at 23 C,
+# R1max 0.034 Ohm, 25 A trips it within 2.0 s; its Thermal Derating Chart
+# gives 4.0 A hold at 50 C (as restated with that source in
+# stevenwritescode/exopet, hardware/exopet-hat/REVIEW-FINDINGS.md: the
+# chart itself is not among the stored pages).
 POLYFUSE = Spec(
     "Polyfuse",
     "F",
     _two(),
-    "Fuse:Fuse_1812_4532Metric",
+    "Fuse:Fuse_Bourns_MF-RG500",
     "Bourns",
-    "MF-MSMF300-2",
-    "https://www.bourns.com/docs/Product-Datasheets/mf-msmf.pdf",
-    Price(0.50, 0.30, 0.22),
+    "MF-RG500-2",
+    "https://www.bourns.com/docs/Product-Datasheets/mfrg.pdf",
+    Price(0.45, 0.30, 0.22),
+    trip=(
+        5.0,
+        8.5,
+        4.0,
+        50,
+        16,
+        "Bourns MF-RG data sheet: MF-RG500 Ihold 5.00 A, Itrip 8.50 A at 23 C, Vmax 16 V "
+        "(Electrical Characteristics); 4.0 A hold at 50 C (Thermal Derating Chart)",
+    ),
 )
 
 # TLV62569 2 A buck, SOT-23-5 (TI TLV62569 datasheet, 'Pin Configuration')
@@ -303,7 +329,7 @@ WS2812B = Spec(
         "1: $0.60 (circuitguy.ca 'Individual WS2812B RGB LED', page stored "
         "2026); 100/1000: estimate, no reel price among the stored pages",
     ),
-    (("5V", 1, "allowance", "dark LED: the control IC's quiescent draw, as paint.py assumes"),),
+    (("5V_LED", 1, "allowance", "dark LED: the control IC's quiescent draw, as paint.py assumes"),),
 )
 
 LEVEL_SHIFT = Spec(
@@ -317,7 +343,7 @@ LEVEL_SHIFT = Spec(
     Price(0.30, 0.15, 0.09),
     (
         (
-            "5V",
+            "5V_LED",
             1.5,
             "max",
             "SN74AHCT1G125 datasheet: ICC 10 uA plus delta-ICC 1.35 mA with "
@@ -452,16 +478,28 @@ PN532 = Spec(
     "https://www.nxp.com/docs/en/nxp/data-sheets/PN532_C1.pdf",
     Price(6.50, 4.80, 3.90),
     bus_hz=(400000, "PN532/C1 product data sheet, I2C interface: standard and fast mode, 400 kHz"),
+    # The PN532's supply currents as the RAK13600 module data sheet restates
+    # them (Electrical Characteristics table; RAKWireless/rakwireless-docs,
+    # docs/Product-Categories/WisBlock/RAK13600/Datasheet/README.md): the
+    # transmitter's ITVDD 60 mA typical, 150 mA at most, with the field on;
+    # IDVDD 25 mA and IAVDD 6 mA typical, for which it gives no maximum.
+    # NXP's own table is not among the stored pages.
     current=(
         (
             "3V3",
-            91,
+            150,
+            "max",
+            "PN532 ITVDD, the RF field on: 150 mA max (RAK13600 data sheet, "
+            "Electrical Characteristics, restating the PN532's)",
+        ),
+        (
+            "3V3",
+            31,
             "typical",
-            "PN532 data sheet, static characteristics (as restated in the "
-            "RAK13600 module datasheet): IDVDD 25 mA + IAVDD 6 mA + ITVDD 60 mA "
-            "typical with the field on; ITVDD is 150 mA at most",
+            "PN532 IDVDD 25 mA + IAVDD 6 mA typical (same table: no maximum given)",
         ),
     ),
+    rf=(0,),
 )
 
 # TCA9548A TSSOP-24 (TI TCA9548A datasheet, 'Pin Configuration and Functions')

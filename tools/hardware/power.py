@@ -8,6 +8,8 @@ whether the figure is a maximum, a typical value or our allowance). The
 conversion, at an efficiency below the TLV62569 datasheet's curves for
 these loads (a margin)."""
 
+import math
+
 from . import parts as P
 from .netlist import SPECS, Netlist
 
@@ -19,12 +21,15 @@ V_3V3 = 3.3
 SUPPLIES = (("Default USB", 500), ("USB-C 1.5 A", 1500), ("USB-C 3.0 A", 3000))
 LED_FULL_MA = 20  # one WS2812B channel at 255, as smartboard/paint.py estimates
 LED_DARK_MA = 1
+# The warmest ambient the board is built for (in a closed case, in a warm
+# room): the input fuse must hold the full budget there (parts.py POLYFUSE).
+AMBIENT_C = 50
 
 
-def rows(text):
-    """(part, MPN, count, rail, mA each, kind, source) for every part that
-    draws from a rail, and the reed pull-ups (rev B: a closed reed pulls
-    3.3 V / 47 kOhm)."""
+def _rows(text):
+    """(part, MPN, count, rail, mA each, kind, source, RF field) for every
+    part that draws from a rail, and the reed pull-ups (rev B: a closed reed
+    pulls 3.3 V / 47 kOhm)."""
     nl = Netlist(text)
     counts = {}
     for ref, c in nl.comps.items():
@@ -32,8 +37,8 @@ def rows(text):
     out = []
     for part, n in sorted(counts.items()):
         spec = SPECS[part]
-        for rail, ma, kind, src in spec.current:
-            out.append((spec.name, spec.mpn, n, rail, ma, kind, src))
+        for i, (rail, ma, kind, src) in enumerate(spec.current):
+            out.append((spec.name, spec.mpn, n, rail, ma, kind, src, i in spec.rf))
     reeds = counts.get("Reed_Switch", 0)
     if reeds:
         ma = round(V_3V3 / 47.0, 3)  # mA per closed reed through 47 kOhm
@@ -46,18 +51,65 @@ def rows(text):
                 ma,
                 "worst",
                 "every cell's reed closed: 3.3 V across a 47 kOhm pull-up",
+                False,
             )
         )
     return out
 
 
+def rows(text):
+    """(part, MPN, count, rail, mA each, kind, source) for every part that
+    draws from a rail (hardware/README.md's table)."""
+    return [r[:7] for r in _rows(text)]
+
+
+def _draw(text, strip=True, fields=True):
+    """The board's draw from USB in mA: the 3.3 V loads through the buck,
+    the 5 V ones as they are, the LEDs' own excepted. strip False: the
+    strip's load switch off (nothing on 5V_LED); fields False: the readers'
+    RF fields off."""
+    r3 = r5 = 0
+    for name, _, n, rail, ma, _, _, rf in _rows(text):
+        if (rf and not fields) or name == "WS2812B":
+            continue
+        if rail == "3V3":
+            r3 += n * ma
+        elif rail == "5V" or (rail == "5V_LED" and strip):
+            r5 += n * ma
+    return r3 * V_3V3 / (V_IN * BUCK_EFFICIENCY) + r5
+
+
 def rest_ma(text):
     """The board's draw from USB, the LEDs' own excepted: the 3.3 V loads
     through the buck, the 5 V loads as they are."""
-    got = rows(text)
-    r3 = sum(n * ma for _, _, n, rail, ma, _, _ in got if rail == "3V3")
-    r5 = sum(n * ma for name, _, n, rail, ma, _, _ in got if rail == "5V" and name != "WS2812B")
-    return r3 * V_3V3 / (V_IN * BUCK_EFFICIENCY) + r5
+    return _draw(text)
+
+
+def boot_ma(text):
+    """(mA, fields): what the board draws before the firmware has read the
+    CC pins. The strip's switch is off until then (STRIP_EN, pulled down);
+    where the rest of the board would still be over Default USB's 500 mA,
+    the readers' RF fields are off too (fields False: boards/build.py reads
+    the supply before any reader is asked for a tag). It is what the USB
+    configuration descriptor asks for (tools/build_firmware.py)."""
+    ma = _draw(text, strip=False)
+    if ma <= SUPPLIES[0][1]:
+        return ma, True
+    return _draw(text, strip=False, fields=False), False
+
+
+def descriptor_ma(text):
+    """The configuration descriptor's current: boot_ma rounded up to the
+    2 mA of its bMaxPower (USB 2.0, Table 9-10)."""
+    return 2 * math.ceil(boot_ma(text)[0] / 2)
+
+
+def full_budget_ma():
+    """The most the firmware plans the board to draw at all: DERATE_PCT of
+    the largest supply (smartboard/power.py, as the board computes it)."""
+    from smartboard.power import DERATE_PCT
+
+    return SUPPLIES[-1][1] * DERATE_PCT // 100
 
 
 def led_budget(supply_ma, rest):

@@ -45,4 +45,4 @@ PAD_RSTPD = 25  # its RSTPD_N, pulled up: pulsed low to reset it
 # from USB besides the LEDs (hardware/README.md, power).
 CC_SENSE = 29
 CC_LEVELS = (207, 237, 393, 444)
-POWER_REST_MA = 406
+POWER_REST_MA = 756
