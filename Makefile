@@ -13,8 +13,9 @@ all: test
 # CairoSVG (PNG pictures) needs the system's cairo library, the web
 # companion's browser tests Debian's chromium (Playwright drives it; its own
 # browser download cannot work offline), and the online play's tests
-# Debian's mosquitto broker: each installed from Debian's
-# packages where missing and apt-get can (root, as in CI).
+# Debian's mosquitto broker, rev A's antenna simulation Debian's ngspice:
+# each installed from Debian's packages where missing and apt-get can
+# (root, as in CI).
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	@ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' \
 	  || (command -v apt-get >/dev/null && apt-get install -y -q libcairo2 >/dev/null) \
@@ -25,6 +26,9 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	@command -v mosquitto >/dev/null || test -x /usr/sbin/mosquitto \
 	  || (command -v apt-get >/dev/null && apt-get install -y -q mosquitto >/dev/null) \
 	  || echo "warning: mosquitto is missing: the online play's tests will be skipped"
+	@command -v ngspice >/dev/null \
+	  || (command -v apt-get >/dev/null && apt-get install -y -q ngspice >/dev/null) \
+	  || echo "warning: ngspice is missing: rev A's antenna simulation (tests/hardware/test_antenna.py) will be skipped"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -r requirements-nodeps.txt
@@ -170,7 +174,8 @@ MICROPYTHON_DIR ?=
 REVISIONS       := $(sort $(notdir $(wildcard firmware/boards/rev_*)))
 FIRMWARE_UF2    := $(REVISIONS:%=build/firmware/apixagon-%.uf2)
 FIRMWARE_SRC    := $(shell find firmware -name '*.py' -not -path 'firmware/smartboard/sim/*' \
-                     -not -path '*/__pycache__/*') hardware/layout.json tools/build_firmware.py
+                     -not -path '*/__pycache__/*') hardware/layout.json tools/build_firmware.py \
+                   $(wildcard hardware/rev_*/rev_*.net) tools/hardware/power.py tools/hardware/parts.py
 
 firmware: $(FIRMWARE_UF2)
 

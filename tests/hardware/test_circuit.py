@@ -174,7 +174,9 @@ def test_the_strips_connectors_carry_its_current(made, rev):
     nl = N.Netlist(info["netlist"])
     most = power.led_budget(power.SUPPLIES[-1][1], info["rest_ma"]) / 1000.0
     conns = [r for r in nl.refs("Conn_01x04") if nl.comps[r]["fields"].get("Side")]
-    assert len(conns) == 2
+    # rev B's LEDs are on its PCB: no connector, its copper is sized in
+    # tests/hardware/test_pcb.py
+    assert len(conns) == (2 if rev == "rev_a" else 0)
     for ref in conns:
         spec = N.SPECS[nl.comps[ref]["part"]]
         assert spec.amps and spec.amps[0] >= 1.25 * most, (ref, spec.amps, most)

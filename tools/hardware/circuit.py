@@ -186,14 +186,23 @@ class Board:
         self.specs = {}  # ref -> Spec
         self.counts = {}
         self.nets = {}
-        for name in ("GND", "VBUS", "+5V", "+5V_LED", "+3V3", "+1V1", "STRIP_5V", "STRIP_GND"):
-            n = self.net(name)
-            n.drive = skidl.POWER
+        # the block a part belongs to (its Block field): where the PCB
+        # generator (tools/hardware/pcb.py) places it
+        self.block = "board"
+        for name in ("GND", "VBUS", "+5V", "+5V_LED", "+3V3", "+1V1"):
+            self.net(name)
 
     # ---- building blocks ----------------------------------------------------
+    # the rails: driven nets for the ERC (the strip's own exist only where
+    # the strip is a separate board behind a cable)
+    POWER_NETS = ("GND", "VBUS", "+5V", "+5V_LED", "+3V3", "+1V1", "STRIP_5V", "STRIP_GND")
+
     def net(self, name):
         if name not in self.nets:
-            self.nets[name] = self.sk.Net(name, circuit=self.circ)
+            n = self.sk.Net(name, circuit=self.circ)
+            if name in self.POWER_NETS:
+                n.drive = self.sk.POWER
+            self.nets[name] = n
         return self.nets[name]
 
     def part(self, spec, value=None, **fields):
@@ -224,6 +233,7 @@ class Board:
             value=value or spec.name, footprint=spec.footprint, tag=ref, circuit=self.circ
         )
         p.ref = ref
+        p.fields["Block"] = self.block
         p.fields["Manufacturer"] = spec.maker
         p.fields["MPN"] = spec.mpn
         if spec.datasheet:
@@ -263,6 +273,7 @@ class Board:
     def usb_power(self):
         """USB-C receptacle as a sink: Rd on each CC pin, the CC sense
         divider, ESD, a resettable fuse, the 5 V rails and the 3.3 V buck."""
+        self.block = "power"
         j = self.part(P.USBC, "USB-C")
         self.connect("GND", j["A1B12"], j["B1A12"], j["SHIELD"])
         self.connect("VBUS", j["A4B9"], j["B4A9"])
@@ -336,6 +347,7 @@ class Board:
         """RP2040 with its flash, crystal, decoupling, USB, buttons and
         the debug header (Raspberry Pi 'Hardware design with RP2040',
         minimal design)."""
+        self.block = "mcu"
         m = self.part(P.RP2040, "RP2040")
         for pin in m.pins:
             if pin.name == "IOVDD":
@@ -403,51 +415,64 @@ class Board:
         self.connect("STRIP_EN", self.gp(m, "STRIP_EN"))
         return m
 
-    def strip(self, m):
+    def strip(self, m, onboard=False):
         """The WS2812B chain: a 3.3 -> 5 V buffer (the WS2812B's VIH is
         0.7 x VDD = 3.5 V at 5 V: a 3.3 V GPIO is under it), 330 Ohm in
-        series at the source (damps ringing on the cable), the connector
-        with its sense pin, then the strip: 470 uF at its input, 100 nF at
-        each LED, LEDs in the order of hardware/layout.json."""
+        series at the source (damps ringing on the line), the connector
+        with its sense pin (onboard: none, the LEDs are on this board),
+        then the strip: 470 uF at its input, 100 nF at each LED, LEDs in
+        the order of hardware/layout.json."""
         lay = layout()
+        self.block = "strip"
         sh = self.part(P.LEVEL_SHIFT, "74AHCT1G125")
         self.connect("LED_DATA", self.gp(m, "LED_DATA"), sh["A"])
         self.connect("GND", sh["OE"], sh["GND"])  # OE active low: always on
         self.connect("+5V_LED", sh["VCC"])
         self.C("100n", "+5V_LED")
         self.connect("LED_DATA_5V", sh["Y"])
-        # The board's connector, the strip's cable (its wires join pin n of
-        # one end to pin n of the other: A n <-> B n) and the strip's own
-        # connector: 1 +5 V, 2 data, 3 sense, 4 ground. The sense wire is
-        # grounded on the strip's side, pulled up on the board's: it reads
-        # 1 with the strip unplugged (firmware: STRIP_SENSE).
-        jb = self.part(P.JST_VH4, "STRIP", Side="board")
-        cbl = self.part(P.CABLE4, "strip cable")
-        js = self.part(P.JST_VH4, "STRIP", Side="strip")
-        for n, (board, strip) in enumerate(
-            (
-                ("+5V_LED", "STRIP_5V"),
-                ("STRIP_DATA", "STRIP_DIN"),
-                ("STRIP_SENSE", "STRIP_GND"),
-                ("GND", "STRIP_GND"),
-            ),
-            1,
-        ):
-            self.connect(board, jb[n], cbl["A%d" % n])
-            self.connect(strip, js[n], cbl["B%d" % n])
-        self.R("330", "LED_DATA_5V", "STRIP_DATA")
+        if onboard:
+            # The LEDs sit on this board beside each cell's sensor (rev B's
+            # PCB, hardware/rev_b/rev_b.kicad_pcb): no cable, the strip's
+            # rail is the load switch's output and its ground the board's.
+            # The sense line is tied low by a 0 Ohm link: the firmware reads
+            # the strip as always present, as it would a plugged one.
+            strip_5v, strip_gnd, din = "+5V_LED", "GND", "STRIP_DIN"
+            self.R("0", "STRIP_SENSE", "GND")
+        else:
+            strip_5v, strip_gnd, din = "STRIP_5V", "STRIP_GND", "STRIP_DIN"
+            # The board's connector, the strip's cable (its wires join pin
+            # n of one end to pin n of the other: A n <-> B n) and the
+            # strip's own connector: 1 +5 V, 2 data, 3 sense, 4 ground.
+            # The sense wire is grounded on the strip's side, pulled up on
+            # the board's: it reads 1 with the strip unplugged (firmware:
+            # STRIP_SENSE).
+            jb = self.part(P.JST_VH4, "STRIP", Side="board")
+            cbl = self.part(P.CABLE4, "strip cable")
+            js = self.part(P.JST_VH4, "STRIP", Side="strip")
+            for n, (board, strip) in enumerate(
+                (
+                    ("+5V_LED", "STRIP_5V"),
+                    ("STRIP_DATA", "STRIP_DIN"),
+                    ("STRIP_SENSE", "STRIP_GND"),
+                    ("GND", "STRIP_GND"),
+                ),
+                1,
+            ):
+                self.connect(board, jb[n], cbl["A%d" % n])
+                self.connect(strip, js[n], cbl["B%d" % n])
+            self.R("10k", "+3V3", "STRIP_SENSE")
+        self.R("330", "LED_DATA_5V", din if onboard else "STRIP_DATA")
         self.connect("STRIP_SENSE", self.gp(m, "STRIP_SENSE"))
-        self.R("10k", "+3V3", "STRIP_SENSE")
-        self.C("470u", "STRIP_5V", "STRIP_GND", Side="strip")
+        self.C("470u", strip_5v, strip_gnd, Side="strip")
         cell_of_led = {v["led"]: k for k, v in lay["cells"].items()}
-        prev = "STRIP_DIN"
+        prev = din
         n = lay["leds"]
         for i in range(n):
             d = self.part(P.WS2812B, "WS2812B", Cell=cell_of_led[i], Led=i)
             self.connect(prev, d["DIN"])
-            self.connect("STRIP_5V", d["VDD"])
-            self.connect("STRIP_GND", d["VSS"])
-            self.C("100n", "STRIP_5V", "STRIP_GND", Cell=cell_of_led[i])
+            self.connect(strip_5v, d["VDD"])
+            self.connect(strip_gnd, d["VSS"])
+            self.C("100n", strip_5v, strip_gnd, Cell=cell_of_led[i])
             if i == n - 1:
                 self.nc(d["DOUT"], "the chain's last LED: nothing follows")
             else:
@@ -540,6 +565,7 @@ class Board:
 
     def pad(self, m):
         """The action pad: its own PN532 on I2C1, one antenna."""
+        self.block = "pad"
         self.connect("PAD_SDA", self.gp(m, "PAD_SDA"))
         self.connect("PAD_SCL", self.gp(m, "PAD_SCL"))
         self.i2c_pullups("PAD_SDA", "PAD_SCL")
@@ -588,13 +614,121 @@ class Board:
         return text
 
 
+# ---- rev A's antenna runs (docs/hardware/antenna-switching.md) --------------------
+# Cell centres a pitch apart (hex cards ~43 mm across flats, 2 mm between:
+# an assumption until the cards are drawn). Each reader sits under the
+# centre of its 16 cells and reaches each coil by a trace pair routed along
+# x then y, plus RUN_EXTRA_MM of fan-out at the feed and lead-in at the coil.
+CELL_PITCH_MM = 45.0
+RUN_EXTRA_MM = 15.0
+# Each cell's series capacitors cancel its coil's and run's inductance so
+# that every run looks alike to the reader's one matching network; a longer
+# run brings more inductance and takes less capacitance. CS_IDEAL is the
+# value per leg that puts the TX load's resonance at 13.56 MHz at the
+# shortest and the longest run (tools/hardware/antenna.py tune(), ngspice),
+# interpolated in between; each cell gets the pair of 2 % C0G values (one
+# per leg, in series) nearest it.
+CS_IDEAL = ((25.0, 282.9e-12), (262.0, 244.5e-12))
+CS_VALUES = ("220p", "240p", "270p", "300p", "330p")
+# The feed's bias: the feed nodes sit at 3.3 V x 33k / 133k = 0.82 V and
+# every run at 0 V (a resistor to ground per leg). A switched-off MOSFET
+# sees ~0.9 V of swing across it: its body diode is forward-biased by
+# ~0.1 V at the peaks at most, where it passes nothing; the selected one
+# keeps VGS >= ~1.7 V (DMG1012T data sheet DS31783: RDS(ON) 0.7 Ohm at
+# most at 1.8 V). tools/hardware/antenna.py prints both margins; a 5 V
+# gate drive would widen them (docs/hardware/antenna-switching.md).
+FEED_BIAS = ("100k", "33k")
+
+
+def cell_xy(cell):
+    """A cell's centre in mm: column letter q (A = 0), rank r. Cells of a
+    column are a pitch apart, and A1's neighbours are B1 and B2."""
+    q = ord(cell[0]) - ord("A")
+    r = int(cell[1:])
+    return (q * CELL_PITCH_MM * 3**0.5 / 2, (r - q / 2) * CELL_PITCH_MM)
+
+
+def reader_xy(k, lay=None):
+    cells = [c for c, v in (lay or layout())["cells"].items() if v["sensor"] // 16 == k]
+    pts = [cell_xy(c) for c in cells]
+    return (sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts))
+
+
+def run_mm(cell, lay=None):
+    """The length of a cell's run from its reader's feed, in mm."""
+    lay = lay or layout()
+    x, y = cell_xy(cell)
+    rx, ry = reader_xy(lay["cells"][cell]["sensor"] // 16, lay)
+    return RUN_EXTRA_MM + abs(x - rx) + abs(y - ry)
+
+
+def series_caps(run):
+    """The cell's two series capacitors (CAPS keys) for a run of run mm."""
+    (r0, c0), (r1, c1) = CS_IDEAL
+    want = c0 + (c1 - c0) * (run - r0) / (r1 - r0)
+    pf = {v: float(v[:-1]) * 1e-12 for v in CS_VALUES}
+    pairs = [(a, b) for a in CS_VALUES for b in CS_VALUES if pf[a] <= pf[b]]
+    best = min(pairs, key=lambda p: abs(2 * pf[p[0]] * pf[p[1]] / (pf[p[0]] + pf[p[1]]) - want))
+    return tuple(v + " 2%" for v in best)
+
+
+def antenna_switch(b, m, k, ant, cell_of_channel, lay):
+    """Reader k's cell antennas (docs/hardware/antenna-switching.md). The
+    antenna nets pn532() matched feed, through 2 x 560 nH a leg, a feed
+    node; the inductors take the reactance pn532()'s C1/C2 want of an
+    antenna, so the feed node swings ~0.7 V, not the tens of volts across
+    a matched coil (tools/hardware/antenna.py). From the feed, each cell
+    has one MOSFET per leg (both sides of its coil switched, as the
+    MOSFET concept of NXP AN11314), its run, its own series capacitors
+    (its tuning) and its coil. A CD74HC4514 turns on the MOSFETs of the
+    cell its A0..A3 (MUXk_S0..S3) select; the others stay off, and a
+    switched-off coil is left open: no closed resonant loop near 13.56
+    MHz beside the selected one."""
+    name = "READER%d" % k
+    feed = (name + "_FEED_P", name + "_FEED_N")
+    for a, f in zip(ant, feed):
+        for x, y in ((a, f + "_L"), (f + "_L", f)):
+            lo = b.part(P.INDUCTORS["560n"], "560n", Reader=name)
+            b.connect(x, lo[1])
+            b.connect(y, lo[2])
+        b.R(FEED_BIAS[0], "+3V3", f)
+        b.R(FEED_BIAS[1], f, "GND")
+    dec = b.part(P.CD74HC4514, "CD74HC4514", Lane=k)
+    b.connect("+3V3", dec["VCC"], dec["LE"])  # LE high: the latch passes A0..A3 through
+    b.connect("GND", dec["GND"], dec["E"])  # E (inhibit) low: the selected output high
+    b.C("100n", "+3V3")
+    for s in range(4):
+        sig = "MUX%d_S%d" % (k, s)
+        b.connect(sig, dec["A%d" % s], b.gp(m, sig))
+    for n in range(16):
+        ch = 16 * k + n
+        cell = cell_of_channel.get(ch)
+        if cell is None:
+            b.nc(dec["Y%d" % n], "sensor channel %d: no cell (layout.json has 61)" % ch)
+            continue
+        run = run_mm(cell, lay)
+        gate = "SEL_%s" % cell
+        b.connect(gate, dec["Y%d" % n])
+        coil = b.part(P.COIL, "antenna", Cell=cell, Channel=ch, Run="%.0f" % run)
+        for pin, (f, cap, side) in enumerate(zip(feed, series_caps(run), "PN"), 1):
+            q = b.part(P.DMG1012T, "DMG1012T", Cell=cell)
+            leg = "RUN_%s_%s" % (cell, side)
+            b.connect(f, q["D"])
+            b.connect(leg, q["S"])
+            b.connect(gate, q["G"])
+            b.R("100k", leg, "GND")
+            b.C(cap, leg, "ANT_%s_%s" % (cell, side), Cell=cell)
+            b.connect("ANT_%s_%s" % (cell, side), coil[pin])
+
+
 # ---- the revisions -----------------------------------------------------------------
 def rev_a():
     """Profile A: an NFC antenna under each cell. Four PN532 share I2C0
     behind a TCA9548A (they all answer at 0x24); reader k sits on the
-    switch's port k and switches its field over 16 cell antennas with a
-    CD74HC4067 (S0..S3 on GPIOs). Antenna n of mux k is sensor channel
-    16k + n of hardware/layout.json."""
+    switch's port k and switches its field over 16 cell antennas with
+    MOSFETs that a CD74HC4514 decoder turns on (its A0..A3 on the GPIOs
+    MUXk_S0..S3; Board.antenna_switch). Antenna n of reader k is sensor
+    channel 16k + n of hardware/layout.json."""
     b = Board("rev_a")
     b.usb_power()
     m = b.mcu()
@@ -626,27 +760,7 @@ def rev_a():
         b.i2c_pullups(sda, scl)  # each port needs its own (TCA9548A datasheet)
         ant = ("READER%d_ANT_P" % k, "READER%d_ANT_N" % k)
         b.pn532("READER%d" % k, sda, scl, ant)
-        # The antenna switch runs at 3.3 V: the select inputs then match
-        # the RP2040's levels, and the field's swing (0..TVDD) stays
-        # inside the switch's supply range (CD74HC4067 datasheet,
-        # recommended operating conditions).
-        mux = b.part(P.CD74HC4067, "CD74HC4067", Lane=k)
-        b.connect(ant[0], mux["COM"])
-        b.connect("GND", mux["E"], mux["GND"])
-        b.connect("+3V3", mux["VCC"])
-        b.C("100n", "+3V3")
-        for s in range(4):
-            sig = "MUX%d_S%d" % (k, s)
-            b.connect(sig, mux["S%d" % s], b.gp(m, sig))
-        for n in range(16):
-            ch = 16 * k + n
-            cell = cell_of_channel.get(ch)
-            if cell is None:
-                b.nc(mux["I%d" % n], "sensor channel %d: no cell (layout.json has 61)" % ch)
-                continue
-            coil = b.part(P.COIL, "antenna", Cell=cell, Channel=ch)
-            b.connect("ANT_%s" % cell, mux["I%d" % n], coil[1])
-            b.connect(ant[1], coil[2])
+        antenna_switch(b, m, k, ant, cell_of_channel, lay)
     for k in range(4, 8):
         b.nc(sw["SD%d" % k], "switch port %d unused: four readers" % k)
         b.nc(sw["SC%d" % k], "switch port %d unused: four readers" % k)
@@ -664,7 +778,7 @@ def rev_b():
     b = Board("rev_b")
     b.usb_power()
     m = b.mcu()
-    b.strip(m)
+    b.strip(m, onboard=True)
     lay = layout()
     cell_of_channel = {v["sensor"]: k for k, v in lay["cells"].items()}
     for s in ("SHIFT_SCK", "SHIFT_LATCH", "SHIFT_MISO", "SHIFT_MOSI"):
@@ -674,10 +788,11 @@ def rev_b():
     tp = b.part(P.TESTPOINT, "SHIFT_MOSI")
     b.connect("SHIFT_MOSI", tp[1])
     nregs = 8
+    b.block = "shift"
     for r in range(nregs):
         u = b.part(P.SN74HC165, "74HC165", Register=r)
         b.connect("+3V3", u["VCC"])
-        b.C("100n", "+3V3")
+        b.C("100n", "+3V3", Register=r)
         b.connect("GND", u["GND"], u["CLK_INH"])
         b.connect("SHIFT_SCK", u["CLK"])
         b.connect("SHIFT_LATCH", u["SH_LD"])

@@ -216,7 +216,8 @@ BUTTONS = {BUTTONS}  # MODE, CONFIRM, DECLARE: to ground, pull-ups on
 _REV_A = """
 # The cells' readers (scan.NfcLanes): four PN532 on I2C0 behind a TCA9548A
 # switch (they share the fixed address 0x24), each switching its RF output
-# over 16 antennas with a CD74HC4067 of its own (S0..S3; enable tied low).
+# over 16 antennas with MOSFETs a CD74HC4514 decoder of its own selects
+# (S0..S3 on its A0..A3).
 # The readers settle their fields and talk to their tags at once, so a
 # cell is come round to four times as often (<= 300 ms from a placement
 # to the LEDs). Lane k serves sensor channels 16k .. 16k+15 of
@@ -423,7 +424,7 @@ def blocks_svg():
         "strip": (580, 440, "61 x WS2812B", "strip: 470 uF, 100 nF each"),
         "pad": (580, 40, "pad PN532", "I2C1, its antenna"),
         "a": (860, 140, "rev A: TCA9548A", "I2C0 -> 4 x PN532"),
-        "a2": (860, 240, "4 x CD74HC4067", "16 antennas each"),
+        "a2": (860, 240, "4 x CD74HC4514", "MOSFETs, 16 antennas each"),
         "b": (860, 340, "rev B: 8 x 74HC165", "SPI0, 61 reeds"),
     }
     wires = [

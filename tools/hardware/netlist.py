@@ -262,21 +262,33 @@ def derive(text):
                 "reader on port %d: SCL on another port" % k,
             )
             name = nl.comps[rd]["fields"]["Reader"]
-            muxes = nl.refs("CD74HC4067", Lane=k)
-            _need(len(muxes) == 1, "lane %d needs one antenna switch" % k)
-            mux = muxes[0]
-            _need(
-                nl.net(mux, "COM").startswith(name + "_"),
-                "lane %d's switch is fed by another reader" % k,
-            )
-            _need(nl.net(mux, "E") == "GND", "lane %d's switch must be enabled" % k)
-            lanes.append(tuple(g(nl.net(mux, "S%d" % s)) for s in range(4)))
+            # the lane's decoder: A0..A3 on GPIOs, output Yn high turns on
+            # the MOSFETs that connect the reader's feed to channel n's coil
+            decs = nl.refs("CD74HC4514", Lane=k)
+            _need(len(decs) == 1, "lane %d needs one antenna decoder" % k)
+            dec = decs[0]
+            _need(nl.net(dec, "E") == "GND", "lane %d's decoder must be enabled" % k)
+            _need(nl.net(dec, "LE") == "+3V3", "lane %d's decoder latch must pass" % k)
+            lanes.append(tuple(g(nl.net(dec, "A%d" % s)) for s in range(4)))
             for n in range(16):
-                net = nl.net(mux, "I%d" % n)
-                for ref, _ in nl.on(net, "Antenna_Coil") if net else ():
+                net = nl.net(dec, "Y%d" % n)
+                fets = [r for r, p in nl.on(net, "DMG1012T") if p == "G"] if net else []
+                coils = set()
+                for q in fets:
+                    _need(
+                        nl.net(q, "D").startswith(name + "_"),
+                        "lane %d's switches are fed by another reader" % k,
+                    )
+                    # the run: the MOSFET's source, a series capacitor, the coil
+                    for c, _ in nl.on(nl.net(q, "S"), "C"):
+                        end = nl.other_end(c, nl.net(q, "S"))
+                        coils |= {r for r, _ in nl.on(end, "Antenna_Coil")}
+                _need(len(coils) <= 1, "lane %d output %d reaches several coils" % (k, n))
+                _need(not coils or len(fets) == 2, "lane %d output %d: a MOSFET a leg" % (k, n))
+                for ref in coils:
                     cells[nl.comps[ref]["fields"]["Cell"]] = 16 * k + n
         out["MUX_SELECT"] = tuple(lanes)
-        out["LANE"] = 16  # a CD74HC4067's channels: antennas per reader
+        out["LANE"] = 16  # a 4-to-16 decoder's outputs: antennas per reader
         out["_SENSOR_CELLS"] = cells
         # the switch and, through its ports, every reader behind it
         behind = [nl.comps[r]["part"] for r in readers if r != pad]
@@ -329,7 +341,7 @@ def derive(text):
 def _strip_chain(nl, data):
     """The cells of the LEDs in chain order, from the data net after the
     series resistor."""
-    net = _through_cable(nl, data)
+    net = data if nl.on(data, "WS2812B") else _through_cable(nl, data)
     _need(net is not None, "the LED data must reach the strip through its connector")
     cells = []
     while True:
@@ -346,7 +358,11 @@ def _strip_chain(nl, data):
 
 def _through_cable(nl, net):
     """The net at the strip's end of the cable for a net on the board's
-    connector, or None."""
+    connector, or None. LEDs on the board itself (rev B) have no cable:
+    their sense net is tied to their ground by a 0 Ohm link."""
+    for ref, _ in nl.on(net, "R"):
+        if ohms(nl.comps[ref]["value"]) == 0:
+            return nl.other_end(ref, net)
     for ref, pin in nl.on(net, "Conn_01x04"):
         if nl.comps[ref]["fields"].get("Side") != "board":
             continue

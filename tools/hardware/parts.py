@@ -581,10 +581,12 @@ REED = Spec(
     "Reed_Switch",
     "SW",
     _two(),
-    "Sensor:Reed_Switch_SMD_Littelfuse_MITI-3V1",
-    "Littelfuse",
-    "MITI-3V1-6-12-18",
-    "https://www.littelfuse.com/products/magnetic-sensors-and-reed-switches/reed-switches/",
+    # a surface-mount reed switch whose footprint KiCad's library has (a
+    # maker orders the PCB with no footprint of ours to check)
+    "Button_Switch_SMD:SW_SPST_REED_CT10-XXXX-G1",
+    "Coto Technology",
+    "CT10-1530-G1",
+    "https://www.cotorelay.com/product/ct10-series-reed-switch/",
     Price(1.20, 0.70, 0.50),
 )
 
@@ -628,6 +630,7 @@ def C(value, mpn, fp=_C0402, maker="Murata", price=None):
 
 
 RESISTORS = {
+    "0": R("0", "RC0402JR-070RL"),
     "27": R("27", "RC0402FR-0727RL"),
     "1k": R("1k", "RC0402FR-071KL"),
     "2.7k": R("2.7k", "RC0402FR-072K7L"),
@@ -682,3 +685,99 @@ BOM_EXTRAS = (
     ("JST VH 4-way housing", "VHR-4N", "JST", 2, Price(0.15, 0.08, 0.05)),
     ("JST VH crimp contact (AWG 22-18)", "SVH-21T-P1.1", "JST", 8, Price(0.06, 0.03, 0.02)),
 )
+
+# ---- rev A's antenna switching (docs/hardware/antenna-switching.md) ------------------
+# One N-MOSFET per leg of each cell's run, at the reader's low-voltage feed
+# node (tools/hardware/antenna.py prints the swing there, ~0.75 V): under
+# 1 Ohm with the 3.3 V decoder's drive, and
+# ~10 pF off (Diodes DMG1012T data sheet DS31783 Rev. 3, 'Electrical
+# Characteristics': RDS(ON) 0.4/0.5 Ohm at VGS 2.5 V, 0.5/0.7 at 1.8 V,
+# VGS(th) 0.5-1.0 V, Ciss 60.67, Coss 9.68, Crss 5.37 pF typical at VDS
+# 16 V). The fields are the simulation's switch model: RDS(ON) 0.8 Ohm, the
+# 1.8 V row's 0.7 stretched to the ~1.7 V the feed's bias leaves it
+# (circuit.FEED_BIAS); Coss doubled for the ~0.8 V it sees here (a
+# MOSFET's output capacitance grows as VDS falls).
+DMG1012T = Spec(
+    "DMG1012T",
+    "Q",
+    ((1, "G", IN), (2, "S", PAS), (3, "D", PAS)),
+    "Package_TO_SOT_SMD:SOT-523",
+    "Diodes Incorporated",
+    "DMG1012T-7",
+    "https://www.diodes.com/assets/Datasheets/ds31783.pdf",
+    Price(
+        0.10,
+        0.065,
+        0.05,
+        "100: EUR 0.06 (novapart.co listing of DMG1012TQ-7, Farnell stock, "
+        "page stored 2026); 1 and 1000: estimate around it",
+    ),
+    fields={"rds_on_ohm": 0.8, "coss_f": 2 * 9.68e-12, "crss_f": 5.37e-12, "ciss_f": 60.67e-12},
+)
+
+# CD74HC4514 SOIC-24: a 4-bit latch and 4-to-16 decoder whose selected
+# output goes high (CD4514B's function and pinout, TI CD4514B product page:
+# 'Strobed input latch, Inhibit control'; the HC part takes the RP2040's
+# 3.3 V levels at VCC 3.3 V). Pin numbers as the CD4514B's: check them
+# against the CD74HC4514 data sheet before the PCB is laid out.
+_dec = [(1, "LE", IN), (2, "A0", IN), (3, "A1", IN)]
+_dec += [(4 + i, "Y%d" % (7 - i), OUT) for i in range(5)]  # Y7..Y3
+_dec += [(9, "Y1", OUT), (10, "Y2", OUT), (11, "Y0", OUT), (12, "GND", PWR)]
+_dec += [(13, "Y13", OUT), (14, "Y12", OUT), (15, "Y15", OUT), (16, "Y14", OUT)]
+_dec += [(17, "Y9", OUT), (18, "Y8", OUT), (19, "Y11", OUT), (20, "Y10", OUT)]
+_dec += [(21, "A2", IN), (22, "A3", IN), (23, "E", IN), (24, "VCC", PWR)]
+CD74HC4514 = Spec(
+    "CD74HC4514",
+    "U",
+    tuple(_dec),
+    "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
+    "Texas Instruments",
+    "CD74HC4514M96",
+    "https://www.ti.com/lit/ds/symlink/cd74hc4514.pdf",
+    Price(1.20, 0.70, 0.50),
+    (
+        (
+            "3V3",
+            0.08,
+            "allowance",
+            "the HC family's quiescent ICC at 85 C (as the 74HC165's line); "
+            "the gates it holds draw no DC",
+        ),
+    ),
+)
+
+# Each cell's series capacitors (one per leg, circuit.CS_BY_RUN): C0G,
+# 2 % as NXP's PN544 antenna design guide AN145715 (section 2) asks of the
+# matching capacitors.
+for _v, _code in (("180p", "181"), ("200p", "201"), ("220p", "221"), ("240p", "241")):
+    CAPS.setdefault(_v + " 2%", C(_v, "GRM1555C1H%sGA01D" % _code))
+for _v, _code in (("270p", "271"), ("300p", "301"), ("330p", "331"), ("360p", "361")):
+    CAPS.setdefault(_v + " 2%", C(_v, "GRM1555C1H%sGA01D" % _code))
+
+# The copper's model for the simulation (tools/hardware/antenna.py), all
+# estimates to be replaced by measurements of the first boards (AN145715,
+# 4.1.1: the series equivalent circuit measured at 1 MHz). The cell coil
+# (footprint apixagon:NFC_Coil_Cell_30mm): 4 turns, 30 mm outside, 0.5 mm
+# track and gap: ~0.83 uH (the modified Wheeler formula), ~0.5 Ohm at
+# 13.56 MHz (333 mm of 35 um copper, skin depth 18 um, x1.5 for proximity),
+# 3 pF across it; AN145715 4.1.1 gives 0.3-3 uH, 0.3-8 Ohm, 3-30 pF as
+# typical. k_neighbour: the coupling to the nearest other coil, a bound
+# (coplanar 30 mm coils 45 mm apart couple far less).
+COIL_MODEL = {"l": 0.83e-6, "r": 0.5, "c": 3e-12, "k_neighbour": 0.05}
+# The run: a coupled pair of 0.4 mm tracks over the ground plane (~100 Ohm
+# differential): loop inductance 0.6 nH and resistance 2.4 mOhm (skin
+# effect) per mm, 0.06 pF between the tracks and 0.04 pF from each to
+# ground per mm.
+RUN_MODEL = {
+    "l_per_mm": 0.6e-9,
+    "r_per_mm": 2.4e-3,
+    "c_pair_per_mm": 0.06e-12,
+    "c_gnd_per_mm": 0.04e-12,
+}
+# The PN532's drive: a 0..TVDD square wave on TX1 and TX2 in opposite
+# phase. r_out is an assumption (no output resistance among the stored
+# data sheet pages); inductor_q the wirewound inductors' Q at 13.56 MHz,
+# an assumption too (their ESR is most of the loop's loss: the Q window).
+TX_MODEL = {"tvdd": 3.3, "r_out": 2.0, "inductor_q": 40.0}
+# the feed's bias divider (circuit.FEED_BIAS)
+RESISTORS.setdefault("33k", R("33k", "RC0402FR-0733KL"))

@@ -20,7 +20,8 @@ BUTTONS = (10, 11, 12)  # MODE, CONFIRM, DECLARE: to ground, pull-ups on
 
 # The cells' readers (scan.NfcLanes): four PN532 on I2C0 behind a TCA9548A
 # switch (they share the fixed address 0x24), each switching its RF output
-# over 16 antennas with a CD74HC4067 of its own (S0..S3; enable tied low).
+# over 16 antennas with MOSFETs a CD74HC4514 decoder of its own selects
+# (S0..S3 on its A0..A3).
 # The readers settle their fields and talk to their tags at once, so a
 # cell is come round to four times as often (<= 300 ms from a placement
 # to the LEDs). Lane k serves sensor channels 16k .. 16k+15 of
@@ -45,4 +46,4 @@ PAD_RSTPD = 25  # its RSTPD_N, pulled up: pulsed low to reset it
 # from USB besides the LEDs (hardware/README.md, power).
 CC_SENSE = 29
 CC_LEVELS = (207, 237, 393, 444)
-POWER_REST_MA = 756
+POWER_REST_MA = 755
