@@ -22,6 +22,13 @@ terminal. `make firmware` runs this only when a firmware file changed.
 build/firmware/bench by default: the benchmark's image, on which
 tools/bench/target.py runs tools/bench/firmware_device.py on the emulated
 RP2040 (`make bench` builds it). It is never the one to flash.
+
+Each image's USB configuration descriptor asks the host for what that
+revision draws before the firmware has read the CC pins
+(tools/hardware/power.py descriptor_ma, from hardware/REV/REV.net), not
+MicroPython's fixed 250 mA: shared/tinyusb/tusb_config.h gets an #ifndef
+round its USBD_MAX_POWER_MA (patch_usb_power) and each revision's cmake
+run defines it (MICROPY_DEF_BOARD).
 """
 
 import argparse
@@ -249,6 +256,40 @@ def checked_checkout(tree):
     return tree
 
 
+# ---- the USB descriptor's current -----------------------------------------------------
+TUSB_CONFIG = os.path.join("shared", "tinyusb", "tusb_config.h")
+_POWER_LINE = "#define USBD_MAX_POWER_MA (250)\n"
+_POWER_GUARDED = "#ifndef USBD_MAX_POWER_MA\n" + _POWER_LINE + "#endif\n"
+
+
+def usb_max_power_ma(rev):
+    """The current rev's configuration descriptor asks for (mA, even): what
+    the board draws until the firmware has read the CC pins, from the
+    revision's netlist and the parts' budgets (tools/hardware/power.py)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from hardware import power
+
+    with open(os.path.join(ROOT, "hardware", rev, rev + ".net")) as f:
+        ma = power.descriptor_ma(f.read())
+    if not 0 < ma <= 500:  # bMaxPower is one byte of 2 mA (USB 2.0, 9.6.3)
+        raise BuildError("%s: the board draws %d mA before the CC pins are read" % (rev, ma))
+    return ma
+
+
+def patch_usb_power(tree):
+    """MicroPython 1.28 defines USBD_MAX_POWER_MA (250) unconditionally in
+    shared/tinyusb/tusb_config.h: an #ifndef round it lets each revision's
+    build define its own (idempotent; an upstream checkout is patched too)."""
+    path = os.path.join(tree, TUSB_CONFIG)
+    with open(path) as f:
+        text = f.read()
+    if _POWER_GUARDED in text:
+        return
+    if text.count(_POWER_LINE) != 1:
+        raise BuildError("%s: no single '%s' to guard" % (_rel(path), _POWER_LINE.strip()))
+    _write_if_changed(path, text.replace(_POWER_LINE, _POWER_GUARDED))
+
+
 # ---- the images ----------------------------------------------------------------------
 def revisions():
     boards = os.path.join(FIRMWARE, "boards")
@@ -415,6 +456,8 @@ def build_revision(tree, rev, out, jobs, env, sim=False):
         # Else the SDK downloads picotool; the UF2 is made here instead.
         "-DPICO_NO_PICOTOOL=1",
         "-DMICROPY_FROZEN_MANIFEST=" + manifest,
+        # the configuration descriptor's bMaxPower (patch_usb_power)
+        "-DMICROPY_DEF_BOARD=USBD_MAX_POWER_MA=%d" % usb_max_power_ma(rev),
     ]
     env = dict(env)
     if shutil.which("ccache"):
@@ -532,6 +575,7 @@ def main(argv=None):
                 os.path.dirname(ROOT), "shared", "rp2040"
             )
             tree = unpacked_tarball(os.path.abspath(rp2040), os.path.join(ROOT, "build"))
+        patch_usb_power(tree)
         build_mpy_cross(tree, out, jobs, env)
         for rev in revs:
             say(build_revision(tree, rev, out, jobs, env, args.sim))

@@ -125,6 +125,21 @@ def build(pins):
     # nothing needs to be on the flash for the board to light its cells.
     data = __import__("boards." + pins.LAYOUT, None, None, ("JSON",))
     lay = layout.loads(data.JSON)
+    supply = None
+    if hasattr(pins, "CC_SENSE"):
+        from smartboard import power
+
+        # the LEDs' budget from the USB supply's advertisement (Default USB
+        # 500 mA unless the CC pins say 1.5 A or 3 A): smartboard.power.
+        # Read once before any reader is set up: the USB descriptor asks
+        # for what the board draws until then, the strip off and (rev A)
+        # no RF field on (tools/hardware/power.py boot_ma).
+        try:
+            read = power.adc_mv(pins.CC_SENSE)
+        except Exception:  # noqa: BLE001 - no reading: Default USB power
+            read = power.no_reading
+        supply = power.Supply(read, pins.CC_LEVELS, pins.POWER_REST_MA)
+        supply.led_budget_ma()
     deck = uids.UidTable("deck.bin")
     deck.load()
     parts = []
@@ -150,16 +165,8 @@ def build(pins):
         if hasattr(pins, "STRIP_SENSE"):
             parts.append(part(PART_STRIP, strip_sense(pins)))
     paint = Painter(strip, lay.led)
-    if hasattr(pins, "CC_SENSE"):
-        from smartboard import power
-
-        # the LEDs' budget from the USB supply's advertisement (Default USB
-        # 500 mA unless the CC pins say 1.5 A or 3 A): smartboard.power
-        try:
-            read = power.adc_mv(pins.CC_SENSE)
-        except Exception:  # noqa: BLE001 - no reading: Default USB power
-            read = power.no_reading
-        paint.supply = power.Supply(read, pins.CC_LEVELS, pins.POWER_REST_MA)
+    if supply is not None:
+        paint.supply = supply
         if hasattr(pins, "STRIP_EN"):
             # off through reset (pulled down); the painter switches it on
             # once it has read the supply (Painter.follow)
