@@ -33,3 +33,20 @@ def test_a_wrong_argument_is_an_error_not_a_run(capsys):
         sensing.main(["--runs", "0"])
     assert e.value.code == 2
     assert "--runs must be at least 1" in capsys.readouterr().err
+
+
+def test_an_antenna_switch_settles_as_long_as_a_tag_takes_to_power_up():
+    # Rev A's MOSFET switches put the field on the new coil within
+    # microseconds (docs/hardware/antenna-switching.md); what a read waits
+    # for after a switch is the tag, which ISO/IEC 14443-3 (5.1) lets take
+    # 5 ms of unmodulated field: 5.1 ms, in the firmware, the simulator and
+    # the emulated readers alike.
+    import re
+
+    from smartboard import scan
+    from smartboard.sim import sensors
+
+    assert scan.SETTLE_US == sensors.SETTLE_US == 5100
+    with open(os.path.join(ROOT, "tools", "rp2040", "board.js")) as f:
+        got = re.search(r"settle: (\d+) \* US", f.read())
+    assert got and int(got.group(1)) == scan.SETTLE_US

@@ -58,15 +58,18 @@ NO_READER = const(-2)
 # reader.poll(): its answer is not there yet (smartboard.drivers.pn532.BUSY);
 # NfcScanner.step() passes it on.
 BUSY = const(-3)
-# NfcLanes on the board: the earliest a PN532's answer can be there (its
-# field settles ~5 ms after an antenna switch; an empty antenna's
-# InListPassiveTarget takes ~0.7 ms of RF work after that, a READ ~1.2
-# ms), and the wait between two status questions while it works. After a
-# switch the first question waits for both the settling and the RF work:
-# asked at the settling alone, a lane answered "not yet" three or four
-# times a slot, each an I2C transfer and a pass of Python the other lanes
-# waited for.
-SETTLE_US = const(5000)
+# NfcLanes on the board: the earliest a PN532's answer can be there (5.1
+# ms after an antenna switch; an empty antenna's InListPassiveTarget takes
+# ~0.7 ms of RF work after that, a READ ~1.2 ms), and the wait between two
+# status questions while it works. Rev A's MOSFET switches put the field on
+# the new coil within microseconds (docs/hardware/antenna-switching.md):
+# the 5.1 ms is the tag's, which ISO/IEC 14443-3 (5.1) lets take 5 ms of
+# unmodulated field to power up, so a reader gives it 5.1 ms before REQA.
+# After a switch the first question waits for both the settling and the
+# RF work: asked at the settling alone, a lane answered "not yet" three
+# or four times a slot, each an I2C transfer and a pass of Python the
+# other lanes waited for.
+SETTLE_US = const(5100)
 RF_US = const(700)
 READ_US = const(1200)  # a page READ of the tag the reader still holds
 POLL_US = const(200)
@@ -212,7 +215,7 @@ class NfcScanner:
         every WARM_READS reads: see the top).
 
         Issue 3: one reader over 61 antennas costs ~5 ms of field settling
-        per switch plus the read, 0.35-0.55 s a sweep. The board passes the
+        (scan.SETTLE_US) per switch plus the read, 0.35-0.55 s a sweep. The board passes the
         cells where the next card can go (the legal cells), the cells in
         error and the last move's neighbourhood, so a placement is seen in a
         fraction of a sweep; the full sweep still visits every cell."""

@@ -4,8 +4,9 @@
 //   - the WS2812 chain, read from what the CPU (or a DMA channel paced by
 //     its DREQ) pushes into the PIO state machine that drives the LED pin,
 //     drained at the strip's bit rate;
-//   - PN532 readers on I2C: four behind a TCA9548A switch, each with a
-//     CD74HC4067 antenna mux on GPIOs (rev A), and the action pad's own;
+//   - PN532 readers on I2C: four behind a TCA9548A switch, each with its
+//     antennas selected on GPIOs (rev A's decoder and MOSFETs), and the
+//     action pad's own;
 //   - the 74HC165 reed chain on SPI with its latch (rev B);
 //   - the buttons (to ground, pull-ups) and the strip's sense pin;
 //   - the USB-C CC sense divider on its ADC pin (the source's advertisement).
@@ -799,7 +800,8 @@ class Tca9548a {
   stop() {}
 }
 
-// A reader's 16 antennas behind its CD74HC4067: S0..S3 on GPIOs. The
+// A reader's 16 antennas behind its decoder and MOSFETs (CD74HC4514's
+// A0..A3 on GPIOs, the select lines S0..S3 of pins.py). The
 // field needs SETTLE after a switch before a tag can answer: from the
 // moment the select lines change (watched), not from the next command.
 class Antennas {
@@ -824,11 +826,13 @@ class Antennas {
 }
 
 // Time model of a PN532 (what tools/bench/firmware.py's simulator assumes):
-// an antenna switch costs 5 ms of field settling, InListPassiveTarget takes
+// an antenna switch costs 5.1 ms of settling (smartboard/scan.py SETTLE_US:
+// the tag's power-up under ISO/IEC 14443-3, the MOSFET switch itself takes
+// microseconds), InListPassiveTarget takes
 // 2.7 ms of RF work when a tag answers and 0.7 ms when none does, reading a
 // page 1.2 ms; set-up commands 1 ms. The I2C traffic is timed by the bus.
 const US = 1000;
-const T = { settle: 5000 * US, found: 2700 * US, none: 700 * US, page: 1200 * US, setup: 1000 * US };
+const T = { settle: 5100 * US, found: 2700 * US, none: 700 * US, page: 1200 * US, setup: 1000 * US };
 const ACK = [0x00, 0x00, 0xff, 0x00, 0xff, 0x00];
 
 class Pn532 {

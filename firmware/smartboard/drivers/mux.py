@@ -1,9 +1,12 @@
-# The antenna switch of profile A: a CD74HC4067 16-channel analog mux per
-# NFC reader, on select lines S0..S3 of its own, its enable tied low (rev
-# A: four readers behind a TCA9548A, a lane of 16 antennas each;
-# boards/rev_a/pins.py, MUX_SELECT). The enables stay supported for a
-# board whose muxes share their select lines. Pins (objects with
-# value(v)) come from the start-up code.
+# The antenna switch of profile A: per NFC reader, a 4-to-16 decoder
+# (rev A: CD74HC4514, its latch open, its inhibit tied low) on select
+# lines S0..S3 of its own, whose selected output turns on the MOSFETs of
+# one cell's coil (four readers behind a TCA9548A, a lane of 16 antennas
+# each; boards/rev_a/pins.py, MUX_SELECT; docs/hardware/antenna-switching.md).
+# The lines are written one by one: the codes between two channels are
+# selected for microseconds, far less than a tag needs to power up. The
+# enables stay supported for a board whose switches share their select
+# lines. Pins (objects with value(v)) come from the start-up code.
 
 
 class AnalogMux:

@@ -35,11 +35,12 @@ class SimMux:
         self.switches += 1
 
 
-# Time model of one reader (issue 3's figures): the field settles for
-# ~5 ms after an antenna switch, a tag read takes ~4.5 ms, and an empty
+# Time model of one reader: after an antenna switch the tag gets the
+# board's settling (scan.SETTLE_US, 5.1 ms: the tag's power-up, not the
+# MOSFET switch's microseconds), a tag read takes ~4.5 ms, and an empty
 # antenna answers "no tag" after a short timeout. `us` adds them up so the
 # simulator's clock and the benchmark's latency figures follow them.
-SETTLE_US = 5000
+SETTLE_US = scan.SETTLE_US
 READ_US = 4500
 EMPTY_US = 1500
 # Of those, the I2C traffic at 400 kHz (~22 us a byte): InListPassiveTarget
