@@ -18,6 +18,7 @@ from smartboard.board import (
     part,
 )
 from smartboard.paint import Painter
+from smartboard.recover import CELLS, PAD, Recovery
 
 from boards.parts import NoMux, NoScanner, NoStrip, PinButtons, SenseLine
 
@@ -68,7 +69,15 @@ def nfc_reader(i2c):
     return PN532(i2c, sleep_ms=time.sleep_ms)
 
 
-def cell_scanner(pins, lay, deck, parts):
+def reset_line(gpio):
+    """A reset input's GPIO, driven high (the board's pull-up holds it
+    there through reset and boot); smartboard.recover pulses it low."""
+    from machine import Pin
+
+    return Pin(gpio, Pin.OUT, value=1)
+
+
+def cell_scanner(pins, lay, deck, parts, recover):
     from machine import Pin
 
     if pins.PROFILE == "A":
@@ -79,14 +88,22 @@ def cell_scanner(pins, lay, deck, parts):
         deb = scan.Debouncer(lay.nchannels, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
         switch = TCA9548A(i2c_bus(pins.CELL_I2C), pins.CELL_SWITCH)
         lanes = []
+        readers = []
         for k in range(len(pins.MUX_SELECT)):
             lo = k * pins.LANE
             mux = AnalogMux(tuple(Pin(p, Pin.OUT) for p in pins.MUX_SELECT[k]), (), lo)
             mine = bytes(c for c in chans if lo <= c < lo + pins.LANE)
             reader = nfc_reader(switch.port(k))
+            readers.append(reader)
             lanes.append(scan.NfcScanner(reader, mux, mine, uids=deck, deb=deb))
             cells = bytes(lay.cell_of_channel[c] for c in mine)
             parts.append(part(PART_READER, reader.answering, k, cells))
+        if hasattr(pins, "CELL_RSTPD"):
+            # one pulse resets the switch (a port's SDA let go) and the
+            # four readers (their RSTPD_N share a line); the switch first
+            # in the list: it forgets its port before they are set up
+            lines = (reset_line(pins.CELL_SWITCH_RESET), reset_line(pins.CELL_RSTPD))
+            recover.append(Recovery(lines, (switch,) + tuple(readers), CELLS))
         return scan.NfcLanes(lanes, time.ticks_us, time.ticks_diff, time.sleep_ms)
     from machine import SPI
     from smartboard.drivers.shiftreg import ShiftRegMatrix
@@ -143,8 +160,9 @@ def build(pins):
     deck = uids.UidTable("deck.bin")
     deck.load()
     parts = []
+    recover = []  # smartboard.recover: the parts on reset lines
     try:
-        cells = cell_scanner(pins, lay, deck, parts)
+        cells = cell_scanner(pins, lay, deck, parts, recover)
     except Exception as e:
         cells = NoScanner(lay.nchannels)
         parts.append(failed(PART_CELLS, e))
@@ -152,6 +170,8 @@ def build(pins):
         reader = nfc_reader(i2c_bus(pins.PAD_I2C))
         pad = scan.NfcScanner(reader, NoMux(), b"\x00", uids=deck, uid=True)
         parts.append(part(PART_PAD, reader.answering))
+        if hasattr(pins, "PAD_RSTPD"):
+            recover.append(Recovery((reset_line(pins.PAD_RSTPD),), (reader,), PAD))
     except Exception as e:
         pad = None
         parts.append(failed(PART_PAD, e))
@@ -173,7 +193,17 @@ def build(pins):
             paint.power = Pin(pins.STRIP_EN, Pin.OUT, value=0).value
             paint.powered = False
             parts.append(part(PART_SUPPLY, paint.lit_ok))
-    hw = board.Hardware(cells, pad, keys, paint, lay, pins.PROFILE == "B", deck, parts=tuple(parts))
+    hw = board.Hardware(
+        cells,
+        pad,
+        keys,
+        paint,
+        lay,
+        pins.PROFILE == "B",
+        deck,
+        parts=tuple(parts),
+        recover=tuple(recover),
+    )
     st = settings.Settings("settings.bin")
     st.load()
     log = writer.MatchLog("logs", (("Board", pins.NAME),))

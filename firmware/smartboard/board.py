@@ -110,9 +110,13 @@ class Hardware:
     """What the start-up code hands the loop: the cell scanner and the pad
     scanner (scan_for_changes()/state), the buttons, the painter over the
     strip, the layout, whether the cells sense occupancy only, and the
-    parts that can fail on their own (part(): check_parts)."""
+    parts that can fail on their own (part(): check_parts), and the
+    bus-hang recoveries of the parts on reset lines (smartboard.recover,
+    stepped every tick)."""
 
-    def __init__(self, cells, pad, keys, painter, layout, paired=False, uids=None, parts=()):
+    def __init__(
+        self, cells, pad, keys, painter, layout, paired=False, uids=None, parts=(), recover=()
+    ):
         self.cells = cells
         self.uids = uids  # UidTable shared with the scanners (a learned deck)
         self.pad = pad
@@ -121,6 +125,7 @@ class Hardware:
         self.layout = layout
         self.paired = paired
         self.parts = parts
+        self.recover = recover
 
 
 class Board:
@@ -205,6 +210,15 @@ class Board:
         self.now = now
         hw = self.hw
         self.quiet = False
+        # The reset lines first, while `now` is fresh: the cells' slice
+        # below takes up to 25 ms, and a pulse timed from a stale `now`
+        # came out that much shorter than LOW_MS (smartboard.recover).
+        rec = hw.recover
+        for i in range(len(rec)):
+            if rec[i].step(now):  # resets did not bring a part back
+                from . import health
+
+                self._say(health.stuck(rec[i].kind, rec[i].tries))
         if self._sliced:
             hw.cells.slice_us = self._slice(now)
         ch = hw.cells.scan_for_changes()

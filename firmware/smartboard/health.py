@@ -23,6 +23,18 @@ _BACK = (
 )
 
 
+# A bus-hang recovery that gave up (smartboard.recover, by its kind): the
+# parts down stay in STATUS hw= and blink; this says resets did not help.
+_STUCK = (
+    "the cell readers were reset %d times and a reader still does not answer: it needs repair",
+    "the action pad was reset %d times and still does not answer: it needs repair",
+)
+
+
+def stuck(kind, tries):
+    return _STUCK[kind] % tries
+
+
 def _fill(p, text):
     return text % (p[2] + 1) if p[0] == _READER else text
 

@@ -26,14 +26,15 @@ def settings_path(name):
     return path
 
 
-def rig(name, profile="A", fresh=True, supply=None):
+def rig(name, profile="A", fresh=True, supply=None, resets=False):
     path = settings_path(name) if fresh else "%s/%s-%s.bin" % (TMP, sys.implementation.name, name)
-    return Rig(profile, path, supply=supply)
+    return Rig(profile, path, supply=supply, resets=resets)
 
 
-def started(name, profile="A", display=view.HINT):
-    """A rig with a 2-player queens-gambit match started (black first)."""
-    r = rig(name, profile)
+def started(name, profile="A", display=view.HINT, resets=False):
+    """A rig with a 2-player queens-gambit match started (black first);
+    resets: with the readers' reset lines and the board's recovery."""
+    r = rig(name, profile, resets=resets)
     st = r.board.settings
     st.set(settings.DISPLAY, display, 0)
     r.press(buttons.CONFIRM)

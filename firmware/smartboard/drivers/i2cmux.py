@@ -18,6 +18,20 @@ class TCA9548A:
     def port(self, n):
         return Port(self, n)
 
+    # A part of smartboard.recover's cell-bus reset (its RESET with the
+    # readers' RSTPD_N): a reset deselects every port (TCA9548A datasheet,
+    # RESET Input), so the next transfer writes the port again. Its own
+    # failures show as its readers' (their transfers go through it).
+    def answering(self):
+        return True
+
+    def hold(self):
+        self.current = -1
+
+    def reinit(self):
+        self.current = -1
+        return True
+
     def select(self, n):
         if n != self.current:
             self._sel[0] = 1 << n

@@ -9,7 +9,10 @@
 # is down: it answers NO_READER at once (no bus traffic, so a dead reader
 # costs the loop nothing) and is set up again every PROBE_EVERY starts, so
 # a reader plugged back in comes back by itself. A tag that leaves mid-read
-# is the tag's failure (-1), not the reader's.
+# is the tag's failure (-1), not the reader's. A reader that hangs (its
+# status never ready, SDA held low) goes down the same way; with its
+# RSTPD_N on a GPIO, smartboard.recover resets it: hold() while the line is
+# low (no bus traffic, NO_READER), reinit() once it is up again.
 #
 # The calls of a read (poll, _list_answer, _read) each keep their state
 # within 11 words, with no try block of their own (_got has it): MicroPython
@@ -85,6 +88,7 @@ class PN532:
         # The command under way is the page READ (smartboard.scan.NfcLanes
         # times its next question by it).
         self.paging = False
+        self.held = False  # its reset line low (hold(): smartboard.recover)
         self.alive = self._setup()
 
     def _setup(self):
@@ -100,6 +104,22 @@ class PN532:
 
     def answering(self):
         """False while the reader is down (the board's health check)."""
+        return self.alive
+
+    def hold(self):
+        """Its RSTPD_N goes low (smartboard.recover): no bus traffic, no
+        reading (NO_READER) until reinit(); a read under way is dropped."""
+        self.held = True
+        self._phase = 0
+        self._acking = False
+
+    def reinit(self):
+        """Out of reset: set up again (the PN532 forgot SAMConfiguration
+        and RFConfiguration); True if it answers."""
+        self.held = False
+        self._listed = False
+        self._skip = 0
+        self.alive = self._setup()
         return self.alive
 
     def read_page(self, buf):
@@ -125,6 +145,8 @@ class PN532:
         an empty antenna's answer costs 11 bytes on the bus, not 26."""
         self._phase = 0
         self._acking = False
+        if self.held:
+            return
         if not self.alive:
             self._skip += 1
             if self._skip < PROBE_EVERY:
@@ -163,7 +185,7 @@ class PN532:
         """finish() without waiting: BUSY while the reader works (one
         status byte asked), else finish()'s answer. The host serves the
         other readers meanwhile: none waits for another's tag."""
-        if not self.alive:
+        if self.held or not self.alive:
             return NO_READER
         ph = self._phase
         if not ph:

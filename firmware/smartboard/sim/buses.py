@@ -14,6 +14,37 @@ class SimPin:
         self.writes += 1
 
 
+class SimResetLine:
+    """A reset line (a PN532's RSTPD_N, the TCA9548A's RESET) and the twins
+    on it: held low, they are in reset and answer nothing; let go after at
+    least min_ms low (clock(): the simulated ms), the reset clears a hang
+    (sensors.SimNfcReader.hung), which nothing else does."""
+
+    def __init__(self, twins, clock, min_ms):
+        self.twins = twins
+        self.clock = clock
+        self.min_ms = min_ms
+        self.v = 1
+        self.low_at = 0
+        self.pulses = 0  # pulses long enough to reset
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        if v == self.v:
+            return
+        self.v = v
+        now = self.clock()
+        for t in self.twins:
+            t.in_reset = not v
+        if not v:
+            self.low_at = now
+        elif now - self.low_at >= self.min_ms:
+            self.pulses += 1
+            for t in self.twins:
+                t.hung = False
+
+
 class SimSpi165:
     """74HC165 chain: byte i carries inputs 8i..8i+7, low = closed."""
 

@@ -28,7 +28,12 @@ LONG_PRESS_MS = 900
 
 class Rig:
     def __init__(
-        self, profile="A", settings_path="apixagon-settings.bin", layout_path=None, supply=None
+        self,
+        profile="A",
+        settings_path="apixagon-settings.bin",
+        layout_path=None,
+        supply=None,
+        resets=False,
     ):
         lay = layout.load(layout_path or "hardware/layout.json")
         self.uids = uids.UidTable(settings_path + ".deck")
@@ -82,6 +87,25 @@ class Rig:
             painter.power = self.strip.switch
             painter.powered = self.strip.powered = False
             parts.append(part(PART_SUPPLY, painter.lit_ok))
+        # resets: the readers' RSTPD_N lines on their twins
+        # (buses.SimResetLine) and the board's bus-hang recovery on them
+        # (smartboard.recover): a hung reader comes back. Off unless asked:
+        # the module is heap the unix-port suites would pay for.
+        recover = ()
+        self.lines = ()
+        if resets:
+            from ..recover import CELLS, LOW_MS, PAD, Recovery
+            from .buses import SimResetLine
+
+            pad_line = SimResetLine((self.padreader,), self.now, LOW_MS)
+            recover = (Recovery((pad_line,), (self.padreader,), PAD),)
+            self.lines = (pad_line,)
+            if self.readers:
+                rd = tuple(self.readers)
+                line = SimResetLine(rd, self.now, LOW_MS)  # one RSTPD_N for the four
+                recover = (Recovery((line,), rd, CELLS),) + recover
+                self.lines = (line, pad_line)
+        self.recover = recover
         hw = Hardware(
             scanner,
             pad,
@@ -91,6 +115,7 @@ class Rig:
             paired=profile == "B",
             uids=self.uids,
             parts=tuple(parts),
+            recover=recover,
         )
         st = settings.Settings(settings_path)
         st.load()

@@ -61,9 +61,25 @@ class SimNfcReader:
         self._last = -1
         self._uid = 0
         self.dead = False  # a reader that stopped answering (smartboard.health)
+        # A reader that hangs (its bus held, its answer never ready): only
+        # a reset pulse on its line clears it (buses.SimResetLine).
+        self.hung = False
+        self.in_reset = False  # its reset line is low
+        self.held = False  # the board's recovery stopped asking it (hold())
 
     def answering(self):
-        return not self.dead
+        return not (self.dead or self.hung)
+
+    # smartboard.recover's calls, as on the PN532 driver
+    def hold(self):
+        self.held = True
+
+    def reinit(self):
+        self.held = False
+        return not (self.dead or self.hung or self.in_reset)
+
+    def _silent(self):
+        return self.dead or self.hung or self.held or self.in_reset
 
     def uid(self, buf):
         """A 7-byte NXP-style UID, derived from the deck serial and card."""
@@ -84,7 +100,7 @@ class SimNfcReader:
     def start(self, again=False, uid=True):
         # again (a READ of the tag still listed) costs the twin a whole
         # read, as before: its time model stays an upper bound.
-        if self.dead:
+        if self._silent():
             return  # the driver gives up at once on a reader that is down
         self.reads += 1
         ch = self.mux.ch
@@ -98,7 +114,7 @@ class SimNfcReader:
         return self.finish(buf)
 
     def finish(self, buf):
-        if self.dead:
+        if self._silent():
             return scan.NO_READER
         ch = self._last
         cells = self.cells
