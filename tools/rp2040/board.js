@@ -9,7 +9,10 @@
 //     action pad's own;
 //   - the 74HC165 reed chain on SPI with its latch (rev B);
 //   - the buttons (to ground, pull-ups) and the strip's sense pin;
-//   - the USB-C CC sense divider on its ADC pin (the source's advertisement).
+//   - the USB-C CC sense divider on its ADC pin (the source's advertisement);
+//   - the reset lines: the TCA9548A's RESET and the PN532s' RSTPD_N on
+//     GPIOs (pulled up on the board); a part held in reset does not answer,
+//     and a reader made to hang ('hang') comes back only from a reset pulse.
 // The GPIOs are the circuit's (hardware/<rev>/wiring.json, generated from
 // the netlist), not the firmware's pin table: a pins.py that disagrees
 // with the board fails here as it would on the board.
@@ -62,6 +65,10 @@ const world = {
   reeds: new Uint8Array(64), // rev B: 1 where a card closes the reed
   pressed: new Set(), // GPIOs of buttons held down
   deadReaders: new Set(), // 0..3 cell readers, 'pad'
+  // readers that hang (0..3, 'pad') -> how: 'busy' (its status byte never
+  // ready again, commands ignored) or 'sda' (it holds SDA low); only a
+  // reset pulse on its RSTPD_N clears it
+  hungReaders: new Map(),
   stuckBuses: new Set(), // I2C ids held low
   stripPlugged: true,
   ccMv: cfg.cc_mv || 0, // vRd on the live CC pin (emuboard.py CC_MV)
@@ -556,6 +563,7 @@ process.stdin.on('end', () => {
 // ---- parts --------------------------------------------------------------------
 let strip = null;
 let i2cBuses = new Map(); // this boot's I2C blocks, by id
+let parts = { switch: null, readers: [] }; // this boot's switch and readers (the 'resets' request)
 
 // Conversions of each ADC channel since the emulator started: how often
 // the firmware reads its supply's CC sense ('adc' request).
@@ -586,15 +594,40 @@ function wireParts() {
     if (!buses.has(spec[0])) buses.set(spec[0], new I2CBus(spec[0]));
     return buses.get(spec[0]);
   };
+  parts = { switch: null, readers: [] };
   if (pins.PROFILE === 'A') {
     const readers = pins.MUX_SELECT.map((sel, k) => new Pn532(k, new Antennas(sel, k * pins.LANE)));
     const sw = new Tca9548a(readers);
     bus(pins.CELL_I2C).attach(pins.CELL_SWITCH, sw);
     bus(pins.CELL_I2C).attach(0x24, sw.port); // the readers, through whichever port is on
+    parts.switch = sw;
+    parts.readers.push(...readers);
+    if (pins.CELL_SWITCH_RESET !== undefined) resetLine(pins.CELL_SWITCH_RESET, [sw]);
+    if (pins.CELL_RSTPD !== undefined) resetLine(pins.CELL_RSTPD, readers);
   } else {
     new ReedChain(pins.SHIFT_SPI, pins.SHIFT_LATCH, pins.SHIFT_BYTES);
   }
-  bus(pins.PAD_I2C).attach(0x24, new Pn532('pad', null));
+  const pad = new Pn532('pad', null);
+  bus(pins.PAD_I2C).attach(0x24, pad);
+  parts.readers.push(pad);
+  if (pins.PAD_RSTPD !== undefined) resetLine(pins.PAD_RSTPD, [pad]);
+}
+
+// A reset input on a GPIO, pulled up on the board: low only while the chip
+// drives it low (an input, or the chip in reset, reads high); each edge
+// goes to the parts on it, then a bus a hung reader held may move again.
+function resetLine(gpio, on) {
+  const pin = mcu.gpio[gpio];
+  let low = false;
+  const look = () => {
+    const now = pin.outputEnable && !pin.outputValue;
+    if (now === low) return;
+    low = now;
+    for (const p of on) p.reset(low);
+    for (const b of i2cBuses.values()) if (!b.stuck()) b.release();
+  };
+  pin.addListener(look);
+  look();
 }
 
 // The WS2812 chain. A frame is what follows a latch gap (>= 50 us low):
@@ -705,7 +738,7 @@ class I2CBus {
     });
     const later = (bits, f) => {
       this.next = f;
-      if (world.stuckBuses.has(id)) {
+      if (this.stuck()) {
         this.held = bits; // SDA low: nothing moves until it is let go (release())
         return;
       }
@@ -756,6 +789,13 @@ class I2CBus {
     this.held = 0;
   }
 
+  stuck() {
+    // SDA held low: by the test ('bus'), or by a hung reader on the wires
+    if (world.stuckBuses.has(this.id)) return true;
+    for (const d of this.devices.values()) if (d.holdsSda && d.holdsSda()) return true;
+    return false;
+  }
+
   bitNanos() {
     const hl = this.i2c.sclHighPeriod + this.i2c.sclLowPeriod;
     return hl > 0 ? (hl * 1e9) / mcu.clkSys : 2500; // 400 kHz if unset
@@ -772,6 +812,8 @@ class Tca9548a {
   constructor(readers) {
     this.readers = readers;
     this.ctrl = 0;
+    this.inReset = false; // RESET low: no answer, every port off
+    this.resets = 0;
     this.dev = null;
     this.inner = null;
     const self = this;
@@ -788,7 +830,21 @@ class Tca9548a {
     };
   }
   connect() {
-    return true;
+    return !this.inReset;
+  }
+  reset(low) {
+    // RESET low clears the control register (every port off) and lets SDA
+    // go (TCA9548A datasheet, RESET Input; tW(L) 6 ns, trst 500 ns)
+    this.inReset = low;
+    if (low) {
+      this.ctrl = 0;
+      this.resets++;
+    }
+  }
+  holdsSda() {
+    // a reader holding its SDA low holds the bus while its port is on
+    if (this.inReset) return false;
+    return this.readers.some((r, i) => this.ctrl & (1 << i) && r.holdsSda());
   }
   write(v) {
     this.ctrl = v;
@@ -832,6 +888,8 @@ class Antennas {
 // 2.7 ms of RF work when a tag answers and 0.7 ms when none does, reading a
 // page 1.2 ms; set-up commands 1 ms. The I2C traffic is timed by the bus.
 const US = 1000;
+// the reset pulse a PN532 takes and its wake-up after it (see Pn532.reset)
+const RESET_NS = { pn532Low: 400000 * US, pn532Wake: 10000 * US };
 const T = { settle: 5100 * US, found: 2700 * US, none: 700 * US, page: 1200 * US, setup: 1000 * US };
 const ACK = [0x00, 0x00, 0xff, 0x00, 0xff, 0x00];
 
@@ -845,9 +903,40 @@ class Pn532 {
     this.sent = 0;
     this.target = null; // the tag InListPassiveTarget found
     this.commands = 0;
+    this.inReset = false; // RSTPD_N low
+    this.lowAt = 0;
+    this.wakeAt = 0; // nanos: it answers nothing before its wake-up
+    this.resets = 0; // pulses that reset it
+  }
+  hung() {
+    return world.hungReaders.get(this.id) || null;
+  }
+  holdsSda() {
+    return !this.inReset && this.hung() === 'sda';
+  }
+  reset(low) {
+    // RSTPD_N: low is hard power-down (it forgets everything); a pulse of
+    // RESET_NS.pn532Low or more, let go, resets it and clears a hang, and
+    // it answers RESET_NS.pn532Wake later (the figures the firmware
+    // follows: smartboard/recover.py LOW_MS, WAKE_MS).
+    const now = sim.clock.nanos;
+    this.inReset = low;
+    if (low) {
+      this.lowAt = now;
+      this.queue = [];
+      this.rx = [];
+      this.target = null;
+      return;
+    }
+    if (now - this.lowAt >= RESET_NS.pn532Low) {
+      world.hungReaders.delete(this.id);
+      this.resets++;
+    }
+    this.wakeAt = now + RESET_NS.pn532Wake;
   }
   connect(read) {
     if (world.deadReaders.has(this.id)) return false; // no ACK: a dead or unplugged reader
+    if (this.inReset || sim.clock.nanos < this.wakeAt) return false; // in reset, or waking
     this.reading = read;
     this.rx = [];
     this.sent = 0;
@@ -860,7 +949,7 @@ class Pn532 {
     // Every read starts with the status byte (1: a frame is ready), then
     // the frame; past its end, zeros.
     const i = this.sent++;
-    if (!this.ready()) return 0;
+    if (this.hung() || !this.ready()) return 0; // a hung reader is never ready
     if (i === 0) return 1;
     const f = this.queue[0].bytes;
     return i - 1 < f.length ? f[i - 1] : 0;
@@ -874,6 +963,7 @@ class Pn532 {
       if (this.sent >= 2 && this.ready()) this.queue.shift(); // the host has the frame
       return;
     }
+    if (this.hung()) return; // it takes no command
     const f = this.rx;
     // 00 00 FF LEN LCS D4 CMD params DCS 00
     if (f.length < 8 || f[2] !== 0xff || ((f[3] + f[4]) & 0xff) || f[5] !== 0xd4) return;
@@ -1046,6 +1136,19 @@ function handle(m) {
       if (m.dead) world.deadReaders.add(m.reader);
       else world.deadReaders.delete(m.reader);
       break;
+    case 'hang': // a reader hangs ('busy' or 'sda'); a reset pulse clears it
+      world.hungReaders.set(m.reader, m.mode || 'busy');
+      break;
+    case 'resets': // the reset pulses each part took this boot, and which still hang
+      emit({
+        ev: 'ack',
+        id: m.id,
+        cycle: cycles(),
+        switch: parts.switch ? parts.switch.resets : null,
+        readers: Object.fromEntries(parts.readers.map((r) => [r.id, r.resets])),
+        hung: [...world.hungReaders.keys()],
+      });
+      return;
     case 'bus': // an I2C bus held low, or freed
       if (m.stuck) world.stuckBuses.add(m.bus);
       else {

@@ -426,6 +426,18 @@ class EmuBoard:
         """Reader k (0..3 the cells' lanes, 'pad') stops answering, or comes back."""
         return self.request("reader", reader=k, dead=dead)
 
+    def hang(self, k, mode="busy"):
+        """Reader k (0..3, 'pad') hangs: "busy" (its answer never ready,
+        commands ignored) or "sda" (it holds its bus's SDA low, through
+        the switch while its port is on); only a reset pulse on its
+        RSTPD_N clears it."""
+        return self.request("hang", reader=k, mode=mode)
+
+    def resets(self):
+        """The reset pulses the parts took this boot ({"switch": n,
+        "readers": {"0": n, .., "pad": n}}) and the readers that still hang."""
+        return self.request("resets")
+
     def bus(self, i2c_id, stuck=True):
         """I2C block i2c_id's SDA held low (stuck), or let go."""
         return self.request("bus", bus=i2c_id, stuck=stuck)
