@@ -58,17 +58,18 @@ NO_READER = const(-2)
 # reader.poll(): its answer is not there yet (smartboard.drivers.pn532.BUSY);
 # NfcScanner.step() passes it on.
 BUSY = const(-3)
-# NfcLanes on the board: the earliest a PN532's answer can be there (5.1
-# ms after an antenna switch; an empty antenna's InListPassiveTarget takes
-# ~0.7 ms of RF work after that, a READ ~1.2 ms), and the wait between two
-# status questions while it works. Rev A's MOSFET switches put the field on
-# the new coil within microseconds (docs/hardware/antenna-switching.md):
+# NfcLanes on the board: the earliest a PN532 may be asked for a tag (5.1
+# ms after an antenna switch), the earliest its answer can be there (an
+# empty antenna's InListPassiveTarget takes ~0.7 ms of RF work, a READ
+# ~1.2 ms), and the wait between two status questions while it works.
+# Rev A's MOSFET switches put the field on the new coil within
+# microseconds (docs/hardware/antenna-switching.md):
 # the 5.1 ms is the tag's, which ISO/IEC 14443-3 (5.1) lets take 5 ms of
 # unmodulated field to power up, so a reader gives it 5.1 ms before REQA.
-# After a switch the first question waits for both the settling and the
-# RF work: asked at the settling alone, a lane answered "not yet" three
-# or four times a slot, each an I2C transfer and a pass of Python the
-# other lanes waited for.
+# A PN532 sends REQA the moment it gets InListPassiveTarget (it does not
+# wait for a tag to power up): the host holds the command SETTLE_US after
+# the switch (NfcScanner.settling; NfcLanes serves the other lanes
+# meanwhile), then asks for the answer RF_US after sending it.
 SETTLE_US = const(5100)
 RF_US = const(700)
 READ_US = const(1200)  # a page READ of the tag the reader still holds
@@ -164,7 +165,9 @@ class NfcScanner:
         """False: scan_for_changes reads at once (never a time to sleep)."""
         return False
 
-    def __init__(self, reader, mux, channels, stable=STABLE, uids=None, deb=None, uid=False):
+    def __init__(
+        self, reader, mux, channels, stable=STABLE, uids=None, deb=None, uid=False, wait_us=None
+    ):
         self.reader = reader
         # uid: read every tag's UID (the pad: a tag tapped to teach a deck);
         # else only while a learned deck may lie on the cells.
@@ -203,6 +206,16 @@ class NfcScanner:
         # switched the antenna, since the field settles from there
         self.clock = None
         self.switched_at = 0
+        # The read's command held back after an antenna switch: a PN532
+        # sends its REQA the moment it gets InListPassiveTarget, and the tag
+        # on the new coil needs SETTLE_US of field to power up before it can
+        # answer (ISO/IEC 14443-3, 5.1): asked sooner, an occupied cell
+        # reads empty. With a clock NfcLanes sends it (send()) once
+        # SETTLE_US have passed, serving the other lanes meanwhile; without
+        # one (the simulated board, which counts time in its twins)
+        # wait_us(SETTLE_US) stands for that wait.
+        self.settling = False
+        self.wait_us = wait_us
         self.paged = False  # that read is a page READ alone (a card held)
         self._busy = False  # a read begun and not collected
         # The channel whose card the reader still holds (its last read there
@@ -285,13 +298,25 @@ class NfcScanner:
         self.switched = ch != self._ch
         self._ch = ch
         self.mux.select(ch)
-        if self.switched and self.clock is not None:
-            self.switched_at = self.clock()
         self.paged = ch == self._held
+        if not self.paged:
+            self._held = -1
+        if self.switched:
+            if self.clock is not None:
+                self.switched_at = self.clock()
+                self.settling = True  # NfcLanes sends it SETTLE_US from now
+                return
+            if self.wait_us is not None:
+                self.wait_us(SETTLE_US)
+        self.send()
+
+    def send(self):
+        """The read's command, to the reader (begin(); NfcLanes once the
+        field has been on the new antenna SETTLE_US)."""
+        self.settling = False
         if self.paged:
             self.reader.start(True)
         else:
-            self._held = -1
             u = self.uids
             self.reader.start(False, self.always_uid or (u is not None and u.count > 0))
 
@@ -342,7 +367,10 @@ class NfcScanner:
         return chans[0]
 
     def end(self):
-        """Finish the read begun; the channel if its stable state changed."""
+        """Finish the read begun; the channel if its stable state changed.
+        (Blocking, without a clock: a command still held is sent now.)"""
+        if self.settling:
+            self.send()
         return self._fed(self.reader.finish(self._buf))
 
     def step(self, chain=True):
@@ -356,6 +384,11 @@ class NfcScanner:
             # after the frame) can be there yet.
             self.begin()
             self._busy = True
+            return BUSY
+        if self.settling:
+            # NfcLanes steps a settling lane once SETTLE_US have passed
+            # since its switch: the tag there has power now
+            self.send()
             return BUSY
         n = self.reader.poll(self._buf)
         if n == BUSY:
@@ -395,9 +428,11 @@ class NfcLanes:
     often. The lanes share one Debouncer, hence one `state` for the board.
 
     ticks_us, ticks_diff (time's, on the board): a reader is not asked for
-    its status before its answer can be there (SETTLE_US after an antenna
-    switch, RF_US else, POLL_US after a "not yet"): each question is an
-    I2C transfer the four readers' bus and the host pay for."""
+    its command before the tag on a newly switched antenna has power
+    (SETTLE_US after the switch), nor its status before its answer can be
+    there (RF_US after the command, POLL_US after a "not yet"): each
+    question is an I2C transfer the four readers' bus and the host pay
+    for."""
 
     def __init__(self, lanes, ticks_us=None, ticks_diff=None, sleep_ms=None):
         self.lanes = lanes
@@ -412,7 +447,8 @@ class NfcLanes:
         self._t0 = [0] * len(lanes)  # per lane: when its read was begun
         self._gap0 = [0] * len(lanes)  # per lane: its first question's wait
         # per lane: 1 a list asked, 2 a list that answered "not yet" (a
-        # tag answers), 3 a page READ; 0 unknown (no chained begin yet)
+        # tag answers), 3 a page READ, 4 its antenna switched and the list
+        # held (NfcScanner.settling); 0 unknown (no chained begin yet)
         self._st = bytearray(len(lanes))
         self.deb = lanes[0].deb
         self.state = self.deb.state
@@ -474,9 +510,20 @@ class NfcLanes:
                 if clock is not None:
                     now = clock()
                     at[k] = now
-                    if c == BUSY:
+                    if lane.settling:
+                        # its antenna switched, the read's command held:
+                        # stepped again (sent) SETTLE_US after the switch
+                        st[k] = 4
+                        gap[k] = SETTLE_US - diff(now, lane.switched_at)
+                    elif c == BUSY:
                         s = st[k]
-                        if s != 3 and lane.reader.paging:
+                        if s == 4:
+                            # the held command sent: a list, answered RF_US on
+                            began[k] = now
+                            st[k] = 1
+                            gap[k] = RF_US
+                            gap0[k] = RF_US
+                        elif s != 3 and lane.reader.paging:
                             st[k] = 3  # the list found a tag: READ written
                             gap[k] = READ_US
                         elif s == 1:
@@ -489,14 +536,7 @@ class NfcLanes:
                         # (the read begun next: step() chains it)
                         began[k] = now
                         st[k] = 3 if lane.paged else 1
-                        if lane.switched:
-                            # the field has settled since the switch, amid
-                            # the step (before the command's ~0.4 ms write)
-                            g = SETTLE_US + RF_US - diff(now, lane.switched_at)
-                        elif lane.paged:
-                            g = READ_US
-                        else:
-                            g = RF_US
+                        g = READ_US if lane.paged else RF_US
                         gap[k] = g
                         gap0[k] = g
                 if c == BUSY:

@@ -48,10 +48,18 @@ def pn532():
     return PN532(bus), bus, cells, mux
 
 
+def powered(*twins):
+    """The test, as the host, holds its next command SETTLE_US after an
+    antenna switch (the twin's clock): the tag there has power."""
+    for t in twins:
+        t.wait_us(scan.SETTLE_US)
+
+
 def test_pn532_reads_the_payload_of_the_card_on_the_antenna():
     r, bus, cells, mux = pn532()
     buf = bytearray(4)
     mux.select(5)
+    powered(bus.reader)
     assert r.read_page(buf) == 0  # nothing there
     c = tag.code(1, tag.NORMAL, 17)
     cells.put(5, c)
@@ -64,6 +72,7 @@ def test_pn532_torn_frame_and_silence_are_failed_reads_not_cards():
     r, bus, cells, mux = pn532()
     cells.put(3, tag.code(0, tag.NORMAL, 2))
     mux.select(3)
+    powered(bus.reader)
     buf = bytearray(4)
     bus.corrupt = True
     assert r.read_page(buf) == -1
@@ -185,6 +194,7 @@ def test_readers_behind_the_i2c_switch_each_answer_on_their_port():
     buf = bytearray(4)
     for k in range(4):
         muxes[k].select(16 * k + 7)
+    powered(*(d.reader for d in bus.devices))
     for r in readers:
         r.start()  # all four in flight
     got = [r.finish(buf) for r in readers]
@@ -230,6 +240,7 @@ def test_pn532_that_does_not_answer_never_raises_and_is_down():
     bus.dead = False
     cells.put(5, tag.code(0, tag.NORMAL, 7))
     mux.select(5)
+    powered(bus.inner.reader)
     for _ in range(PROBE_EVERY - 2):
         assert r.read_page(buf) == NO_READER
     assert r.read_page(buf) == 4 and r.answering()
@@ -247,7 +258,7 @@ def test_pn532_goes_down_after_failures_in_a_row_and_the_scanner_keeps_its_cells
     r = PN532(bus)
     c = tag.code(1, tag.NORMAL, 4)
     cells.put(3, c)
-    s = scan.NfcScanner(r, mux, bytes([3]))
+    s = scan.NfcScanner(r, mux, bytes([3]), wait_us=sim.reader.wait_us)
     for _ in range(scan.STABLE + 1):
         s.scan_for_changes()
     assert s.state[3] == 1 + c and r.answering()
@@ -265,7 +276,8 @@ def test_a_cell_made_hot_after_the_scanner_was_told_is_still_swept():
     # was in neither the hot reads nor the sweep (a Smoker's lift unseen).
     cells = SimCells(64)
     mux = SimMux()
-    s = scan.NfcScanner(PN532(SimPn532I2C(SimNfcReader(cells, mux))), mux, bytes(range(8)))
+    twin = SimNfcReader(cells, mux)
+    s = scan.NfcScanner(PN532(SimPn532I2C(twin)), mux, bytes(range(8)), wait_us=twin.wait_us)
     hot = bytearray(64)
     hot[1] = 1
     s.prioritise(hot)
@@ -280,7 +292,8 @@ def _reads_by_channel(n_hot, n, reads, cards=()):
     lying on each channel of cards (seen before the hot cells are told)."""
     cells = SimCells(64)
     mux = SimMux()
-    s = scan.NfcScanner(PN532(SimPn532I2C(SimNfcReader(cells, mux))), mux, bytes(range(n)))
+    twin = SimNfcReader(cells, mux)
+    s = scan.NfcScanner(PN532(SimPn532I2C(twin)), mux, bytes(range(n)), wait_us=twin.wait_us)
     for ch in cards:
         cells.put(ch, tag.code(0, tag.NORMAL, ch))
     for _ in range(n * 8 * scan.STABLE):
@@ -356,9 +369,10 @@ def test_lanes_read_on_for_their_slice_and_return_after_a_read_without_one():
     cells = SimCells(64)
     mux = SimMux()
     deb = scan.Debouncer(64, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
-    lane = scan.NfcScanner(
-        PN532(SimPn532I2C(SimNfcReader(cells, mux))), mux, bytes(range(4)), deb=deb
-    )
+    clock = Rp2Ticks(0, limit=10**6)
+    # the twin on the lanes' clock: a list sent early finds no tag
+    twin = SimNfcReader(cells, mux, lambda: clock.t)
+    lane = scan.NfcScanner(PN532(SimPn532I2C(twin)), mux, bytes(range(4)), deb=deb)
     reads = []
     step = lane.step
 
@@ -369,7 +383,6 @@ def test_lanes_read_on_for_their_slice_and_return_after_a_read_without_one():
         return c
 
     lane.step = counted
-    clock = Rp2Ticks(0, limit=10**6)
     s = scan.NfcLanes([lane], clock.us, clock.diff)
     s.slice_us = 0
     s.scan_for_changes()
@@ -400,11 +413,11 @@ def test_lanes_sleep_only_while_no_reader_can_answer():
     cells = SimCells(64)
     deb = scan.Debouncer(64, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
     lanes = []
+    clock = Rp2Ticks(0, limit=10**6)
     for lo in (0, 16, 32, 48):
         mux = SimMux()
-        r = PN532(SimPn532I2C(SimNfcReader(cells, mux)))
+        r = PN532(SimPn532I2C(SimNfcReader(cells, mux, lambda: clock.t)))
         lanes.append(scan.NfcScanner(r, mux, bytes(range(lo, lo + 4)), deb=deb))
-    clock = Rp2Ticks(0, limit=10**6)
     room = []  # at each sleep: us until the first lane's answer can be there
     s = []
 
@@ -423,3 +436,43 @@ def test_lanes_sleep_only_while_no_reader_can_answer():
     assert min(room) >= 0, room
     clock.t = rp2ticks.ticks_add(clock.t, scan.SETTLE_US + scan.RF_US)
     assert not s[0].rest()  # answers there to collect: no sleep
+
+
+def test_lanes_hold_each_list_until_the_tag_on_the_new_antenna_has_power():
+    # A PN532 sends REQA the moment it gets InListPassiveTarget: asked
+    # sooner than SETTLE_US after its antenna switched, the tag there has
+    # no power yet and the cell reads empty (the twins: SimNfcReader.early).
+    # The lanes hold each command until then and serve the others meanwhile.
+    cells = SimCells(64)
+    deb = scan.Debouncer(64, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
+    clock = Rp2Ticks(0, limit=10**6)
+    twins = []
+    lanes = []
+    for lo in (0, 16, 32, 48):
+        mux = SimMux()
+        twins.append(SimNfcReader(cells, mux, lambda: clock.t))
+        lanes.append(
+            scan.NfcScanner(PN532(SimPn532I2C(twins[-1])), mux, bytes(range(lo, lo + 4)), deb=deb)
+        )
+    s = scan.NfcLanes(lanes, clock.us, clock.diff)
+    sent = []  # per command: us since its lane's antenna switched
+    for k in range(4):
+        start = twins[k].start
+
+        def timed(again=False, uid=True, k=k, start=start):
+            sent.append(clock.t - twins[k].mux.at)
+            start(again, uid)
+
+        twins[k].start = timed
+    for k in range(4):
+        cells.put(16 * k + 2, tag.code(k & 1, tag.NORMAL, k))
+    got = set()
+    t0 = clock.t
+    while len(got) < 4 and clock.t - t0 < 2000000:
+        ch = s.scan_for_changes()
+        if ch >= 0:
+            got.add(ch)
+    assert got == {2, 18, 34, 50}
+    assert sum(t.early for t in twins) == 0 and min(sent) >= scan.SETTLE_US
+    # non-blocking: while one lane's command was held, the others were read
+    assert sum(t.reads for t in twins) > 4 * 4

@@ -104,7 +104,7 @@ def test_a_hung_reader_is_reset_set_up_again_and_read():
     clock, cells, mux, bus, r, line = rig()
     c = tag.code(1, tag.NORMAL, 5)
     cells.put(3, c)
-    s = scan.NfcScanner(r, mux, bytes([3]))
+    s = scan.NfcScanner(r, mux, bytes([3]), wait_us=bus.inner.reader.wait_us)
     for _ in range(scan.STABLE + 1):
         s.scan_for_changes()
     assert s.state[3] == 1 + c
@@ -208,6 +208,7 @@ def test_the_switch_is_reset_with_its_readers_and_selects_its_port_again():
     c = tag.code(0, tag.NORMAL, 2)
     cells.put(16 * 3 + 1, c)
     muxes[3].select(16 * 3 + 1)
+    bus.devices[3].reader.wait_us(scan.SETTLE_US)  # the tag there powered up
     buf = bytearray(4)
     assert readers[3].read_page(buf) == 4
     readers[2].alive = False  # one reader down: the cell bus is reset

@@ -10,7 +10,9 @@ CH = bytes(range(64))
 def nfc(stable=scan.STABLE):
     cells = SimCells(64)
     mux = SimMux()
-    return scan.NfcScanner(SimNfcReader(cells, mux), mux, CH, stable), cells
+    r = SimNfcReader(cells, mux)
+    # no clock: the hold after each antenna switch on the twin's time
+    return scan.NfcScanner(r, mux, CH, stable, wait_us=r.wait_us), cells
 
 
 def sweep(s, n=64):

@@ -71,5 +71,11 @@ def test_short_game_lights_what_the_view_says(rev, tmp_path):
                 text = link.request("STATUS").replace("card query", "card_query")
                 if status:
                     assert status in text.split(), (step, text)
+            if profile == "A":
+                # the moves were read, and no list went out before the tag
+                # on its antenna had power (board.js answers one with no tag)
+                rd = board.readers()["readers"]
+                assert all(rd[str(k)]["commands"] > 100 for k in range(4)), rd
+                assert sum(rd[str(k)]["early"] for k in range(4)) == 0, rd
     finally:
         board.close()

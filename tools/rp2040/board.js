@@ -857,9 +857,9 @@ class Tca9548a {
 }
 
 // A reader's 16 antennas behind its decoder and MOSFETs (CD74HC4514's
-// A0..A3 on GPIOs, the select lines S0..S3 of pins.py). The
-// field needs SETTLE after a switch before a tag can answer: from the
-// moment the select lines change (watched), not from the next command.
+// A0..A3 on GPIOs, the select lines S0..S3 of pins.py). A tag needs
+// T.settle of field after a switch before it can answer: from the moment
+// the select lines change (watched), not from the next command.
 class Antennas {
   constructor(select, base) {
     this.select = select;
@@ -882,9 +882,10 @@ class Antennas {
 }
 
 // Time model of a PN532 (what tools/bench/firmware.py's simulator assumes):
-// an antenna switch costs 5.1 ms of settling (smartboard/scan.py SETTLE_US:
-// the tag's power-up under ISO/IEC 14443-3, the MOSFET switch itself takes
-// microseconds), InListPassiveTarget takes
+// after an antenna switch a tag needs 5.1 ms of field before it can answer
+// (smartboard/scan.py SETTLE_US: the tag's power-up under ISO/IEC 14443-3,
+// the MOSFET switch itself takes microseconds; a list sent sooner finds no
+// tag, as the real chip's REQA goes out at once), InListPassiveTarget takes
 // 2.7 ms of RF work when a tag answers and 0.7 ms when none does, reading a
 // page 1.2 ms; set-up commands 1 ms. The I2C traffic is timed by the bus.
 const US = 1000;
@@ -903,6 +904,7 @@ class Pn532 {
     this.sent = 0;
     this.target = null; // the tag InListPassiveTarget found
     this.commands = 0;
+    this.early = 0; // lists sent before the tag on the antenna had power
     this.inReset = false; // RSTPD_N low
     this.lowAt = 0;
     this.wakeAt = 0; // nanos: it answers nothing before its wake-up
@@ -981,13 +983,17 @@ class Pn532 {
     let data = [];
     if (cmd === 0x4a) {
       // InListPassiveTarget: one 106 kbps type A target
-      const tag = this.tag();
-      const field = this.antennas ? Math.max(now, this.antennas.switchedAt + T.settle) : now;
+      // The PN532 sends REQA at once: a tag on an antenna switched to
+      // less than T.settle ago has no power yet and does not answer
+      // (ISO/IEC 14443-3, 5.1); the host must hold the command till then.
+      const early = this.antennas !== null && now - this.antennas.switchedAt < T.settle;
+      if (early) this.early++;
+      const tag = early ? null : this.tag();
       if (tag) {
-        at = field + T.found;
+        at = now + T.found;
         data = [0x01, 0x01, 0x00, 0x44, 0x00, tag.uid.length, ...tag.uid];
       } else {
-        at = field + T.none;
+        at = now + T.none;
         data = [0x00];
       }
       this.target = tag;
@@ -1147,6 +1153,16 @@ function handle(m) {
         switch: parts.switch ? parts.switch.resets : null,
         readers: Object.fromEntries(parts.readers.map((r) => [r.id, r.resets])),
         hung: [...world.hungReaders.keys()],
+      });
+      return;
+    case 'readers': // each reader's commands this boot, and its lists sent too early
+      emit({
+        ev: 'ack',
+        id: m.id,
+        cycle: cycles(),
+        readers: Object.fromEntries(
+          parts.readers.map((r) => [r.id, { commands: r.commands, early: r.early }])
+        ),
       });
       return;
     case 'bus': // an I2C bus held low, or freed

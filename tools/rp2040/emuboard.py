@@ -438,6 +438,12 @@ class EmuBoard:
         "readers": {"0": n, .., "pad": n}}) and the readers that still hang."""
         return self.request("resets")
 
+    def readers(self):
+        """Each reader's commands this boot and its lists sent before the
+        tag on its antenna had power ({"0": {"commands": n, "early": n},
+        .., "pad": ..}): a list sent early finds no tag (board.js)."""
+        return self.request("readers")
+
     def bus(self, i2c_id, stuck=True):
         """I2C block i2c_id's SDA held low (stuck), or let go."""
         return self.request("bus", bus=i2c_id, stuck=stuck)

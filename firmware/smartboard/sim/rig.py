@@ -53,7 +53,13 @@ class Rig:
                 if mine:
                     mux = SimMux()
                     reader = SimNfcReader(self.cells, mux)
-                    lanes.append(scan.NfcScanner(reader, mux, mine, uids=self.uids, deb=deb))
+                    # no clock: the command's hold after a switch is
+                    # counted on the twin's time, in parallel per lane
+                    lanes.append(
+                        scan.NfcScanner(
+                            reader, mux, mine, uids=self.uids, deb=deb, wait_us=reader.wait_us
+                        )
+                    )
                     cells = bytes(lay.cell_of_channel[c] for c in mine)
                     k = len(self.readers)
                     parts.append(part(PART_READER, reader.answering, k, cells))

@@ -29,17 +29,26 @@ class SimMux:
     def __init__(self):
         self.ch = 0
         self.switches = 0
+        # clock(): its reader's time in us (SimNfcReader sets it); at: when
+        # the antenna last switched, on that clock (long before at first)
+        self.clock = None
+        self.at = -scan.SETTLE_US
 
     def select(self, ch):
+        if ch != self.ch and self.clock is not None:
+            self.at = self.clock()
         self.ch = ch
         self.switches += 1
 
 
-# Time model of one reader: after an antenna switch the tag gets the
+# Time model of one reader: after an antenna switch the tag needs the
 # board's settling (scan.SETTLE_US, 5.1 ms: the tag's power-up, not the
-# MOSFET switch's microseconds), a tag read takes ~4.5 ms, and an empty
-# antenna answers "no tag" after a short timeout. `us` adds them up so the
-# simulator's clock and the benchmark's latency figures follow them.
+# MOSFET switch's microseconds) before it can answer, a tag read takes
+# ~4.5 ms, and an empty antenna answers "no tag" after a short timeout.
+# `us` adds them up so the simulator's clock and the benchmark's latency
+# figures follow them. As a real PN532, the twin sends its request when it
+# gets the command: asked sooner than SETTLE_US after the switch (on
+# `clock`, or on `us` where the host's wait_us() counts), it finds no tag.
 SETTLE_US = scan.SETTLE_US
 READ_US = 4500
 EMPTY_US = 1500
@@ -52,12 +61,19 @@ BUS_READ_US = 1800
 
 
 class SimNfcReader:
-    def __init__(self, cells, mux):
+    """clock: the host's time in us (a test's), or None: the twin's own
+    modelled time (`us`)."""
+
+    def __init__(self, cells, mux, clock=None):
         self.cells = cells
         self.mux = mux
         self.reads = 0
         self.us = 0  # modelled time spent reading
         self.bus_us = 0  # of which on the I2C bus
+        self.clock = clock or self._us
+        mux.clock = self.clock
+        self.early = 0  # requests sent before the tag there had power
+        self._early = False
         self._last = -1
         self._uid = 0
         self.dead = False  # a reader that stopped answering (smartboard.health)
@@ -69,6 +85,14 @@ class SimNfcReader:
 
     def answering(self):
         return not (self.dead or self.hung)
+
+    def _us(self):
+        return self.us
+
+    def wait_us(self, us):
+        """The host holding its next command (scan.NfcScanner's wait_us
+        without a clock): time on the twin's clock."""
+        self.us += us
 
     # smartboard.recover's calls, as on the PN532 driver
     def hold(self):
@@ -103,10 +127,11 @@ class SimNfcReader:
         if self._silent():
             return  # the driver gives up at once on a reader that is down
         self.reads += 1
-        ch = self.mux.ch
-        if ch != self._last:
-            self._last = ch
-            self.us += SETTLE_US
+        self._last = self.mux.ch
+        # the request goes out now: the tag there powered up or not
+        self._early = self.clock() - self.mux.at < SETTLE_US
+        if self._early:
+            self.early += 1
 
     def poll(self, buf):
         """The read's answer: a twin never keeps the host waiting (its
@@ -118,6 +143,10 @@ class SimNfcReader:
             return scan.NO_READER
         ch = self._last
         cells = self.cells
+        if self._early:  # the tag had no power yet: nothing answered
+            self.us += EMPTY_US
+            self.bus_us += BUS_EMPTY_US
+            return 0
         if cells.foreign[ch]:
             self.us += READ_US
             self.bus_us += BUS_READ_US
