@@ -155,7 +155,10 @@ def build(pins):
             read = power.adc_mv(pins.CC_SENSE)
         except Exception:  # noqa: BLE001 - no reading: Default USB power
             read = power.no_reading
-        supply = power.Supply(read, pins.CC_LEVELS, pins.POWER_REST_MA)
+        # (and the readers' RF fields it carries at once: Board.tick)
+        supply = power.Supply(
+            read, pins.CC_LEVELS, pins.POWER_REST_MA, pins.RF_FIELDS, pins.RF_FIELD_MA
+        )
         supply.led_budget_ma()
     deck = uids.UidTable("deck.bin")
     deck.load()

@@ -221,6 +221,11 @@ class Board:
                 self._say(health.stuck(rec[i].kind, rec[i].tries))
         if self._sliced:
             hw.cells.slice_us = self._slice(now)
+            sup = hw.painter.supply
+            if sup is not None and sup.rf:
+                # the RF fields the supply carries at once, the pad's first
+                # (smartboard.power fields_allowed; the lanes take turns)
+                hw.cells.fields = sup.fields() - (1 if hw.pad is not None else 0)
         ch = hw.cells.scan_for_changes()
         if ch >= 0:
             x = hw.layout.cell_of_channel[ch] if ch < len(hw.layout.cell_of_channel) else NONE

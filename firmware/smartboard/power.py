@@ -50,15 +50,39 @@ def supply_ma(mv, levels, prev=DEFAULT_MA):
     return DEFAULT_MA
 
 
+def fields_allowed(ma, rest_ma, fields, field_ma):
+    """How many of the board's `fields` RF fields (field_ma each from USB)
+    may be on at once on a supply of ma: all while the rest of the board
+    (rest_ma, every field on) fits DERATE_PCT of it, else as many fewer as
+    it takes to fit. Rev A's five PN532s at their datasheet's 150 mA of
+    field current put its rest at 755 mA, over a Default USB port's 500 mA
+    (and over the 172 mA its USB descriptor asked for before the CC pins
+    were read): there 2 may be on. tools/hardware/power.py computes the
+    README's figures with this same function."""
+    over = rest_ma - ma * DERATE_PCT // 100
+    if over <= 0 or field_ma <= 0:
+        return fields
+    n = fields - (over + field_ma - 1) // field_ma
+    return n if n > 0 else 0
+
+
 class Supply:
     """read_mv(): the CC sense pin's millivolts (the board's ADC, or the
-    simulator's twin); levels, rest_ma: pins.CC_LEVELS, pins.POWER_REST_MA."""
+    simulator's twin); levels, rest_ma: pins.CC_LEVELS, pins.POWER_REST_MA;
+    fields, field_ma: pins.RF_FIELDS, pins.RF_FIELD_MA (the readers' RF
+    fields, counted in rest_ma)."""
 
-    def __init__(self, read_mv, levels, rest_ma):
+    def __init__(self, read_mv, levels, rest_ma, fields=0, field_ma=0):
         self.read_mv = read_mv
         self.levels = levels
         self.rest_ma = rest_ma
+        self.rf = fields
+        self.rf_ma = field_ma
         self.ma = DEFAULT_MA  # the supply at the last reading
+
+    def fields(self):
+        """The RF fields that may be on at once on the supply last read."""
+        return fields_allowed(self.ma, self.rest_ma, self.rf, self.rf_ma)
 
     def led_budget_ma(self):
         """What the strip may draw, its dark LEDs included."""

@@ -366,6 +366,15 @@ class NfcScanner:
             cold = not cold  # none of that kind: the other
         return chans[0]
 
+    def field(self, on):
+        """Its reader's RF field on or off (NfcLanes, where the supply
+        carries fewer fields than there are readers): the lane is idle
+        (no read begun); with the field on again its next read lists anew
+        after SETTLE_US, as after a switch (its tag powers up again)."""
+        self.reader.field(on)
+        self._ch = -1
+        self._held = -1
+
     def end(self):
         """Finish the read begun; the channel if its stable state changed.
         (Blocking, without a clock: a command still held is sent now.)"""
@@ -461,6 +470,15 @@ class NfcLanes:
         self.slice_us = SLICE_US
         for lane in lanes:
             lane.clock = ticks_us  # each stamps its antenna switch
+        # How many lanes may have their reader's RF field on at once (the
+        # board sets it from the supply: smartboard.power fields_allowed).
+        # Fewer than the lanes: they take turns, a read each, a lane's
+        # field switched off once its read is collected and the next
+        # waiting lane's on (round robin); the fields' current is most of
+        # rev A's draw (150 mA each at the PN532's maximum).
+        self.fields = len(lanes)
+        self._on = bytearray(b"\x01" * len(lanes))  # per lane: its field on
+        self._non = len(lanes)
 
     def prioritise(self, hot):
         for lane in self.lanes:
@@ -489,6 +507,10 @@ class NfcLanes:
         done = False
         t0 = clock() if clock is not None else 0
         slice_us = self.slice_us
+        on = self._on
+        rationed = self.fields < nl
+        if self._non != (self.fields if rationed else nl):
+            self._turns(-1)
         while not done:
             asked = False
             for j in range(nl):
@@ -496,6 +518,8 @@ class NfcLanes:
                 if k >= nl:
                     k -= nl
                 lane = lanes[k]
+                if rationed and not on[k]:
+                    continue  # its field off: its turn comes
                 # 0 <= d: ticks_us wraps every 2^30 us (17.9 min) and
                 # ticks_diff answers in +-2^29, so a lane last asked that
                 # long ago (or never: at 0, on a chip whose timer has run
@@ -506,7 +530,8 @@ class NfcLanes:
                     if 0 <= d < gap[k]:
                         continue
                 asked = True
-                c = lane.step()
+                # rationed: no read chained, the field is handed on after it
+                c = lane.step(False) if rationed else lane.step()
                 if clock is not None:
                     now = clock()
                     at[k] = now
@@ -532,6 +557,9 @@ class NfcLanes:
                             gap[k] = g if g > POLL_US else POLL_US
                         else:
                             gap[k] = POLL_US
+                    elif rationed:
+                        st[k] = 0  # no read begun: begun when stepped
+                        gap[k] = 0
                     else:
                         # (the read begun next: step() chains it)
                         began[k] = now
@@ -541,6 +569,8 @@ class NfcLanes:
                         gap0[k] = g
                 if c == BUSY:
                     continue
+                if rationed:
+                    self._turns(k)
                 # a change ends the call (the sensor event at once), else
                 # the slice does; without a clock (the simulator, which
                 # counts each step's time itself) a read does
@@ -558,6 +588,45 @@ class NfcLanes:
             if not (done or asked) and self.sleep_ms is not None and self.rest():
                 self.sleep_ms(1)  # no lane to ask, none can answer within IDLE_US
         return ch
+
+    def _turns(self, k):
+        """The fields' turns: lane k's read collected (-1: none, the number
+        allowed changed): its field off, then lanes off switched on, from
+        the one after k, while fewer are on than allowed; lanes on beyond
+        that switched off once idle (a busy one at its collection). At
+        least one lane always reads."""
+        lanes = self.lanes
+        nl = len(lanes)
+        on = self._on
+        want = self.fields
+        if want < 1:
+            want = 1
+        elif want > nl:
+            want = nl
+        if k >= 0 and want < nl:
+            lanes[k].field(False)
+            on[k] = 0
+            self._non -= 1
+        for j in range(nl):
+            if self._non <= want:
+                break
+            if on[j] and not lanes[j]._busy:
+                lanes[j].field(False)
+                on[j] = 0
+                self._non -= 1
+        for j in range(1, nl + 1):
+            if self._non >= want:
+                break
+            i = (k + j) % nl
+            if not on[i] and i != k:
+                lanes[i].field(True)
+                on[i] = 1
+                self._non += 1
+                self._gap[i] = 0  # stepped at once: its read begins
+        if self._non < want and k >= 0 and not on[k]:
+            lanes[k].field(True)  # the only lane left to read
+            on[k] = 1
+            self._non += 1
 
     def rest(self):
         """No lane's answer can be there within IDLE_US from now, no change

@@ -60,3 +60,42 @@ def test_a_port_too_weak_for_the_lights_is_said_and_the_strip_stays_off():
     assert r.strip.powered and r.strip.frames > 0
     assert r.board.faults_text() == "ok"
     assert any("the lights have power again" in m for m in said), said
+
+
+def _fields_on_at_once(advert, name):
+    """Rev A with its own pin table on a source that advertises `advert`:
+    a match's first two moves played; (fields allowed, most on at once,
+    the moves read)."""
+    import json
+
+    from apixagon.geometry import cell_name
+    from boardkit import card, play
+    from smartboard import buttons, power
+
+    with open("hardware/rev_a/wiring.json") as f:  # pins.py's figures (make hardware)
+        pins = json.load(f)
+    r = Rig("A", settings_path(name), "hardware/layout.json", sim_supply(pins, advert))
+    r.press(buttons.CONFIRM)
+    g = r.board.ref.game
+    out = bytearray(NCELLS)
+    for side in (0, 1):
+        g.legal_cells(side, out)
+        to = [c for c in range(NCELLS) if out[c]][side * 7]
+        play(r, [("put", cell_name(to), card(side, 0))])
+    ma = {"500mA": power.DEFAULT_MA, "1.5A": power.MA_1A5}[advert]
+    rest, n, each = pins["POWER_REST_MA"], pins["RF_FIELDS"], pins["RF_FIELD_MA"]
+    allowed = power.fields_allowed(ma, rest, n, each)
+    return allowed, r.fields.most, g.ply()
+
+
+def test_rev_a_on_a_default_usb_port_keeps_no_more_fields_on_than_it_carries():
+    # rev A's five PN532 fields at their datasheet maximum put the board at
+    # 755 mA, over a 500 mA port: the firmware keeps no more fields on at
+    # once than fields_allowed lets (2: the pad's and one cell reader's,
+    # the four taking turns), and play still reads the cards
+    allowed, most, moves = _fields_on_at_once("500mA", "supply-fields")
+    assert allowed == 2 and most <= allowed
+    assert moves == 2
+    # on a 1.5 A source all five are on (the lanes read at once)
+    allowed, most, moves = _fields_on_at_once("1.5A", "supply-fields-2")
+    assert allowed == 5 and most == 5 and moves == 2

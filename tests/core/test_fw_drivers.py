@@ -476,3 +476,48 @@ def test_lanes_hold_each_list_until_the_tag_on_the_new_antenna_has_power():
     assert sum(t.early for t in twins) == 0 and min(sent) >= scan.SETTLE_US
     # non-blocking: while one lane's command was held, the others were read
     assert sum(t.reads for t in twins) > 4 * 4
+
+
+def test_lanes_take_turns_when_the_supply_carries_fewer_fields_than_readers():
+    # rev A on a Default USB port: fewer RF fields may be on at once than
+    # there are readers (smartboard.power fields_allowed); a lane's field
+    # goes off (RFConfiguration) once its read is collected and the next
+    # one's comes on, its tag given SETTLE_US to power up again
+    from smartboard.sim.sensors import SimFields
+
+    cells = SimCells(64)
+    deb = scan.Debouncer(64, scan.STABLE, scan.ERROR_STABLE, scan.LIFT_STABLE)
+    clock = Rp2Ticks(0, limit=10**6)
+    fields = SimFields()
+    twins = []
+    lanes = []
+    for lo in (0, 16, 32, 48):
+        mux = SimMux()
+        twins.append(SimNfcReader(cells, mux, lambda: clock.t, fields))
+        lanes.append(
+            scan.NfcScanner(PN532(SimPn532I2C(twins[-1])), mux, bytes(range(lo, lo + 4)), deb=deb)
+        )
+    s = scan.NfcLanes(lanes, clock.us, clock.diff)
+    for n in (1, 2):
+        s.fields = n
+        fields.most = fields.on
+        want = set()
+        for k in range(4):
+            cells.lift(16 * k + n)  # the card the last round put, if any
+            cells.put(16 * k + 1 + n, tag.code(k & 1, tag.NORMAL, k))
+            want.add(16 * k + 1 + n)
+            if n > 1:
+                want.add(16 * k + n)
+        got = set()
+        t0 = clock.t
+        while got != want and clock.t - t0 < 5000000:
+            ch = s.scan_for_changes()
+            if ch >= 0:
+                got.add(ch)
+        assert got == want, (n, got)
+        assert fields.most <= n, (n, fields.most)
+        assert sum(t.early for t in twins) == 0
+    s.fields = 4  # a stronger source: all on, each lane reading on its own
+    for _ in range(20):
+        s.scan_for_changes()
+    assert fields.on == 4

@@ -141,3 +141,16 @@ def test_the_strip_is_switched_on_once_the_supply_can_carry_it():
     p.supply.cc.advert = "500mA"
     p.follow(t + FOLLOW_MS)
     assert not strip.powered and not p.lit_ok()
+
+
+def test_fields_allowed_keep_the_board_within_the_supply():
+    # rev A: 755 mA with its five PN532 fields on (117 mA each from USB at
+    # the datasheet's 150 mA): 2 fit 88 % of a 500 mA port, all 5 a 1.5 A one
+    assert power.fields_allowed(500, 755, 5, 117) == 2
+    assert 755 - 3 * 117 <= 500 * power.DERATE_PCT // 100 < 755 - 2 * 117
+    assert power.fields_allowed(1500, 755, 5, 117) == 5
+    assert power.fields_allowed(500, 197, 1, 117) == 1  # rev B fits as it is
+    assert power.fields_allowed(100, 755, 5, 117) == 0  # never negative
+    s = power.Supply(lambda: 0, LEVELS, 755, 5, 117)
+    s.led_budget_ma()
+    assert s.fields() == 2

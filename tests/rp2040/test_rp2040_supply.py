@@ -76,3 +76,39 @@ def test_a_port_too_weak_for_the_lights_keeps_the_strip_off_until_a_stronger_one
             assert L.fields(link.request("STATUS"))["hw"] == "ok"
     finally:
         board.close()
+
+
+def test_rev_a_on_a_default_usb_port_keeps_its_fields_within_it_and_plays(tmp_path):
+    # rev A's five PN532 fields at their datasheet maximum put the board
+    # over a 500 mA port (755 mA): no more are on at once than
+    # smartboard.power.fields_allowed lets (2: the pad's and one cell
+    # reader's, the four taking turns), board.js counting them from the
+    # RFConfiguration and list commands each reader gets; play still
+    # reads the cards
+    from apixagon_host import link as L
+    from emukit import card
+    from smartboard import power
+
+    rev = "rev_a"
+    w = emukit.wiring_of(rev)
+    allowed = power.fields_allowed(
+        power.DEFAULT_MA, w["POWER_REST_MA"], w["RF_FIELDS"], w["RF_FIELD_MA"]
+    )
+    assert allowed == 2
+    board = emukit.boot(rev, tmp_path, before=lambda b: b.supply("500mA"))
+    try:
+        board.wait_ms(500)
+        with L.connect(board.port, timeout=60) as link:
+            board.press("confirm")
+            board.wait_ms(600)
+            assert "phase=play" in link.request("STATUS").split()
+            for n, (cell, code) in enumerate((("E4", "B12"), ("E6", "G3")), 1):
+                board.put(cell, card(code))
+                board.wait_ms(1500)
+                assert "moves=%d" % n in link.request("STATUS").split()
+        rd = board.readers()
+        assert rd["fields_most"] <= allowed, rd
+        assert all(rd["readers"][str(k)]["commands"] > 20 for k in range(4)), rd
+        assert sum(rd["readers"][str(k)]["early"] for k in range(4)) == 0, rd
+    finally:
+        board.close()

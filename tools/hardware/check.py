@@ -69,7 +69,7 @@ def disagreements(text, pins, wiring, rest_ma=None):
             if got != want:
                 out.append("%s says %s = %r, the netlist %r" % (who, key, got, want))
     out += bus_clocks(d, pins)
-    for key in ("PROFILE", "LANE", "POWER_REST_MA"):
+    for key in ("PROFILE", "LANE", "POWER_REST_MA", "RF_FIELDS", "RF_FIELD_MA"):
         if key in wiring and pins.get(key) != wiring[key]:
             out.append("pins.py %s = %r, wiring.json %r" % (key, pins.get(key), wiring[key]))
     if rest_ma is not None and pins.get("POWER_REST_MA") != rest_ma:

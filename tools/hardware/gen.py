@@ -6,6 +6,7 @@ what is generated from it:
     hardware/<rev>/bom.csv       the bill of materials, with prices and their source
     hardware/<rev>/pins.md       the RP2040's pins, readable
     hardware/<rev>/wiring.json   the emulated board's wiring (tools/rp2040)
+    hardware/<rev>/schematic.svg the schematic drawing (schematic.py)
     firmware/boards/<rev>/pins.py  the firmware's pin table
 
     python -m tools.hardware.gen [--check] [rev ...]
@@ -26,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 if os.path.join(ROOT, "tools") not in sys.path:
     sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-from hardware import circuit, netlist, power  # noqa: E402
+from hardware import circuit, netlist, power, schematic  # noqa: E402
 from hardware import parts as P  # noqa: E402
 
 PRICE_DATE = "2026-11-27"  # when the prices below were looked up (stored pages)
@@ -254,10 +255,15 @@ _POWER = """
 # divider on an ADC pin; CC_LEVELS are the ADC millivolts at the ends of
 # vRd's ranges (Default USB up to 0.61 V, 1.5 A 0.70-1.16 V, 3.0 A from
 # 1.31 V: USB Type-C, Table 4-36), POWER_REST_MA what the board draws
-# from USB besides the LEDs (hardware/README.md, power).
+# from USB besides the LEDs with every reader's RF field on (hardware/
+# README.md, power); RF_FIELDS readers' fields, RF_FIELD_MA each: the
+# firmware keeps no more on at once than the supply carries
+# (smartboard/power.py fields_allowed).
 CC_SENSE = {CC_SENSE}
 CC_LEVELS = {CC_LEVELS}
 POWER_REST_MA = {POWER_REST_MA}
+RF_FIELDS = {RF_FIELDS}
+RF_FIELD_MA = {RF_FIELD_MA}
 """
 
 TITLES = {
@@ -273,12 +279,14 @@ TITLES = {
 }
 
 
-def wiring(rev, d, rest):
+def wiring(rev, d, rest, fields=(0, 0)):
     """The pin table's values the board's wiring decides (what the
-    emulator models, and what pins.py must agree with)."""
+    emulator models, and what pins.py must agree with); fields: the RF
+    fields and mA each (power.rf_fields)."""
     w = {k: v for k, v in d.items() if not k.startswith("_")}
     w["PROFILE"] = "A" if "CELL_I2C" in d else "B"
     w["POWER_REST_MA"] = rest
+    w["RF_FIELDS"], w["RF_FIELD_MA"] = fields
     return w
 
 
@@ -296,7 +304,7 @@ def outputs(rev, module=None):
     msgs = b.erc()
     d = netlist.derive(text)
     rest = math.ceil(power.rest_ma(text))
-    w = wiring(rev, d, rest)
+    w = wiring(rev, d, rest, power.rf_fields(text))
     bom, totals = bom_csv(text)
     hw = os.path.join("hardware", rev)
     files = {
@@ -306,6 +314,7 @@ def outputs(rev, module=None):
         os.path.join(hw, "pins.md"): pins_md(rev, text, d),
         os.path.join(hw, "wiring.json"): json.dumps(w, indent=1, sort_keys=True) + "\n",
         os.path.join("firmware", "boards", rev, "pins.py"): pins_py(rev, w),
+        os.path.join(hw, "schematic.svg"): schematic.drawing(text, rev),
     }
     return files, msgs, {"bom_totals": totals, "rest_ma": rest, "wiring": w, "netlist": text}
 
@@ -382,6 +391,8 @@ def readme_power(rev, profile, wiring):
     """Each LED mode's worst frame (before the limit, at the top and the
     default brightness) and what it draws at the firmware's limit on each
     supply, the rest of the board added."""
+    from smartboard.power import fields_allowed
+
     from hardware import modes
 
     top = modes.worst(modes.frames(profile, wiring, "3A", brightness=255))
@@ -399,9 +410,14 @@ def readme_power(rev, profile, wiring):
         for name, ma in power.SUPPLIES:
             lim = power.led_budget(ma, rest)
             if lim < power.LED_DARK_MA * circuit.layout()["leds"]:
-                # too little for the dark LEDs: the strip stays switched off
-                ok = "ok" if rest <= ma else "OVER"
-                row += " off / %d mA %s |" % (rest, ok)
+                # too little for the dark LEDs: the strip stays switched
+                # off, and no more RF fields on at once than the supply
+                # carries (smartboard/power.py fields_allowed)
+                n = wiring["RF_FIELDS"]
+                on = fields_allowed(ma, rest, n, wiring["RF_FIELD_MA"])
+                drawn = rest - (n - on) * wiring["RF_FIELD_MA"]
+                ok = "ok" if drawn <= ma else "OVER"
+                row += " off / %d mA %s (%d of %d RF fields at once) |" % (drawn, ok, on, n)
                 continue
             drawn = min(w, lim)
             ok = "ok" if drawn + rest <= ma else "OVER"

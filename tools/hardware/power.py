@@ -104,6 +104,37 @@ def descriptor_ma(text):
     return 2 * math.ceil(boot_ma(text)[0] / 2)
 
 
+def rf_fields(text):
+    """(fields, mA each): the readers' RF fields on the board and what one
+    of them draws from USB (its field rows through the buck), rounded up
+    to a whole mA: what pins.py carries as RF_FIELDS and RF_FIELD_MA."""
+    n = 0
+    ma = 0.0
+    for name, _, count, rail, each, _, _, rf in _rows(text):
+        if rf:
+            n += count
+            per = each * V_3V3 / (V_IN * BUCK_EFFICIENCY) if rail == "3V3" else each
+            ma = max(ma, per)
+    return n, math.ceil(ma)
+
+
+def fields_allowed(text, supply_ma):
+    """How many RF fields the firmware lets be on at once on this supply:
+    smartboard.power.fields_allowed (its integer arithmetic, as the board
+    does it) on the pin table's figures."""
+    from smartboard.power import fields_allowed as allowed
+
+    n, each = rf_fields(text)
+    return allowed(int(supply_ma), math.ceil(rest_ma(text)), n, each)
+
+
+def rest_at_ma(text, supply_ma):
+    """The rest of the board's draw with no more RF fields on than
+    fields_allowed lets be (the fields off drawing nothing)."""
+    n, each = rf_fields(text)
+    return math.ceil(rest_ma(text)) - (n - fields_allowed(text, supply_ma)) * each
+
+
 def full_budget_ma():
     """The most the firmware plans the board to draw at all: DERATE_PCT of
     the largest supply (smartboard/power.py, as the board computes it)."""

@@ -564,6 +564,13 @@ process.stdin.on('end', () => {
 let strip = null;
 let i2cBuses = new Map(); // this boot's I2C blocks, by id
 let parts = { switch: null, readers: [] }; // this boot's switch and readers (the 'resets' request)
+// the readers' RF fields on at once, the most since the 'readers' request
+// last asked (rev A's five at 150 mA each are over a Default USB port)
+let fieldsMost = 0;
+function fieldsChanged() {
+  const on = parts.readers.filter((r) => r.field).length;
+  if (on > fieldsMost) fieldsMost = on;
+}
 
 // Conversions of each ADC channel since the emulator started: how often
 // the firmware reads its supply's CC sense ('adc' request).
@@ -905,6 +912,11 @@ class Pn532 {
     this.target = null; // the tag InListPassiveTarget found
     this.commands = 0;
     this.early = 0; // lists sent before the tag on the antenna had power
+    // its RF field: off at power-on and in reset, on with RFConfiguration's
+    // RF field item or with the first command that needs it (the chip
+    // switches it on itself); a tag powers up from when it came on
+    this.field = false;
+    this.fieldAt = -1e12;
     this.inReset = false; // RSTPD_N low
     this.lowAt = 0;
     this.wakeAt = 0; // nanos: it answers nothing before its wake-up
@@ -924,6 +936,7 @@ class Pn532 {
     const now = sim.clock.nanos;
     this.inReset = low;
     if (low) {
+      this.setField(false);
       this.lowAt = now;
       this.queue = [];
       this.rx = [];
@@ -975,9 +988,21 @@ class Pn532 {
     if (s & 0xff) return; // a bad checksum: the PN532 stays silent
     this.command(f[6], f.slice(7, 5 + len));
   }
+  setField(on) {
+    if (on === this.field) return;
+    this.field = on;
+    fieldsChanged();
+  }
   command(cmd, params) {
     const now = sim.clock.nanos;
     this.commands++;
+    if (cmd === 0x32 && params[0] === 0x01) {
+      // RFConfiguration, CfgItem 1: the RF field on (bit 0) or off
+      this.setField((params[1] & 1) === 1);
+      if (this.field) this.fieldAt = now;
+    } else if (cmd === 0x4a || cmd === 0x40) {
+      this.setField(true);
+    }
     this.queue = [{ at: now + 50 * US, bytes: ACK }];
     let at = now + T.setup;
     let data = [];
@@ -986,7 +1011,8 @@ class Pn532 {
       // The PN532 sends REQA at once: a tag on an antenna switched to
       // less than T.settle ago has no power yet and does not answer
       // (ISO/IEC 14443-3, 5.1); the host must hold the command till then.
-      const early = this.antennas !== null && now - this.antennas.switchedAt < T.settle;
+      const powered = this.antennas ? Math.max(this.antennas.switchedAt, this.fieldAt) : this.fieldAt;
+      const early = now - powered < T.settle;
       if (early) this.early++;
       const tag = early ? null : this.tag();
       if (tag) {
@@ -1161,9 +1187,11 @@ function handle(m) {
         id: m.id,
         cycle: cycles(),
         readers: Object.fromEntries(
-          parts.readers.map((r) => [r.id, { commands: r.commands, early: r.early }])
+          parts.readers.map((r) => [r.id, { commands: r.commands, early: r.early, field: r.field }])
         ),
+        fields_most: fieldsMost,
       });
+      if (m.mark) fieldsMost = parts.readers.filter((r) => r.field).length;
       return;
     case 'bus': // an I2C bus held low, or freed
       if (m.stuck) world.stuckBuses.add(m.bus);

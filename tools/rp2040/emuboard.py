@@ -438,11 +438,14 @@ class EmuBoard:
         "readers": {"0": n, .., "pad": n}}) and the readers that still hang."""
         return self.request("resets")
 
-    def readers(self):
-        """Each reader's commands this boot and its lists sent before the
-        tag on its antenna had power ({"0": {"commands": n, "early": n},
-        .., "pad": ..}): a list sent early finds no tag (board.js)."""
-        return self.request("readers")
+    def readers(self, mark=False):
+        """Each reader's commands this boot, its lists sent before the tag
+        on its antenna had power and its RF field ({"readers": {"0":
+        {"commands": n, "early": n, "field": bool}, .., "pad": ..},
+        "fields_most": n}): a list sent early finds no tag (board.js);
+        fields_most, the most RF fields on at once since a call with
+        mark (which starts counting again from those on now)."""
+        return self.request("readers", mark=mark)
 
     def bus(self, i2c_id, stuck=True):
         """I2C block i2c_id's SDA held low (stuck), or let go."""

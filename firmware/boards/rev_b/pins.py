@@ -34,7 +34,12 @@ PAD_RSTPD = 25  # the pad reader's RSTPD_N, pulled up: pulsed low to reset it
 # divider on an ADC pin; CC_LEVELS are the ADC millivolts at the ends of
 # vRd's ranges (Default USB up to 0.61 V, 1.5 A 0.70-1.16 V, 3.0 A from
 # 1.31 V: USB Type-C, Table 4-36), POWER_REST_MA what the board draws
-# from USB besides the LEDs (hardware/README.md, power).
+# from USB besides the LEDs with every reader's RF field on (hardware/
+# README.md, power); RF_FIELDS readers' fields, RF_FIELD_MA each: the
+# firmware keeps no more on at once than the supply carries
+# (smartboard/power.py fields_allowed).
 CC_SENSE = 29
 CC_LEVELS = (207, 237, 393, 444)
 POWER_REST_MA = 197
+RF_FIELDS = 1
+RF_FIELD_MA = 117

@@ -122,6 +122,21 @@ class PN532:
         self.alive = self._setup()
         return self.alive
 
+    def field(self, on):
+        """Its RF field on or off (RFConfiguration, CfgItem 1: RF field,
+        PN532 user manual 7.3.1), a read under way dropped: off, the
+        reader draws no field current (ITVDD, up to 150 mA) and the tag it
+        listed loses its power. Set-up style (its answer waited for, ~1
+        ms): smartboard.scan.NfcLanes calls it between reads, where the
+        supply carries fewer fields than there are readers. True if the
+        reader took it."""
+        self._phase = 0
+        self._acking = False
+        self._listed = False
+        if self.held or not self.alive:
+            return False
+        return self._command(_RF_CONFIGURATION, b"\x01\x01" if on else b"\x01\x00") >= 0
+
     def read_page(self, buf):
         """4 bytes of page 4 into buf: 4; no tag: 0; a failed read: -1;
         the reader down: NO_READER."""

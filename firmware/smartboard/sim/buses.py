@@ -87,6 +87,8 @@ class SimPn532I2C:
                 uid = bytearray(7)
                 self.reader.uid(uid)
                 data = b"\x01\x01\x00\x44\x00\x07" + bytes(uid)
+        elif cmd == 0x32 and frame[7] == 0x01:
+            self.reader.field(frame[8] & 1)  # RFConfiguration: the RF field
         elif cmd == 0x40:
             # The READ goes to the tag InListPassiveTarget found: if it has
             # left (or another lies there now) the PN532 times out (0x01).

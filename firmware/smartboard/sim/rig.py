@@ -8,7 +8,7 @@ from .. import buttons, layout, scan, settings, uids
 from ..board import PART_PAD, PART_READER, PART_STRIP, PART_SUPPLY, Board, Hardware, part
 from ..paint import Painter
 from .inputs import SimButtons
-from .sensors import SimCells, SimMatrix, SimMux, SimNfcReader
+from .sensors import SimCells, SimFields, SimMatrix, SimMux, SimNfcReader
 from .strip import SimStrip
 
 MATRIX_TICK_US = 500  # profile B: a loop tick, a whole pass of the reed matrix
@@ -42,6 +42,7 @@ class Rig:
         self.profile = profile
         self.cells = SimCells(lay.nchannels)
         self.readers = []
+        self.fields = SimFields()  # the readers' RF fields on, the most at once
         parts = []
         if profile == "A":
             # Rev A: four readers of 16 channels each (boards/rev_a/pins.py).
@@ -52,7 +53,7 @@ class Rig:
                 mine = bytes(c for c in chans if lo <= c < lo + LANE)
                 if mine:
                     mux = SimMux()
-                    reader = SimNfcReader(self.cells, mux)
+                    reader = SimNfcReader(self.cells, mux, fields=self.fields)
                     # no clock: the command's hold after a switch is
                     # counted on the twin's time, in parallel per lane
                     lanes.append(
@@ -78,7 +79,7 @@ class Rig:
             )
         self.padcells = SimCells(1)
         self.padmux = SimMux()
-        self.padreader = SimNfcReader(self.padcells, self.padmux)
+        self.padreader = SimNfcReader(self.padcells, self.padmux, fields=self.fields)
         pad = scan.NfcScanner(self.padreader, self.padmux, b"\x00", uids=self.uids, uid=True)
         self.keys = SimButtons()
         self.strip = SimStrip(lay.nleds)

@@ -60,11 +60,24 @@ BUS_EMPTY_US = 800
 BUS_READ_US = 1800
 
 
+class SimFields:
+    """The RF fields on now among some twins, and the most at once."""
+
+    def __init__(self):
+        self.on = 0
+        self.most = 0
+
+    def add(self, d):
+        self.on += d
+        if self.on > self.most:
+            self.most = self.on
+
+
 class SimNfcReader:
     """clock: the host's time in us (a test's), or None: the twin's own
-    modelled time (`us`)."""
+    modelled time (`us`); fields: a SimFields its RF field counts in."""
 
-    def __init__(self, cells, mux, clock=None):
+    def __init__(self, cells, mux, clock=None, fields=None):
         self.cells = cells
         self.mux = mux
         self.reads = 0
@@ -73,6 +86,12 @@ class SimNfcReader:
         self.clock = clock or self._us
         mux.clock = self.clock
         self.early = 0  # requests sent before the tag there had power
+        # Its RF field: off at power-on, on with RFConfiguration (field())
+        # or the first command that needs it (a PN532 switches it on
+        # itself); a tag powers up from when it came on, as after a switch
+        self.field_on = False
+        self.on_at = -SETTLE_US
+        self.fields = fields
         self._early = False
         self._last = -1
         self._uid = 0
@@ -89,6 +108,21 @@ class SimNfcReader:
     def _us(self):
         return self.us
 
+    def field(self, on):
+        """RFConfiguration's RF field item (the PN532 driver's field())."""
+        if self._silent():
+            return False
+        self._set_field(on)
+        if on:
+            self.on_at = self.clock()
+        return True
+
+    def _set_field(self, on):
+        if on != self.field_on:
+            self.field_on = on
+            if self.fields is not None:
+                self.fields.add(1 if on else -1)
+
     def wait_us(self, us):
         """The host holding its next command (scan.NfcScanner's wait_us
         without a clock): time on the twin's clock."""
@@ -97,6 +131,7 @@ class SimNfcReader:
     # smartboard.recover's calls, as on the PN532 driver
     def hold(self):
         self.held = True
+        self._set_field(False)  # its RSTPD_N low: powered down
 
     def reinit(self):
         self.held = False
@@ -128,8 +163,10 @@ class SimNfcReader:
             return  # the driver gives up at once on a reader that is down
         self.reads += 1
         self._last = self.mux.ch
+        self._set_field(True)  # a list needs the field: the PN532 turns it on
         # the request goes out now: the tag there powered up or not
-        self._early = self.clock() - self.mux.at < SETTLE_US
+        at = self.mux.at if self.mux.at > self.on_at else self.on_at
+        self._early = self.clock() - at < SETTLE_US
         if self._early:
             self.early += 1
 

@@ -18,9 +18,12 @@ class SimCC:
 
 def sim_supply(pins, advert="1.5A"):
     """A Supply over the twin, from a revision's pin table (a dict or a
-    module with CC_LEVELS and POWER_REST_MA); its .cc sets the advert."""
-    get = pins.get if isinstance(pins, dict) else lambda k: getattr(pins, k)
+    module with CC_LEVELS and POWER_REST_MA, and RF_FIELDS and RF_FIELD_MA
+    if its readers' fields are to be rationed); its .cc sets the advert."""
+    get = pins.get if isinstance(pins, dict) else lambda k, d=None: getattr(pins, k, d)
     cc = SimCC(get("CC_LEVELS"), advert)
-    s = Supply(cc.mv, get("CC_LEVELS"), get("POWER_REST_MA"))
+    s = Supply(
+        cc.mv, get("CC_LEVELS"), get("POWER_REST_MA"), get("RF_FIELDS", 0), get("RF_FIELD_MA", 0)
+    )
     s.cc = cc
     return s
