@@ -195,11 +195,16 @@ class Board:
         tick); one read while a card seen on the pad is being confirmed
         (the pad's channel is 0; a quick tap lasts ~150 ms and needs three
         agreeing reads: at a slice a read, the third came too late and a
-        Beekeeper's or a Smoker's tap went unseen)."""
+        Beekeeper's or a Smoker's tap went unseen), and while a pad read
+        is under way: begun on one tick and collected on the next, its
+        answer there within a few ms, it was collected a whole slice later,
+        each pad read took two slices (~55 ms on the chip) and a tap's
+        first read came up to ~100 ms after it landed (the simulated
+        board), leaving its two confirming reads too little of 150 ms."""
         if self.brief or (self.phase != PLAY and self.phase != RESUME):
             return scan.NO_WAIT
         pad = self.hw.pad
-        if pad is not None and pad.deb.pending(0):
+        if self._pad_busy or (pad is not None and pad.deb.pending(0)):
             return 0
         return scan.SLICE_US
 

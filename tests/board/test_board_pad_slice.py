@@ -45,6 +45,9 @@ def test_no_slice_while_a_pad_card_is_confirmed_no_wait_while_the_pc_downloads()
     assert b.hw.pad.deb.pending(0) and b._slice(b.now) == 0
     b.hw.pad.deb.feed(0, scan.EMPTY)
     assert b._slice(b.now) == scan.SLICE_US
+    b._pad_busy = True  # a pad read begun: collected on the next tick, not a slice later
+    assert b._slice(b.now) == 0
+    b._pad_busy = False
     b.brief = True
     assert b._slice(b.now) == scan.NO_WAIT
 
