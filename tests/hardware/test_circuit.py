@@ -180,3 +180,33 @@ def test_the_strips_connectors_carry_its_current(made, rev):
     for ref in conns:
         spec = N.SPECS[nl.comps[ref]["part"]]
         assert spec.amps and spec.amps[0] >= 1.25 * most, (ref, spec.amps, most)
+
+
+def test_what_make_firmware_and_make_hardware_run_writes_nothing_where_it_runs(tmp_path):
+    # make firmware asks the hardware tools for each image's USB descriptor
+    # current (build_firmware.usb_max_power_ma: the netlist read back);
+    # make hardware builds each circuit (SKiDL: its ERC and netlist) and
+    # paints the LED modes' frames on the simulated board for the README's
+    # power table (modes.frames). Run as `python -c` (no __main__ file:
+    # SKiDL names its logs skidl_REPL.log and .erc, opened where it is
+    # first imported) in an empty folder, they leave it empty: the rigs'
+    # settings files went to build/tmp under it before.
+    code = (
+        "import sys\n"
+        "sys.path[:0] = [%r, %r]\n"
+        "import build_firmware\n"
+        "from hardware import check, gen, modes\n"
+        "for rev in ('rev_a', 'rev_b'):\n"
+        "    assert 0 < build_firmware.usb_max_power_ma(rev) <= 500\n"
+        "    files, msgs, info = gen.outputs(rev)\n"
+        "    assert msgs == []\n"
+        "_, pins, _ = check.committed('rev_a')\n"
+        "assert modes.frames('A', pins, '500mA', ('3v2_full.apx',))\n"
+    ) % (os.path.join(check.ROOT, "tools"), os.path.join(check.ROOT, "firmware"))
+    import subprocess
+
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert os.listdir(tmp_path) == []

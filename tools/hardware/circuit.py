@@ -586,7 +586,8 @@ class Board:
         """Run SKiDL's ERC; the messages it logs, as (level, text)."""
         import logging
 
-        from skidl.logger import erc_logger
+        with _skidl_here():  # (SKiDL opens its logs where it is first imported)
+            from skidl.logger import erc_logger
 
         got = []
 

@@ -12,7 +12,9 @@ written its mode, the painter's estimate before the limit and the
 estimate of the bytes written (smartboard.paint: 20 mA per channel at 255,
 1 mA per LED). Brightness at its top level (255): the worst case."""
 
+import functools
 import os
+import tempfile
 
 from . import check
 
@@ -73,15 +75,30 @@ class Recorder:
         return ("adult", "hint", "card query")[d]
 
 
-def _rig(profile, supply, name, brightness=255):
-    import sys
+@functools.lru_cache(maxsize=None)
+def _settings_dir():
+    # this process's folder for the rigs' settings files, gone at exit:
+    # make hardware writes nothing in the folder it runs from (boardkit's
+    # rig puts them in build/tmp under the current folder)
+    import atexit
+    import shutil
 
-    sys.path.insert(0, os.path.join(check.ROOT, "tests", "board"))
-    from boardkit import rig
+    d = tempfile.mkdtemp(prefix="apixagon-modes-")
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
+def _rig(profile, supply, name, brightness=255):
+    from smartboard.sim.rig import Rig
 
     # its own settings file: runs in parallel (pytest -n) never share one
     # (with a supply, the strip behind its load switch: sim/rig.py)
-    r = rig("%s-%s-%d-%d" % (name, profile, brightness, os.getpid()), profile, supply=supply)
+    path = os.path.join(_settings_dir(), "%s-%s-%d.bin" % (name, profile, brightness))
+    for f in (path, path + ".deck"):
+        if os.path.exists(f):
+            os.remove(f)
+    lay = os.path.join(check.ROOT, "hardware", "layout.json")
+    r = Rig(profile, path, lay, supply=supply)
     r.board.hw.painter.brightness = brightness
     return r
 
