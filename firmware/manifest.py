@@ -31,7 +31,11 @@ def py_files(top, skip=()):
     return sorted(out)
 
 
-include("$(PORT_DIR)/boards/manifest.py")
+# The rp2 port's own frozen modules (its boards/manifest.py) but the ones
+# the firmware never imports: asyncio, onewire, ds18x20 and dht took ~12 KB
+# of the image's 488 KB room, which the first-boot self-test needs.
+freeze("$(PORT_DIR)/modules")
+require("neopixel")
 # The boot selector, which every main.py calls (bootsel.py): on an image
 # it is frozen, out of any deploy's reach.
 module("bootsel.py")

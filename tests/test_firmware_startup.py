@@ -103,11 +103,19 @@ class Frozen:
     """Just enough of MicroPython's tools/manifestfile.py (include, package,
     module, options; paths relative to the manifest being run) to list what
     a manifest freezes: {path in the image: source file}. The port's own
-    manifest ($(PORT_DIR)/...) is left out."""
+    modules ($(PORT_DIR)/..., freeze()) are left out; the micropython-lib
+    packages required are listed apart (required)."""
 
     def __init__(self, manifest, **options):
         self.files = {}
+        self.required = []
         self.include(manifest, **options)
+
+    def freeze(self, path, script=None):
+        assert path.startswith("$("), path  # the port's own, only
+
+    def require(self, name):
+        self.required.append(name)
 
     def include(self, path, **options):
         if path.startswith("$("):
@@ -119,6 +127,7 @@ class Frozen:
             with open(path) as f:
                 code = f.read()
             env = {"include": self.include, "package": self.package, "module": self.module}
+            env.update(freeze=self.freeze, require=self.require)
             env["options"] = Options(**options)
             exec(compile(code, path, "exec"), env)
         finally:
@@ -156,7 +165,10 @@ def test_revision_manifest_freezes_its_main_and_pins(rev, tmp_path):
     assert repr(rev) in text and repr(build_firmware.MANIFEST) in text
     path = tmp_path / ("manifest-%s.py" % rev)
     path.write_text(text)
-    files = Frozen(str(path)).files
+    frozen = Frozen(str(path))
+    files = frozen.files
+    # of micropython-lib, only what the firmware imports (no asyncio, dht, ...)
+    assert frozen.required == ["neopixel"]
     assert files["main.py"] == os.path.join(FIRMWARE, "boards", rev, "main.py")
     assert files["boards/%s/pins.py" % rev] == os.path.join(FIRMWARE, "boards", rev, "pins.py")
     others = [r for r in REVISIONS if r != rev]

@@ -51,6 +51,9 @@ def run(rev):
     b.listener = Fanout((log, lk))
     b.log = log
     b.resume_from(log)
+    # the first-boot self-test (smartboard.selftest): on a board that never
+    # ran it, or with CONFIRM held down at power-on
+    b.boot_check()
     loop_forever(b, lk)
 
 

@@ -184,6 +184,8 @@ class Board:
         self._undone = None
         self._hints = 0  # card queries this turn (settings.HINT_LIMIT)
         self._hint_ply = -1
+        # smartboard.selftest's run while it runs: it owns the tick
+        self.selftest = None
         hw.painter.brightness = S.BRIGHTNESS[settings.get(S.BRIGHT)]
         self._show_setup()
 
@@ -213,6 +215,8 @@ class Board:
         buttons, then a frame if one is due, then settings to flash if due.
         True when no cell changed (a quiet tick, for flash writes)."""
         self.now = now
+        if self.selftest is not None:
+            return self.selftest.tick(now)
         hw = self.hw
         self.quiet = False
         # The reset lines first, while `now` is fresh: the cells' slice
@@ -952,6 +956,17 @@ class Board:
             s.get(S.COMPUTER),
             s.get(S.LEVEL) + 1,
         )
+
+    def boot_check(self):
+        """At start-up (boards/start.py): the first-boot self-test on a
+        board that never ran it, or when CONFIRM is held down (MODE held is
+        the safe mode). Its module loads only then."""
+        if self.settings.get(S.SELFTEST) and not self.hw.keys.reader.read() >> buttons.CONFIRM & 1:
+            return False
+        from . import selftest
+
+        selftest.begin(self, self.now)
+        return True
 
     # ---- parts that fail on their own ---------------------------------------
     def check_parts(self):

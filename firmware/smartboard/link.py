@@ -83,7 +83,7 @@ class Link:
     # the verbs, as their cmd_ methods are named (a subclass adds its own)
     VERBS = ("hello", "status", "watch", "cells", "logs", "get", "pulled", "del", "conf")
     VERBS += ("set", "clock", "reboot", "fetch", "hands", "declare", "nolog")
-    VERBS += ("remote", "expect")
+    VERBS += ("remote", "expect", "selftest")
 
     def __init__(self, port, board, log, name="APIXAGON", profile="A", board_id="sim"):
         self.port = port
@@ -328,6 +328,10 @@ class Link:
         if b is None:
             return self._safe_status()
         parts = ["phase=" + PHASES[b.phase] if b.phase < len(PHASES) else "phase=resume"]
+        if b.selftest is not None:
+            from .selftest import STAGES  # loaded: it runs
+
+            parts.append("selftest=" + STAGES[b.selftest.stage])
         if b.ref is not None:
             g = b.ref.game
             m = g.mode
@@ -790,6 +794,27 @@ class Link:
         from . import remote
 
         return remote.expect(self.board, args)
+
+    def cmd_selftest(self, args):
+        # SELFTEST: the first-boot self-test run again (not in a match);
+        # SELFTEST last: its report (smartboard.selftest, loaded when asked)
+        self._board()
+        b = self.board
+        if len(args) > 1 or (args and args[0] != "last"):
+            return proto.E_ARGS
+        from . import selftest
+
+        if args:
+            t = b.selftest or selftest.last
+            if t is not None and t.board is b:
+                return t.report()
+            from . import selftext
+
+            return selftext.stored(b.settings.get(S.SELFTEST))
+        if b.selftest is not None or b.phase == PLAY:
+            return proto.E_STATE  # running already, or a match in play
+        selftest.begin(b, b.now)
+        return "started"
 
     def cmd_hands(self, args):
         self._board()

@@ -2,9 +2,11 @@
 # the game mode, who starts, the special_then_place house rule, the
 # players of a teen game, the LED palette, the players of a Junior game,
 # the seats the computer plays and its level, the hints' assistance and
-# their limit per turn.
+# their limit per turn, and the first-boot self-test's result.
 #
-# One 15-byte record: magic, version (4), the 12 fields, CRC-8. A version 3
+# One 16-byte record: magic, version (5), the 13 fields, CRC-8. A version 4
+# record (15 bytes, before the self-test) keeps its fields, the self-test's
+# OLDER: a board that has played is not a first boot. A version 3
 # record (11 bytes, before the computer) or 2 (10 bytes, before Junior's
 # players) keeps its fields, the later ones their defaults; a version 1
 # record (9 bytes, before the palette)
@@ -22,9 +24,9 @@ from apixagon.compat import const
 from .tag import crc8
 
 _MAGIC = const(0x5A)
-_VERSION = const(4)
-_SIZE = const(15)
-_NFIELDS = const(12)
+_VERSION = const(5)
+_SIZE = const(16)
+_NFIELDS = const(13)
 BRIGHTNESS = (40, 90, 160, 255)  # levels of the brightness setting
 SAVE_AFTER_MS = const(3000)
 
@@ -45,8 +47,13 @@ LEVEL = const(9)  # the computer's level less one: 0..4 (smartboard.computer.BOA
 # block; 2 + the queried card's good cells (legal green, blinking) and poor ones (rose)
 ASSIST = const(10)
 HINT_LIMIT = const(11)  # card queries a turn: 0 no limit, 1..6
-_DEFAULTS = (1, 2, 0, 0, 0, 4, 0, 2, 0, 0, 1, 0)  # hint mode on: a family board
-_LIMITS = (3, 4, 7, 2, 2, 7, 2, 7, 64, 5, 3, 7)
+# The first-boot self-test (smartboard.selftest): 0 never run (it runs at
+# the next boot), 1 + the mask of the steps that failed (1 passed), OLDER
+# a record of before the self-test (Board.boot_check)
+SELFTEST = const(12)
+OLDER = const(65)
+_DEFAULTS = (1, 2, 0, 0, 0, 4, 0, 2, 0, 0, 1, 0, 0)  # hint mode on: a family board
+_LIMITS = (3, 4, 7, 2, 2, 7, 2, 7, 64, 5, 3, 7, 66)
 LIMITS = _LIMITS  # smartboard.link: SET checks against them
 
 
@@ -66,7 +73,8 @@ class Settings:
             self.error = "no settings file: defaults"
             return False
         n = len(data) - 3  # the fields the record holds
-        if n < 7 or data[0] != _MAGIC or (data[1], n) not in ((_VERSION, _NFIELDS), (3, 8), (2, 7)):
+        known = ((_VERSION, _NFIELDS), (4, 12), (3, 8), (2, 7))
+        if n < 7 or data[0] != _MAGIC or (data[1], n) not in known:
             self.error = "settings file unreadable: defaults"
             return False
         if crc8(data, n + 2) != data[n + 2]:
@@ -77,6 +85,8 @@ class Settings:
                 self.error = "settings out of range: defaults"
                 return False
         self.v[:n] = data[2 : 2 + n]  # an older record: the later fields stay the defaults
+        if n < _NFIELDS:
+            self.v[SELFTEST] = OLDER
         self.error = None
         return True
 

@@ -60,6 +60,11 @@ def _port(p):
     p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
 
 
+def _selftest_args(p):
+    _port(p)
+    p.add_argument("--last", action="store_true", help="print the last self-test's report")
+
+
 def _db(p):
     p.add_argument("--db", help="SQLite file (default: matches.sqlite in the user data dir)")
 
@@ -169,6 +174,11 @@ COMMANDS = {
     "ports": (_run("logs:ports"), lambda p: None, "find APIXAGON boards on USB serial ports"),
     "status": (_run("logs:status"), _port, "the board's identity, match and storage"),
     "logs": (_run_logs, _logs_args, "match logs: pull, list, show, export, tag, render"),
+    "selftest": (
+        _run("logs:selftest"),
+        _selftest_args,
+        "run the board's self-test again, or print its last report (--last)",
+    ),
     "replay": (_run("logs:replay"), _replay_args, "step through a stored match on the terminal"),
     "monitor": (
         _run("monitor"),

@@ -415,6 +415,30 @@ def status(state, args):
     return 0
 
 
+def selftest(state, args):
+    """The board's first-boot self-test (docs/firmware/index.md): run it
+    again (SELFTEST), or print the last run's report (SELFTEST last)."""
+    with L.connect(args.port) as link:
+        if args.last:
+            rep = link.request("SELFTEST", "last")
+        else:
+            link.request("SELFTEST")
+            rep = None
+    if rep is None:
+        state.out.write(
+            "the board runs its self-test: follow it on its LEDs and buttons; "
+            "`apixagon selftest --last` prints the report\n"
+        )
+        return 0
+    head, _, words = rep.partition(" : ")
+    fields = head.split()
+    lines = ["self-test: %s" % fields[0]] if fields else []
+    lines += ["  %-8s %s" % tuple(f.split("=", 1)) for f in fields[1:] if "=" in f]
+    lines += ["  " + w for w in words.split("; ") if w]
+    state.out.write("".join(clean(x) + "\n" for x in lines))
+    return 0 if not fields or fields[0] != "fail" else 1
+
+
 SIMULATOR = "APIXAGON_simulator"  # HELLO board= of smartboard.sim.serial_main
 CLOCK_SET = 1577836800  # 2020-01-01: a board clock before it was never set
 

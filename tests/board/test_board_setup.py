@@ -167,7 +167,7 @@ def test_a_bad_settings_file_gives_the_defaults_and_a_reason():
 
 def test_a_version_2_settings_file_keeps_its_fields_and_junior_gets_its_default():
     # the record before Junior's players (10 bytes, 7 fields): read as it
-    # was, Junior's count the default 2; saved again as the version of now (4)
+    # was, Junior's count the default 2; saved again as the version of now (5)
     from smartboard.tag import crc8
 
     path = settings_path("v2")
@@ -183,4 +183,4 @@ def test_a_version_2_settings_file_keeps_its_fields_and_junior_gets_its_default(
     again = Settings(path)
     assert again.load() and again.get(settings.JPLAYERS) == 5 and again.get(settings.PALETTE) == 1
     with open(path, "rb") as f:
-        assert f.read()[:2] == b"\x5a\x04"
+        assert f.read()[:2] == b"\x5a\x05"

@@ -143,3 +143,13 @@ def test_replay_on_a_terminal_steps_with_keys(board, tmp_path):
             assert t.text.count("match 1:") >= 8  # redrawn in place, a frame per step
         finally:
             t.close()
+
+
+def test_selftest_runs_again_and_its_report_is_read(board):
+    rc, out = run_cli("selftest", "--last", "-p", board.port)
+    assert rc == 0 and out == "self-test: none\n  no self-test yet\n", out
+    rc, out = run_cli("selftest", "-p", board.port)
+    assert rc == 0 and out.startswith("the board runs its self-test"), out
+    rc, out = run_cli("selftest", "--last", "-p", board.port)
+    assert rc == 0 and out.startswith("self-test: running\n  supply   "), out
+    assert "  buttons  none\n" in out

@@ -100,6 +100,34 @@ def pins_of(rev):
     return {k: v for k, v in ns.items() if k.isupper()}
 
 
+def tested_flash(path, image):
+    """The flash at path (made from image with an empty littlefs if there
+    is none) holds a settings file, one whose first-boot self-test ran
+    (smartboard.settings.SELFTEST) unless the board wrote its own: the
+    board boots to its set-up, not into the self-test. A flash without a
+    filesystem yet is left as it is."""
+    import tempfile
+
+    sys.path[:0] = [p for p in (HERE, os.path.join(ROOT, "firmware")) if p not in sys.path]
+    import flashfs
+
+    try:
+        ffs = flashfs.FlashFs(path) if os.path.exists(path) else flashfs.FlashFs.new(path, image)
+    except Exception:  # noqa: BLE001 - not a littlefs (yet): the board formats it
+        return
+    if ffs.exists("settings.bin"):
+        return
+    from smartboard import settings
+
+    with tempfile.TemporaryDirectory() as d:
+        st = settings.Settings(os.path.join(d, "settings.bin"))
+        st.set(settings.SELFTEST, 1, 0)  # ran and passed
+        st.save()
+        with open(st.path, "rb") as f:
+            ffs.write("settings.bin", f.read())
+    ffs.save()
+
+
 def _layout():
     sys.path[:0] = [p for p in (os.path.join(ROOT, "firmware"),) if p not in sys.path]
     from smartboard import layout
@@ -144,6 +172,7 @@ class EmuBoard:
         stderr=None,
         timing=None,
         spin=None,
+        selftest=False,
     ):
         self.image = image
         self.rev = rev
@@ -160,6 +189,11 @@ class EmuBoard:
         # True: the SDK's polling loops jumped to their transfer's end
         # (board.js watchSpin), an experiment kept off; None: APIXAGON_SPIN=1
         self.spin = os.environ.get("APIXAGON_SPIN") == "1" if spin is None else bool(spin)
+        # False: a board that has been through its first-boot self-test (its
+        # flash given the settings record that says so: tested_flash), as
+        # every test's board but the self-test's own; True: as flashed, it
+        # runs the self-test at its first boot (smartboard.selftest)
+        self.selftest = selftest
         self.proc = None
         self.port = None
         self.frames = []  # (cycle, grb bytes) as the strip latched them
@@ -180,6 +214,8 @@ class EmuBoard:
             raise EmuError("no RP2040 bootrom at %s" % BOOTROM)
         if not os.path.exists(self.flash) and not os.path.exists(self.image):
             raise EmuError("no firmware image %s (make firmware)" % self.image)
+        if not self.selftest:
+            tested_flash(self.flash, self.image)
         ctl_parent, ctl_child = socket.socketpair()
         cfg = {
             "bootrom": BOOTROM,

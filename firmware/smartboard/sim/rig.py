@@ -34,6 +34,8 @@ class Rig:
         layout_path=None,
         supply=None,
         resets=False,
+        boot=False,
+        held=0,
     ):
         lay = layout.load(layout_path or "hardware/layout.json")
         self.uids = uids.UidTable(settings_path + ".deck")
@@ -127,6 +129,11 @@ class Rig:
         st = settings.Settings(settings_path)
         st.load()
         self.board = Board(hw, st)
+        if boot:
+            # started as boards/start.py starts a board: its first-boot
+            # self-test, or with the buttons of mask `held` down at power-on
+            self.keys.mask = held
+            self.board.boot_check()
         self.now_us = 0
         self.ticks = 0
         self._waited_us = 0  # profile B: confirming passes within a tick
