@@ -29,6 +29,10 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	@command -v ngspice >/dev/null \
 	  || (command -v apt-get >/dev/null && apt-get install -y -q ngspice >/dev/null) \
 	  || echo "warning: ngspice is missing: rev A's antenna simulation (tests/hardware/test_antenna.py) will be skipped"
+	@/usr/bin/python3 -c 'import pcbnew' 2>/dev/null && test -d /usr/share/kicad/footprints \
+	  || (command -v apt-get >/dev/null && (apt-get install -y -q --no-install-recommends kicad kicad-footprints >/dev/null 2>&1 \
+	      || (apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends kicad kicad-footprints >/dev/null))) \
+	  || echo "warning: KiCad 6 is missing: rev B's PCB checks (KiCad's DRC, tests/hardware/test_pcb.py) will be skipped"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -r requirements-nodeps.txt
@@ -62,6 +66,22 @@ test-long: $(STAMP) $(EMU_STAMP) firmware
 # checks (tests/hardware).
 hardware: $(STAMP)
 	$(PY) tools/hardware/gen.py
+	@$(MAKE) --no-print-directory pcb
+
+# Rev B's PCB (tools/hardware/pcb.py: placed from the netlist, routed, its
+# planes poured, KiCad's DRC) and its fabrication set (tools/hardware/fab.py:
+# Gerbers and drill zipped, placement, assembly BOM; the layer pictures,
+# made PNGs in docs/img/pcb by pcb_pictures.py): KiCad 6's pcbnew under
+# Debian's python3. Routing takes a
+# few minutes: only when the netlist or the generator changed.
+PCB_SRC := hardware/rev_b/rev_b.net tools/hardware/pcb.py tools/hardware/pcb_place.py tools/hardware/pcb_route.py tools/hardware/sexpr.py
+.PHONY: pcb
+pcb: hardware/rev_b/fab/rev_b-gerbers.zip
+hardware/rev_b/rev_b.kicad_pcb: $(PCB_SRC)
+	/usr/bin/python3 tools/hardware/pcb.py
+hardware/rev_b/fab/rev_b-gerbers.zip: hardware/rev_b/rev_b.kicad_pcb tools/hardware/fab.py tools/hardware/pcb_pictures.py hardware/rev_b/bom.csv
+	/usr/bin/python3 tools/hardware/fab.py
+	$(PY) tools/hardware/pcb_pictures.py
 
 # The link fuzz and power cuts at length (tools/soak.py): 100 000 fuzzed
 # frames and 1 000 power cuts with a match played between them, on the

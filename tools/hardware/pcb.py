@@ -333,7 +333,13 @@ def cell_silk(board):
             line(a, b)
         t = pcbnew.PCB_TEXT(board)
         t.SetText(name)
-        t.SetPosition(at(x, y + L.R * 0.62))
+        # below the reed, or above the LED where a part sits there (A1's
+        # neighbour, the RP2040's block)
+        ly = y + L.R * 0.62
+        corners = [(x + dx, ly + dy) for dx in (-3.5, 3.5) for dy in (-1.8, 1.8)]
+        if not all(clear(CENTRE[0] + cx, CENTRE[1] + cy) for cx, cy in corners):
+            ly = y - L.R * 0.62
+        t.SetPosition(at(x, ly))
         t.SetLayer(pcbnew.F_SilkS)
         t.SetTextSize(pcbnew.wxSizeMM(2.5, 2.5))
         t.SetTextThickness(mm(0.3))
@@ -664,6 +670,8 @@ def route(board, netinfo):
     )
     failed = {}
     price = PRICE_START
+    best = None
+    best_words = []
     again = todo
     for rnd in range(1, ROUNDS + 1):
         failed = {}
@@ -723,11 +731,24 @@ def route(board, netinfo):
             ),
             flush=True,
         )
+        score = len(crossing) + len(failed)
+        if best is None or score < best[0]:
+            # the best round's tracks are the board's: the rounds can
+            # wander apart again before they settle
+            best = (
+                score,
+                {k: list(v) for k, v in rt.tracks.items()},
+                {k: list(v) for k, v in rt.vias.items()},
+            )
+            best_words = ["%s crosses another net" % n for n in crossing]
+            best_words += [
+                "%s at (%.1f, %.1f)" % (n, x, y) for n, got in failed.items() for x, y in got
+            ]
         if not crossing and not failed:
             break
         again = sorted(set(crossing) | set(failed), key=todo.index)
         price *= PRICE_GROWTH
-    for name, segs in rt.tracks.items():
+    for name, segs in best[1].items():
         net = netinfo[name.replace(FEED, "")]
         for layer, ax, ay, bx, by, width in segs:
             if (ax, ay) == (bx, by):
@@ -739,11 +760,10 @@ def route(board, netinfo):
             t.SetLayer(pcbnew.F_Cu if layer == 0 else pcbnew.B_Cu)
             t.SetNet(net)
             board.Add(t)
-    for name, vias in rt.vias.items():
+    for name, vias in best[2].items():
         for x, y in vias:
             _via(board, netinfo[name.replace(FEED, "")], x, y)
-    words = ["%s at (%.1f, %.1f)" % (n, x, y) for n, got in failed.items() for x, y in got]
-    words += ["%s crosses another net" % n for n in todo if rt.crossed(n)]
+    words = best_words
     return words
 
 
