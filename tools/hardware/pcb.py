@@ -96,12 +96,6 @@ def at(x, y):
     return pcbnew.wxPointMM(CENTRE[0] + x, CENTRE[1] + y)
 
 
-def ipc2221_width_mm(amps, rise_c=20.0, oz=1.0):
-    """IPC-2221's external trace width for a current and a temperature rise."""
-    area_mil2 = (amps / (0.048 * rise_c**0.44)) ** (1 / 0.725)
-    return area_mil2 / (1.378 * oz) * 0.0254
-
-
 # ---- footprints -----------------------------------------------------------------
 def coil_footprint(path, side=30.0, turns=4, width=0.5, gap=0.5):
     """The action pad's antenna: a square spiral of `turns` on the top
@@ -204,11 +198,6 @@ def pads_for(fp, pin):
     return got
 
 
-def bbox_mm(fp):
-    b = fp.GetBoundingBox(False, False)
-    return pcbnew.ToMM(b.GetWidth()), pcbnew.ToMM(b.GetHeight())
-
-
 # ---- building the board -----------------------------------------------------------
 def build(comps, nets):
     board = pcbnew.BOARD()
@@ -260,16 +249,21 @@ def build(comps, nets):
     return board, netinfo
 
 
+def segment(board, a, b, layer, width):
+    """A drawn line (not copper of a net) from a to b, mm from the centre."""
+    s = pcbnew.PCB_SHAPE(board)
+    s.SetShape(pcbnew.SHAPE_T_SEGMENT)
+    s.SetStart(at(*a))
+    s.SetEnd(at(*b))
+    s.SetLayer(layer)
+    s.SetWidth(mm(width))
+    board.Add(s)
+
+
 def outline(board):
     corners = [(L.X0, L.Y0), (L.X1, L.Y0), (L.X1, L.Y1), (L.X0, L.Y1)]
     for a, b in zip(corners, corners[1:] + corners[:1]):
-        s = pcbnew.PCB_SHAPE(board)
-        s.SetShape(pcbnew.SHAPE_T_SEGMENT)
-        s.SetStart(at(*a))
-        s.SetEnd(at(*b))
-        s.SetLayer(pcbnew.Edge_Cuts)
-        s.SetWidth(mm(0.1))
-        board.Add(s)
+        segment(board, a, b, pcbnew.Edge_Cuts, 0.1)
 
 
 def cell_silk(board):
@@ -311,13 +305,7 @@ def cell_silk(board):
                     else (a[0] + (b[0] - a[0]) * (k - 1) / n, a[1] + (b[1] - a[1]) * (k - 1) / n)
                 )
                 if math.hypot(end[0] - run[0], end[1] - run[1]) > 0.5:
-                    s = pcbnew.PCB_SHAPE(board)
-                    s.SetShape(pcbnew.SHAPE_T_SEGMENT)
-                    s.SetStart(at(*run))
-                    s.SetEnd(at(*end))
-                    s.SetLayer(pcbnew.F_SilkS)
-                    s.SetWidth(mm(0.2))
-                    board.Add(s)
+                    segment(board, run, end, pcbnew.F_SilkS, 0.2)
                 run = None
 
     for name in cell_names():
@@ -363,16 +351,6 @@ def put(board, fp, x, y, rot=0):
 
 def place(board, comps, fps):
     groups = {}
-    for ref, c in comps.items():
-        f = c["fields"]
-        if c["footprint"].startswith("Button_Switch_SMD:SW_SPST_REED") and f.get("Cell"):
-            pass
-        if "Register" in f and f.get("Cell") is None:
-            groups.setdefault(int(f["Register"]), [])
-    for ref, c in comps.items():
-        f = c["fields"]
-        if "Register" in f and f.get("Cell"):
-            pass
     # the cells each register reads: its reed switches' cells
     reeds = {ref: c for ref, c in comps.items() if c["fields"].get("Channel") is not None}
     for ref, c in reeds.items():

@@ -53,7 +53,6 @@ HOLES = (
     (0.0, -186.0),
     (0.0, 216.0),
 )
-GAP = 2.5  # between packed parts: room for the router's tracks
 BIG_GAP = 9.0  # between a block's chips: room for their small parts around them
 SAT_GAP = 1.6  # between a small part and its neighbours: room for a via
 
@@ -96,21 +95,3 @@ def spiral(cx, cy, region, step=1.0):
             for x, y in ((cx - k * step, cy + i * step), (cx + k * step, cy + i * step)):
                 yield x, y
         k += 1
-
-
-def pack(region, sizes, gap=GAP):
-    """Shelf packing of (w, h) boxes into a region: their centres, in
-    order; ValueError when they do not fit."""
-    x0, y0, x1, y1 = region
-    out = []
-    x, y, shelf = x0, y0, 0.0
-    for w, h in sizes:
-        if x + w > x1 and x > x0:
-            x, y = x0, y + shelf + gap
-            shelf = 0.0
-        if x + w > x1 or y + h > y1:
-            raise ValueError("region %r: no room for a %.1f x %.1f part" % (region, w, h))
-        out.append((x + w / 2.0, y + h / 2.0))
-        x += w + gap
-        shelf = max(shelf, h)
-    return out
