@@ -18,8 +18,9 @@ from smartboard import proto
 from smartboard.sim.console import card_code
 
 from . import link as L
-from . import logs, store, words
+from . import logs, rules_summary, store, words
 from .errors import CommandError
+from .i18n import N_, _
 from .liveview import legend
 
 SIMULATOR = logs.SIMULATOR  # HELLO board= of the simulated board
@@ -28,12 +29,14 @@ BUTTONS = ("mode", "confirm", "declare")
 # `help`: every command on a few rows, for the events area of an 80x24
 # terminal (eight rows: a longer text scrolled its beginning away);
 # `help TOPIC` says one group in full, `help legend` the LEDs' colours.
-HELP = """\
+HELP = N_(
+    """\
 hands:    put CELL CARD | lift CELL | tap CARD | mode | confirm | declare [long]
 set-up:  mode | start | option | players | computer | level | assist | hintlimit
 declare:  pass | out N | declare deck-empty SIDE | forced-removal SIDE | reserve
 companion: hands | tag Name=.. | pull | list | status | render N | nolog | quit
-help TOPIC says more: help hands | setup | declare | companion | legend"""
+help TOPIC says more: help hands | setup | declare | companion | legend | rules"""
+)
 
 HELP_TOPICS = {
     "hands": """\
@@ -328,14 +331,21 @@ class Companion:
 
     def _help(self, words):
         if not words:
-            return HELP.splitlines()
+            return _(HELP).splitlines()
         topic = words[0].lower().replace("-", "")
         if topic in ("legend", "leds", "colours", "colors"):
             return legend()
         if len(words) == 1 and topic in HELP_TOPICS:
             return HELP_TOPICS[topic].splitlines()
+        if topic == "rules" and len(words) <= 2:  # the game itself, in short
+            try:
+                return rules_summary.summary_lines(words[1] if words[1:] else None)
+            except ValueError as e:
+                raise CommandError(str(e))
         raise CommandError(
-            "no help on %r: help hands | setup | declare | companion | legend" % words[0]
+            _(
+                "no help on '{word}': help hands | setup | declare | companion | legend | rules"
+            ).format(word=words[0])
         )
 
     def _tag(self, pairs):
