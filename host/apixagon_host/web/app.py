@@ -26,7 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from .. import logs, words
+from .. import logs, rules_summary, words
 from ..errors import CommandError
 from ..online import protocol as P
 from ..render import PngUnavailable, led_legend_svg, svg_to_png
@@ -377,6 +377,16 @@ def create_app(
     async def job(request):
         return JSONResponse(bridge.job.as_dict() if bridge.job else None)
 
+    # ---- the rules in short: the companion's `help rules`, the manual's page linked
+    async def rules_page(request):
+        return page(
+            request,
+            "rules",
+            summary=rules_summary.summary_lines(),
+            topics=rules_summary.topics(),
+            manual_page=rules_summary.MANUAL_PAGE,
+        )
+
     # ---- the board ------------------------------------------------------------
     async def board_page(request):
         s = bridge.session
@@ -455,6 +465,7 @@ def create_app(
         Route("/match/{id:int}/download.{ext:str}", _only(download, ("apx", "json", "svg", "png"))),
         Route("/match/{id:int}/tags", tags, methods=["POST"]),
         Route("/board", board_page),
+        Route("/rules", rules_page),
         Route("/watch/{code:str}.apx", watch_apx),
         Route("/watch/{code:str}", watch_page),
         Route("/favicon.ico", favicon),
