@@ -283,10 +283,11 @@ def ink(fill):
     return C.hex_of(C.ink_on(C.rgb_of(fill)))
 
 
-def _royal_cell(svg, lay, game, fills=None):
+def _royal_cell(svg, lay, game, fills=None, words=True):
     """The empty Royal Cell (§3.1): a crown, a padlock while locked, a
-    dashed frame while a side may take it. On a cell lit in an LED colour
-    (fills) they are drawn in that colour's label ink."""
+    dashed frame while a side may take it, and its state in a word unless
+    words is false. On a cell lit in an LED colour (fills) they are drawn
+    in that colour's label ink."""
     state, _ = P.royal_state(game)
     if state == "occupied":
         return
@@ -303,10 +304,11 @@ def _royal_cell(svg, lay, game, fills=None):
     if state == "locked":
         svg.define("padlock", '<path id="padlock" d="%s" fill-rule="evenodd"/>' % _PADLOCK)
         out.append(_use("padlock", cx + 13, cy + 17, 16, ' fill="%s"' % (colour if lit else INK)))
-    out.append(
-        '<text x="%s" y="%s" font-size="11" fill="%s" text-anchor="middle">%s</text>'
-        % (_n(cx if state == "open" else cx - 6), _n(cy + 22), text, state)
-    )
+    if words:
+        out.append(
+            '<text x="%s" y="%s" font-size="11" fill="%s" text-anchor="middle">%s</text>'
+            % (_n(cx if state == "open" else cx - 6), _n(cy + 22), text, state)
+        )
     out.append("</g>")
     svg.add("".join(out))
 
@@ -556,7 +558,14 @@ def _legend(svg, lay, game):
 
 
 def render_svg(
-    game, title=None, size=None, coordinates=True, fills=None, chrome=True, stopped=None
+    game,
+    title=None,
+    size=None,
+    coordinates=True,
+    fills=None,
+    chrome=True,
+    stopped=None,
+    words=True,
 ):
     """The position of game as an SVG document (a str). Pure and
     deterministic: the same game gives the same bytes.
@@ -569,7 +578,9 @@ def render_svg(
     a cell's own colour (_cells). chrome: the title and the legend; without
     them only the board is drawn (the web companion says the rest in
     words). stopped: how a match stopped that the rules did not end
-    ("abandoned"), said instead of whose turn it is."""
+    ("abandoned"), said instead of whose turn it is. words: false draws
+    no word on the board but the cells' names (with chrome false, a
+    picture that pages in any language can share)."""
     lay = Layout(coordinates)
     svg = _Svg()
     _define_shapes(svg)
@@ -592,7 +603,7 @@ def render_svg(
     if coordinates:
         _coordinates(svg, lay)
     _cells(svg, lay, game, coordinates, quiet, fills)
-    _royal_cell(svg, lay, game, fills)
+    _royal_cell(svg, lay, game, fills, words)
     _seal_bridges(svg, lay, links)
     svg.add('<g class="cards">')
     for x in range(NCELLS):
