@@ -10,6 +10,20 @@ JOBS    ?= auto
 
 all: test
 
+# The virtual environment, made again when its python cannot run pip: a
+# first run interrupted (Ctrl-C) while `python -m venv` was installing pip
+# left a .venv with a python and no pip, and every later make failed on it
+# ("No module named pip") until it was deleted by hand. Only a folder venv
+# made (it holds pyvenv.cfg) is removed (tests/host/test_make_venv.py).
+.PHONY: venv
+venv:
+	@"$(PY)" -m pip --version >/dev/null 2>&1 || { \
+	  if [ -f "$(VENV)/pyvenv.cfg" ]; then \
+	    echo "$(VENV) is incomplete (no pip: an interrupted first run?): making it again"; \
+	    rm -rf "$(VENV)"; \
+	  fi; \
+	  $(PYTHON) -m venv "$(VENV)"; }
+
 # CairoSVG (PNG pictures) needs the system's cairo library, the web
 # companion's browser tests Debian's chromium (Playwright drives it; its own
 # browser download cannot work offline), and the online play's tests
@@ -33,7 +47,7 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	  || (command -v apt-get >/dev/null && (apt-get install -y -q --no-install-recommends kicad kicad-footprints >/dev/null 2>&1 \
 	      || (apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends kicad kicad-footprints >/dev/null))) \
 	  || echo "warning: KiCad 6 is missing: rev B's PCB checks (KiCad's DRC, tests/hardware/test_pcb.py) will be skipped"
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(MAKE) --no-print-directory venv
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -r requirements-nodeps.txt
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e .
