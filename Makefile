@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed-stamp
 EMU_STAMP := tools/rp2040/node_modules/.installed-stamp
 JOBS    ?= auto
 
-.PHONY: all test test-fast bench bench-long figures run web console lint fmt mpy firmware emu clean install uninstall hardware ladder docs
+.PHONY: all test test-fast bench bench-long figures run web console lint fmt mpy firmware emu clean install uninstall hardware ladder docs i18n mo
 
 all: test
 
@@ -53,11 +53,45 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e .
 	@touch $(STAMP)
 
+# The languages a person reads (docs/development/i18n.md): gettext
+# catalogues, English and Italian. The .po files are the source and are
+# committed; the .mo files gettext reads are compiled from them here and
+# git-ignored, as projects using Babel and gettext do: a .mo is a build
+# product, and one committed beside its .po can silently fall behind it.
+# run, web, test and install depend on them, so a fresh clone has them
+# (an install without make, pip install ., shows English until make mo).
+LOCALE_DIR := host/apixagon_host/locale
+LANGS      := en it
+PO_FILES   := $(LANGS:%=$(LOCALE_DIR)/%/LC_MESSAGES/apixagon.po)
+MO_FILES   := $(PO_FILES:.po=.mo)
+POT        := build/i18n/apixagon.pot
+
+mo: $(MO_FILES)
+
+$(LOCALE_DIR)/%/LC_MESSAGES/apixagon.mo: $(LOCALE_DIR)/%/LC_MESSAGES/apixagon.po | $(STAMP)
+	$(VENV)/bin/pybabel -q compile -l $* -D apixagon -i $< -o $@
+
+# make i18n: every string marked in the code (_, N_, ngettext; gettext
+# too, what a template's {% trans %} becomes; babel.cfg says where) extracted into build/i18n/apixagon.pot, both catalogues
+# updated from it (new strings added untranslated, changed ones marked
+# fuzzy, removed ones dropped), then compiled. Translate what it added in
+# the Italian .po: tests/host/test_i18n.py fails on a string missing,
+# empty or fuzzy there.
+i18n: $(STAMP)
+	@mkdir -p $(dir $(POT))
+	$(VENV)/bin/pybabel -q extract -F babel.cfg --no-default-keywords -k _ -k N_ -k ngettext:1,2 -k gettext \
+	  --add-location=file --no-wrap --project=APIXAGON --version=0.1.0 -o $(POT) host
+	@for l in $(LANGS); do \
+	  $(VENV)/bin/pybabel -q update -i $(POT) -d $(LOCALE_DIR) -D apixagon -l $$l \
+	    --init-missing --ignore-obsolete --no-wrap || exit 1; \
+	done
+	@$(MAKE) --no-print-directory mo
+
 # The whole suite: CPython tests plus the core suite under the real
 # MicroPython unix port with a capped heap.
 # worksteal: a worker out of tests takes the queued ones of a busy one (the
 # emulated RP2040's tests, minutes each, otherwise queued on one worker).
-test: $(STAMP) $(EMU_STAMP) firmware
+test: $(STAMP) $(EMU_STAMP) firmware $(MO_FILES)
 	$(VENV)/bin/ruff check firmware host tests tools
 	$(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
@@ -128,7 +162,7 @@ ladder: $(STAMP)
 # chooses another folder). quit, Ctrl-C or Ctrl-D ends both.
 # PROFILE=B for reed sensors and the action pad.
 PROFILE ?= A
-run: $(STAMP)
+run: $(STAMP) $(MO_FILES)
 	@$(PY) tools/devboard.py --companion --profile $(PROFILE)
 
 # The simulated board and the web companion (`apixagon serve`) on it,
@@ -138,7 +172,7 @@ run: $(STAMP)
 # One simulated board per flash folder: a second make run / make web while
 # one runs says which holds build/flash.
 WEB_PORT ?= 8765
-web: $(STAMP)
+web: $(STAMP) $(MO_FILES)
 	@$(PY) tools/devboard.py --web --profile $(PROFILE) --web-port $(WEB_PORT)
 
 # `apixagon` on the user's PATH: a link in BINDIR (default ~/.local/bin,
@@ -147,7 +181,7 @@ web: $(STAMP)
 # every dependency, and `git pull` changes it at once (an editable
 # install). `make uninstall` removes only that link.
 BINDIR ?= $(HOME)/.local/bin
-install: $(STAMP)
+install: $(STAMP) $(MO_FILES)
 	@mkdir -p "$(BINDIR)"
 	@ln -sfn "$(CURDIR)/$(VENV)/bin/apixagon" "$(BINDIR)/apixagon"
 	@echo "installed: $(BINDIR)/apixagon -> $(CURDIR)/$(VENV)/bin/apixagon"

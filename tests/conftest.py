@@ -11,6 +11,10 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "board"))
 # Tests read data files (hardware/layout.json) relative to the repository,
 # as the MicroPython run does.
 os.chdir(ROOT)
+# The suite checks the host's words in English: on an Italian desktop
+# (LANG=it_IT.UTF-8) too. Tests of the Italian ask for it themselves
+# (tests/host/test_i18n.py).
+os.environ["APIXAGON_LANG"] = "en"
 
 
 # The emulated RP2040's tests and the deploys killed on purpose take

@@ -8,6 +8,7 @@ from apixagon.codes import OK, REASONS
 from apixagon.game import Game
 
 from .errors import EXIT_FAILED, EXIT_OK, CommandError
+from .i18n import _
 
 
 def read_record_lines(path):
@@ -18,14 +19,17 @@ def read_record_lines(path):
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise CommandError("cannot read %s: %s" % (path, e.strerror or e)) from None
+        raise CommandError(
+            _("cannot read %(path)s: %(why)s") % {"path": path, "why": e.strerror or e}
+        ) from None
     try:
         # utf-8-sig: a byte-order mark some editors write is not part of
         # line 1 (the mode line would be lost as a syntax error)
         return data.decode("utf-8-sig").splitlines()
     except UnicodeDecodeError as e:
         raise CommandError(
-            "%s is not a text record (byte %d is not UTF-8)" % (path, e.start)
+            _("%(path)s is not a text record (byte %(byte)d is not UTF-8)")
+            % {"path": path, "byte": e.start}
         ) from None
 
 
@@ -60,8 +64,8 @@ def run(state, args):
     if not verdicts:
         # Not one move line (NOTATION.md: a record is its moves; the
         # headers alone are no match): not "in progress", an error.
-        name = "standard input" if args.file == "-" else args.file
-        raise CommandError("%s: no moves: not a match record" % name, EXIT_FAILED)
+        name = _("standard input") if args.file == "-" else args.file
+        raise CommandError(_("%s: no moves: not a match record") % name, EXIT_FAILED)
     if args.json:
         moves = []
         for lineno, reason in verdicts:
@@ -73,5 +77,5 @@ def run(state, args):
     else:
         for lineno, reason in verdicts:
             state.out.write(record.verdict_text(lineno, reason) + "\n")
-        state.out.write("result: %s\n" % result_of(game, tags)[3])
+        state.out.write(_("result: %s") % result_of(game, tags)[3] + "\n")
     return EXIT_FAILED if any(r != OK for _, r in verdicts) else EXIT_OK
