@@ -362,7 +362,7 @@ class Board:
             self.view.dirty = True
         elif self.phase == SETUP:
             self._show_setup()
-        elif self.phase == PLAY and i == S.DISPLAY:
+        elif self.phase == PLAY and (i == S.DISPLAY or i == S.ASSIST):
             self._refresh()
         else:
             return

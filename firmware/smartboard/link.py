@@ -737,23 +737,37 @@ class Link:
         if len(args) != 2 or args[0] not in _SETTINGS:
             return proto.E_ARGS
         i = _SETTINGS.index(args[0])
-        key, value = args[0], number(args[1], 0, S.LIMITS[i] - 1)
+        key = args[0]
         s = self.board.settings
-        if i == S.PLAYERS:
-            # A count the mode set takes: Teen 2, 4 or 6 (§7), Junior 2 to 6
-            # (§6); the other modes fix their own.
-            m = s.get(S.GAME_MODE)
-            if m == JUNIOR and value >= 2:
-                i = S.JPLAYERS
-            elif m != TEEN or value < 2 or value & 1:
-                why = "takes 2, 4 or 6" if m == TEEN else "takes 2 to 6"
-                if m != TEEN and m != JUNIOR:
-                    why = "has no player count (teen and junior have)"
-                self._err(self._seq, proto.E_ARGS, "players %d: %s %s" % (value, MODES[m], why))
-                return _SENT
+        m = s.get(S.GAME_MODE)
+        try:
+            value = number(args[1], 0, S.LIMITS[i] - 1)
+            if i == S.PLAYERS:
+                # A count the mode set takes: Teen 2, 4 or 6 (§7), Junior 2 to 6
+                # (§6); the other modes fix their own.
+                if m == JUNIOR and value >= 2:
+                    i = S.JPLAYERS
+                elif m != TEEN or value < 2 or value & 1:
+                    raise ValueError(key)
+        except ValueError:
+            if i != S.PLAYERS:
+                return self.set_refused(key, "0..%d" % (S.LIMITS[i] - 1))
+            return self.set_refused(
+                key, "2,4,6" if m == TEEN else "2..6" if m == JUNIOR else "-", MODES[m]
+            )
         s.set(i, value, self.board.now)
         self.board.setting_changed(i)
         return "%s=%d" % (key, value)
+
+    def set_refused(self, key, allowed, mode=""):
+        """A refused SET says what the setting takes (docs/protocol.md, SET):
+        `ERR 6 bad arguments: SET KEY ALLOWED [MODE]`, the host's to word."""
+        self._err(
+            self._seq,
+            proto.E_ARGS,
+            "SET %s %s %s" % (key, allowed, mode) if mode else "SET %s %s" % (key, allowed),
+        )
+        return _SENT
 
     def cmd_clock(self, args):
         # CLOCK [seconds [minutes]]: the host's time, and how far east of

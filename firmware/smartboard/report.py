@@ -8,6 +8,7 @@ from apixagon import record
 from apixagon.codes import (
     BEEKEEPER,
     JUNIOR,
+    MODES,
     OUT,
     PASS,
     PLACE,
@@ -15,6 +16,7 @@ from apixagon.codes import (
     REASONS,
     RESERVE,
     SMOKER,
+    seats_of,
 )
 from apixagon.geometry import NCELLS, cell_name
 
@@ -71,32 +73,57 @@ def set_more(link, args, i):
     """SET computer|level|assist|hintlimit VALUE. computer: the seats by
     their record names in the mode set (`G`, `B`, `A2+B1`), `none`, or the
     mask; level 1..5 (computer.BOARD_LEVELS); assist 0..2; hintlimit 0
-    (none) .. 6."""
+    (none) .. 6. A bad value is refused with what the setting takes
+    (link.set_refused)."""
     s = link.board.settings
     key, v = args
     if i == S.COMPUTER:
         m = s.get(S.GAME_MODE)
-        letters = record.mode_letters(m, link.board.players())
-        if v == "none":
+        n = link.board.players()
+        letters = record.mode_letters(m, n)
+        seats = seats_of(m, n)
+        try:
             value = 0
-        elif v[0] in "0123456789":
-            value = proto.number(v, 0, 63)
-        else:
-            value = 0
-            for w in v.split("+"):
-                if not w or w[0] not in letters or letters == "JJ":
+            if v[0] in "0123456789":
+                value = proto.number(v, 0, 63)
+            elif v != "none":
+                for w in v.split("+"):
+                    if not w or w[0] not in letters:
+                        raise ValueError(v[:16])
+                    value |= 1 << (letters.index(w[0]) * 3 + number_of_seat(w[1:]) - 1)
+            # Only the seats the mode has (RULES §3-§5, §7: 3v2's team B has
+            # two): a seat it lacks would start the match with no computer.
+            # Junior has none: §6 is a race of hands, no turns to take.
+            for b in range(6):
+                if value >> b & 1 and (m == JUNIOR or b % 3 >= seats[b // 3]):
                     raise ValueError(v[:16])
-                seat = number_of_seat(w[1:])
-                value |= 1 << (letters.index(w[0]) * 3 + seat - 1)
+        except ValueError:
+            return link.set_refused(key, seat_list(letters, seats), MODES[m])
     else:
-        if i == S.LEVEL and v == "6":
-            # the engine's 6 answers in ~3 s of the board's chip (docs/figures.md)
-            link._err(link._seq, 6, "level 6: the board offers 1 to 5 (6 is the PC's)")
-            return proto.SENT
+        # level: the engine's 6 answers in ~3 s of the board's chip
+        # (docs/figures.md), so the board offers 1 to 5 and the PC all six
         lo, hi = (1, 5) if i == S.LEVEL else (0, 2 if i == S.ASSIST else 6)
-        value = proto.number(v, lo, hi) - (i == S.LEVEL)
+        try:
+            value = proto.number(v, lo, hi) - (i == S.LEVEL)
+        except ValueError:
+            return link.set_refused(key, "%d..%d" % (lo, hi))
     s.set(i, value, link.board.now)
+    if i == S.ASSIST:
+        link.board.setting_changed(i)  # the hints' LEDs change at once
     return "%s=%s" % (key, v)
+
+
+def seat_list(letters, seats):
+    """The seats a mode has by their record names, commas between (`B,G`;
+    `A1,A2,A3,B1,B2`), or `-` for none (Junior, §6)."""
+    if letters == "JJ":
+        return "-"
+    teams = seats[0] > 1 or seats[1] > 1
+    out = []
+    for t in (0, 1):
+        for k in range(1, seats[t] + 1):
+            out.append(letters[t] + ("%d" % k if teams else ""))
+    return ",".join(out)
 
 
 def number_of_seat(text):
