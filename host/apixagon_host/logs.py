@@ -10,6 +10,7 @@ from apixagon.game import Game
 
 from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
+from .i18n import N_, _, ngettext
 from .progress import Progress
 from .store import Store, apx_lines, as_json, default_path, record_tags, tag_pairs
 from .termtext import clean, clean_lines
@@ -48,7 +49,8 @@ def _store(args, write=False):
         if path is None:
             return None
         raise CommandError(
-            "no match database at %s (apixagon logs pull --db %s makes one)" % (path, path),
+            _("no match database at %(path)s (apixagon logs pull --db %(path)s makes one)")
+            % {"path": path},
             EXIT_USAGE,
         )
 
@@ -92,7 +94,7 @@ def _pull(state, args, store):
             todo.append((name, size, bstate, have))
         bar = Bytes(
             sum(size - _start(have) for _, size, _, have in todo),
-            "pulling",
+            _("pulling"),
             getattr(args, "progress", False),
         )
         done = set()  # stored whole by this pull
@@ -106,8 +108,11 @@ def _pull(state, args, store):
             # (a full disk says so itself): what came whole is stored, the
             # board keeps every log, none is marked.
             raise L.BoardError(
-                "%s; what was stored before is kept, the board keeps its logs: "
-                "pull again to go on" % e,
+                _(
+                    "%s; what was stored before is kept, the board keeps its logs: "
+                    "pull again to go on"
+                )
+                % e,
                 e.code,
             ) from None
         finally:
@@ -118,21 +123,24 @@ def _pull(state, args, store):
         link.mark_pulled(mark)  # the board may now delete them
         deleted = _delete(link, store, board) if getattr(args, "delete", False) else None
     new = len(todo) - len(bad)
-    state.out.write(
-        "%d log%s pulled from %s, %d up to date%s\n"
-        % (
-            new,
-            "" if new == 1 else "s",
-            board,
-            len(logs) - len(todo),
-            "" if deleted is None else ", %d deleted from the board" % deleted,
-        )
-    )
+    said = ngettext(
+        "%(n)d log pulled from %(board)s, %(same)d up to date",
+        "%(n)d logs pulled from %(board)s, %(same)d up to date",
+        new,
+    ) % {"n": new, "board": board, "same": len(logs) - len(todo)}
+    if deleted is not None:
+        said += _(", %d deleted from the board") % deleted
+    state.out.write(said + "\n")
     if bad:
         for name in sorted(bad):
-            sys.stderr.write("apixagon: %s: not stored, kept on the board\n" % bad[name])
+            sys.stderr.write(
+                "apixagon: %s\n" % (_("%s: not stored, kept on the board") % bad[name])
+            )
         raise CommandError(
-            "%d log%s did not verify (see above)" % (len(bad), "" if len(bad) == 1 else "s"),
+            ngettext(
+                "%d log did not verify (see above)", "%d logs did not verify (see above)", len(bad)
+            )
+            % len(bad),
             EXIT_FAILED,
         )
     return 0
@@ -161,7 +169,7 @@ def _fetch(link, store, board, todo, bar, bad, done):
     early = {name: {} for name in data}  # chunks come ahead of one asked again
     fresh = dict.fromkeys(data, 0)  # chunks since the log was last stored
     reqs = []
-    for name, size, _, have in todo:
+    for name, size, _st, have in todo:
         for off in range(_start(have), size, CHUNK):
             reqs.append((name, off, min(CHUNK, size - off)))
     # finished logs asked for from their start: whole (a range of numbers)
@@ -188,7 +196,7 @@ def _fetch(link, store, board, todo, bar, bad, done):
             foreign.add(name)  # not a continuation: nothing of it stored
             return
         try:
-            _, complete, n = store.put(board, name, data[name])
+            _kept, complete, n = store.put(board, name, data[name])
         except ValueError as e:
             bad[name] = str(e)
             return
@@ -203,8 +211,12 @@ def _fetch(link, store, board, todo, bar, bad, done):
 def _retire(state, store, board, name):
     kept = store.retire(board, name)
     state.out.write(
-        "%s on the board is another match than the one stored under that name "
-        "(the board's flash was wiped?): the stored one is kept as %s\n" % (name, kept)
+        _(
+            "%(name)s on the board is another match than the one stored under that name "
+            "(the board's flash was wiped?): the stored one is kept as %(kept)s"
+        )
+        % {"name": name, "kept": kept}
+        + "\n"
     )
 
 
@@ -227,10 +239,22 @@ def list_(state, args):
             rows = store.list()
             tags = {r[0]: store.tags(r[0]) for r in rows}
     if not rows:
-        state.out.write("no matches stored yet (apixagon logs pull)\n")
+        state.out.write(_("no matches stored yet (apixagon logs pull)") + "\n")
         return 0
     row = "%4s  %-14s %-10s %-16s %5s  %-8s %-22s %s"
-    state.out.write(row % ("id", "board", "log", "date", "moves", "state", "players", "result"))
+    state.out.write(
+        row
+        % (
+            _("id"),
+            _("board"),
+            _("log"),
+            _("date"),
+            _("moves"),
+            _("state"),
+            _("players"),
+            _("result"),
+        )
+    )
     state.out.write("\n")
     # A table for a person: what the database holds is shown, never acted on.
     for mid, board, name, moves, complete, result, at, size, date in rows:
@@ -240,7 +264,7 @@ def list_(state, args):
             clean(name),
             clean(date),
             moves,
-            "done" if complete else "in play",
+            _("done") if complete else _("in play"),
             clean(players(tags[mid])) or "-",
             clean(str(result or "")),
         )
@@ -257,7 +281,7 @@ def players(tags):
     """ "Anna v Ben" from a match's player tags, "" when none is named."""
     for one, two in PLAYER_TAGS:
         if one in tags or two in tags:
-            return "%s v %s" % (tags.get(one, "?"), tags.get(two, "?"))
+            return _("%(one)s v %(two)s") % {"one": tags.get(one, "?"), "two": tags.get(two, "?")}
     return ""
 
 
@@ -267,14 +291,14 @@ def _load(args, more=False):
     store = _store(args)
     if store is None:
         raise CommandError(
-            "no stored match with id %s: nothing pulled yet (apixagon logs pull)" % args.id
+            _("no stored match with id %s: nothing pulled yet (apixagon logs pull)") % args.id
         )
     with store:
         try:
             got = store.load(args.id)
             return got + (store.date(args.id), store.tags(args.id)) if more else got
         except KeyError:
-            raise CommandError("no stored match with id %s (see apixagon logs list)" % args.id)
+            raise CommandError(_("no stored match with id %s (see apixagon logs list)") % args.id)
 
 
 def show(state, args):
@@ -286,8 +310,15 @@ def show(state, args):
     named = dict(record_tags(board, name, lines))["Board"]  # as the log names it
     where = board if named == board else "%s (%s)" % (named, board)
     state.out.write(
-        "match %d: %s on %s, %s (%s)\n"
-        % (args.id, clean(name), clean(where), clean(date), records.verdict_name(verdict))
+        _("match %(id)d: %(log)s on %(board)s, %(date)s (%(verdict)s)")
+        % {
+            "id": args.id,
+            "log": clean(name),
+            "board": clean(where),
+            "date": clean(date),
+            "verdict": records.verdict_name(verdict),
+        }
+        + "\n"
     )
     for line in apx_lines(board, name, lines, date, tags):
         state.out.write(clean(line) + "\n")
@@ -307,7 +338,7 @@ def export(state, args):
         from . import outfile
 
         outfile.write_atomic(args.output, text.encode())  # whole or not at all
-        state.out.write("wrote %s\n" % args.output)
+        state.out.write(_("wrote %s") % args.output + "\n")
     elif _isatty(state.out):
         state.out.write(clean_lines(text))
     else:
@@ -325,7 +356,8 @@ def export_format(given, output):
     said = FORMATS.get(ext)
     if given and said and given != said:
         raise CommandError(
-            "--format %s but %s ends in %s: give one or make them agree" % (given, output, ext),
+            _("--format %(format)s but %(file)s ends in %(ext)s: give one or make them agree")
+            % {"format": given, "file": output, "ext": ext},
             EXIT_USAGE,
         )
     return given or said or "apx"
@@ -345,14 +377,12 @@ def tag(state, args):
         try:
             store.set_tags(args.id, tags)
         except ValueError as e:
-            raise CommandError("%s; nothing changed" % e, EXIT_USAGE) from None
+            raise CommandError(_("%s; nothing changed") % e, EXIT_USAGE) from None
         except KeyError:
-            raise CommandError("no stored match with id %s (see apixagon logs list)" % args.id)
+            raise CommandError(_("no stored match with id %s (see apixagon logs list)") % args.id)
         now = store.tags(args.id)
-    state.out.write(
-        "match %d: %s\n"
-        % (args.id, "  ".join('%s="%s"' % kv for kv in now.items()) if now else "no tags")
-    )
+    tags = "  ".join('%s="%s"' % kv for kv in now.items()) if now else _("no tags")
+    state.out.write(_("match %(id)d: %(tags)s") % {"id": args.id, "tags": tags} + "\n")
     return 0
 
 
@@ -376,20 +406,23 @@ def game_at(lines, ply):
     """The game after `ply` moves of a stored match (all if None)."""
     moves = lines.moves if ply is None else lines.moves[:ply]
     if ply is not None and not 0 <= ply <= len(lines.moves):
-        raise CommandError("ply %d out of range: the match has %d moves" % (ply, len(lines.moves)))
+        raise CommandError(
+            _("ply %(ply)d out of range: the match has %(moves)d moves")
+            % {"ply": ply, "moves": len(lines.moves)}
+        )
     game, verdicts = record.check(lines.header + moves, Game)
     return game
 
 
 # STATUS hw= names (docs/protocol.md), in words
 PARTS = {
-    "reader1": "cell reader 1",
-    "reader2": "cell reader 2",
-    "reader3": "cell reader 3",
-    "reader4": "cell reader 4",
-    "pad": "the action pad's reader",
-    "strip": "the LED strip",
-    "cells": "the cell scanner",
+    "reader1": N_("cell reader 1"),
+    "reader2": N_("cell reader 2"),
+    "reader3": N_("cell reader 3"),
+    "reader4": N_("cell reader 4"),
+    "pad": N_("the action pad's reader"),
+    "strip": N_("the LED strip"),
+    "cells": N_("the cell scanner"),
 }
 
 
@@ -397,20 +430,16 @@ def status(state, args):
     with L.connect(args.port) as link:
         info = link.info
         st = link.status()
-    head = "board %s (%s), firmware %s, protocol %s, profile %s" % (
-        info.get("id"),
-        info.get("board"),
-        info.get("fw"),
-        info.get("proto"),
-        info.get("profile"),
-    )
+    head = _(
+        "board %(id)s (%(board)s), firmware %(fw)s, protocol %(proto)s, profile %(profile)s"
+    ) % {k: info.get(k) for k in ("id", "board", "fw", "proto", "profile")}
     lines = [head]
     for k in sorted(st):
         v = status_value(k, st[k])
         if k == "free" and info.get("board") == SIMULATOR:
-            v += " (of a simulated Pico's 1408 KB filesystem)"
+            v += " " + _("(of a simulated Pico's 1408 KB filesystem)")
         lines.append("  %-9s %s" % (k, v))
-    lines += ["warning: " + w for w in warnings(st)]
+    lines += [_("warning: %s") % w for w in warnings(st)]
     state.out.write("".join(clean(x) + "\n" for x in lines))
     return 0
 
@@ -426,13 +455,16 @@ def selftest(state, args):
             rep = None
     if rep is None:
         state.out.write(
-            "the board runs its self-test: follow it on its LEDs and buttons; "
-            "`apixagon selftest --last` prints the report\n"
+            _(
+                "the board runs its self-test: follow it on its LEDs and buttons; "
+                "`apixagon selftest --last` prints the report"
+            )
+            + "\n"
         )
         return 0
-    head, _, words = rep.partition(" : ")
+    head, _sep, words = rep.partition(" : ")
     fields = head.split()
-    lines = ["self-test: %s" % fields[0]] if fields else []
+    lines = [_("self-test: %s") % fields[0]] if fields else []
     lines += ["  %-8s %s" % tuple(f.split("=", 1)) for f in fields[1:] if "=" in f]
     lines += ["  " + w for w in words.split("; ") if w]
     state.out.write("".join(clean(x) + "\n" for x in lines))
@@ -452,13 +484,13 @@ def status_value(key, value):
     if key == "clock" and value.isdigit():
         t = int(value)
         if t < CLOCK_SET:
-            return "not set (%s s since the board started)" % value
+            return _("not set (%s s since the board started)") % value
         try:
             return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
         except (OverflowError, OSError, ValueError):
             return value
     if key == "free" and value == "-1":
-        return "unknown (the board cannot tell)"
+        return _("unknown (the board cannot tell)")
     if key in ("free", "heap") and value.isdigit():
         return size_text(int(value))
     return value
@@ -467,7 +499,7 @@ def status_value(key, value):
 def size_text(n):
     """Bytes for a person: 512 bytes, 12.5 KB, 1.4 MB."""
     if n < 1024:
-        return "%d byte%s" % (n, "" if n == 1 else "s")
+        return ngettext("%d byte", "%d bytes", n) % n
     if n < 1024 * 1024:
         return "%.1f KB" % (n / 1024)
     return "%.1f MB" % (n / (1024 * 1024))
@@ -478,32 +510,38 @@ def warnings(st):
     out = []
     if st.get("phase") == "safe":
         out.append(
-            "the board runs in safe mode (%s): its matches can be pulled; "
-            "REBOOT it, or power it without MODE held, to play"
+            _(
+                "the board runs in safe mode (%s): its matches can be pulled; "
+                "REBOOT it, or power it without MODE held, to play"
+            )
             % st.get("error", "?").replace("_", " ")
         )
     if st.get("low") == "1":
-        out.append("the board's storage is low: pull the matches")
+        out.append(_("the board's storage is low: pull the matches"))
     from . import words
 
     out += words.storage_notes(st)
     hw = st.get("hw", "ok")
     if hw != "ok":
-        parts = [PARTS.get(p, p) for p in hw.split(",") if p]
+        parts = [_(PARTS[p]) if p in PARTS else p for p in hw.split(",") if p]
         out.append(
-            "%s of the board do%s not work: %s (it plays on with the rest)"
-            % (
-                "parts" if len(parts) > 1 else "a part",
-                "" if len(parts) > 1 else "es",
-                ", ".join(parts),
+            ngettext(
+                "a part of the board does not work: %s (it plays on with the rest)",
+                "parts of the board do not work: %s (it plays on with the rest)",
+                len(parts),
             )
+            % ", ".join(parts)
         )
     faults = st.get("faults", "0")
     if faults.isdigit() and int(faults):
         n = int(faults)
         out.append(
-            "the board's main loop caught %d error%s since it started (it went on)"
-            % (n, "" if n == 1 else "s")
+            ngettext(
+                "the board's main loop caught %d error since it started (it went on)",
+                "the board's main loop caught %d errors since it started (it went on)",
+                n,
+            )
+            % n
         )
     return out
 
@@ -519,11 +557,13 @@ def ports(state, args):
             )
             found += 1
         except L.PortBusy:
-            state.out.write("%s  busy: another program (apixagon monitor?) is reading it\n" % dev)
+            state.out.write(
+                "%s  %s\n" % (dev, _("busy: another program (apixagon monitor?) is reading it"))
+            )
         except CommandError:
             continue
     if not found:
-        state.out.write("no APIXAGON board found on USB\n")
+        state.out.write(_("no APIXAGON board found on USB") + "\n")
         return L.EXIT_NO_BOARD
     return 0
 
@@ -535,9 +575,9 @@ def render(state, args):
     out = args.output
     ext = os.path.splitext(out)[1].lower() if out else ".svg"
     if ext not in (".svg", ".png"):
-        raise CommandError("--output must end in .svg or .png: %s" % out, EXIT_USAGE)
+        raise CommandError(_("--output must end in .svg or .png: %s") % out, EXIT_USAGE)
     if args.size is not None and not 64 <= args.size <= 8192:
-        raise CommandError("--size must be 64..8192 pixels, not %d" % args.size, EXIT_USAGE)
+        raise CommandError(_("--size must be 64..8192 pixels, not %d") % args.size, EXIT_USAGE)
     from . import outfile
     from . import render as R
 
@@ -545,7 +585,10 @@ def render(state, args):
     game = game_at(lines, args.ply)
     ply = len(lines.moves) if args.ply is None else args.ply
     # (an SVG title with a control character would not even be valid XML)
-    title = clean("%s \u00b7 %s \u00b7 move %d of %d" % (board, name, ply, len(lines.moves)))
+    title = clean(
+        _("%(board)s \u00b7 %(log)s \u00b7 move %(ply)d of %(moves)d")
+        % {"board": board, "log": name, "ply": ply, "moves": len(lines.moves)}
+    )
     svg = R.render_svg(
         game,
         title=title,
@@ -559,16 +602,19 @@ def render(state, args):
             data = R.svg_to_png(svg)
         except R.PngUnavailable as e:
             raise CommandError(
-                "PNG output needs CairoSVG and the cairo library (%s): "
-                "pip install 'apixagon[png]' (or pip install cairosvg) and the system's "
-                "cairo (e.g. apt install libcairo2); SVG output (-o FILE.svg) works "
-                "without them. Nothing written." % e,
+                _(
+                    "PNG output needs CairoSVG and the cairo library (%s): "
+                    "pip install 'apixagon[png]' (or pip install cairosvg) and the system's "
+                    "cairo (e.g. apt install libcairo2); SVG output (-o FILE.svg) works "
+                    "without them. Nothing written."
+                )
+                % e,
                 EXIT_FAILED,
             )
     else:
         data = svg.encode("utf-8")
     outfile.write_atomic(out, data)
-    state.out.write("wrote %s\n" % out)
+    state.out.write(_("wrote %s") % out + "\n")
     return 0
 
 
@@ -581,7 +627,7 @@ def replay(state, args):
 
     delay = args.delay
     if delay is not None and not 0 <= delay <= 3600:  # (NaN too) sleep() takes no negative time
-        raise CommandError("--delay must be 0..3600 seconds, not %s" % delay, EXIT_USAGE)
+        raise CommandError(_("--delay must be 0..3600 seconds, not %s") % delay, EXIT_USAGE)
     board, name, lines, verdict = _load(args)
     fd = _fileno(state.inp)
     if delay is None and fd is not None and _isatty(state.out) and os.isatty(fd):
@@ -589,13 +635,13 @@ def replay(state, args):
     for ply in range(len(lines.moves) + 1):
         game = game_at(lines, ply)
         state.out.write(
-            "\n%s  %s\n" % (clean(lines.moves[ply - 1]) if ply else "start", status_line(game))
+            "\n%s  %s\n" % (clean(lines.moves[ply - 1]) if ply else _("start"), status_line(game))
         )
         state.out.write(draw(game) + "\n")
         if delay:
             time.sleep(delay)
     if lines.result:
-        state.out.write("\nresult: %s\n" % clean(lines.result))
+        state.out.write("\n" + _("result: %s") % clean(lines.result) + "\n")
     return 0
 
 
@@ -618,20 +664,30 @@ def _step(state, args, board, name, lines, fd):
         if ply not in games:
             games[ply] = game_at(lines, ply)
         game = games[ply]
-        move = (
-            "move %d of %d: %s" % (ply, n, lines.moves[ply - 1]) if ply else "start (%d moves)" % n
-        )
-        out = [clean("match %d: %s on %s \u00b7 %s" % (args.id, name, board, move)), ""]
+        if ply:
+            move = _("move %(ply)d of %(moves)d: %(move)s") % {
+                "ply": ply,
+                "moves": n,
+                "move": lines.moves[ply - 1],
+            }
+        else:
+            move = ngettext("start (%d move)", "start (%d moves)", n) % n
+        head = _("match %(id)d: %(log)s on %(board)s") % {
+            "id": args.id,
+            "log": name,
+            "board": board,
+        }
+        out = [clean("%s \u00b7 %s" % (head, move)), ""]
         out += draw(game).split("\n")
         out += ["", status_line(game)]
         if ply == n and lines.result:
-            out.append(clean("result: " + lines.result))
+            out.append(clean(_("result: %s") % lines.result))
         out.append("")
         if st.typing is not None:
-            out.append("go to move: %s_   (Enter: go, Esc: cancel)" % st.typing)
+            out.append(_("go to move: %s_   (Enter: go, Esc: cancel)") % st.typing)
         else:
             out.append(st.message)
-        out.append(stepper.KEYS)
+        out.append(_(stepper.KEYS))
         return out
 
     stepper.run(state.out, fd, frame, n)

@@ -27,9 +27,11 @@ from apixagon.game import Game
 from apixagon.geometry import NCELLS, NONE, ROW_START, ROWS, cell_name
 
 from .errors import EXIT_OK, CommandError
+from .i18n import N_, _
 from .words import reason as reason_words
 
-HELP = """\
+# (translated where it is shown: the language is chosen after the import)
+HELP = N_("""\
 Type a move in record notation; the side letter may be left out:
   12 E4              place card 12 on E4        rain F6       Rain on F6
   put E4 B12         the same, as the companion types it (cell, then card)
@@ -40,7 +42,7 @@ Other commands:
   hint N             where card N may go: p plain, e extension, b block, R royal
                      (with --assist 2: G a good cell, x a poor one, the engine's)
   undo               take back the last move    save FILE     write the .apx record
-  help               this text                  quit          leave"""
+  help               this text                  quit          leave""")
 
 
 def render(game, marks=None):
@@ -71,7 +73,9 @@ def render(game, marks=None):
 
 
 def status_line(game):
-    return record.result(game)[3]
+    from .position import result_text
+
+    return result_text(game)
 
 
 def _hint_marks(game, card=None, assist=1):
@@ -143,19 +147,25 @@ def parse_typed(game, text):
 
 def run(state, args):
     if args.mode not in MODES:
-        raise CommandError("unknown mode %r (one of: %s)" % (args.mode, ", ".join(MODES)))
+        raise CommandError(
+            _("unknown mode %(mode)r (one of: %(modes)s)")
+            % {"mode": args.mode, "modes": ", ".join(MODES)}
+        )
     mode = MODES.index(args.mode)
     probe = Game(mode)
     names = ("A", "B") if probe.teams else ("black", "gold")
     start = 0
     if args.start is not None:
         if args.start not in names:
-            raise CommandError("--start must be one of %s in %s" % ("|".join(names), args.mode))
+            raise CommandError(
+                _("--start must be one of %(names)s in %(mode)s")
+                % {"names": "|".join(names), "mode": args.mode}
+            )
         start = names.index(args.start)
     game = Game(mode, start)
     hints = args.hints
     out = state.out
-    out.write("APIXAGON %s — type 'help' for commands.\n" % args.mode)
+    out.write(_("APIXAGON %s — type 'help' for commands.") % args.mode + "\n")
     marks = None
     vs = _Computer(game, args) if getattr(args, "computer", None) else None
     assist = getattr(args, "assist", 1)
@@ -167,7 +177,7 @@ def run(state, args):
             if said:
                 out.write(said)
             if vs.human(game):
-                out.write("your hand: %s\n" % vs.hand_text(game))
+                out.write(_("your hand: %s") % vs.hand_text(game) + "\n")
         out.write(
             "\n"
             + render(game, marks if marks is not None else (_hint_marks(game) if hints else None))
@@ -187,53 +197,59 @@ def run(state, args):
         if word in ("quit", "exit"):
             return EXIT_OK
         if word == "help":
-            out.write(HELP + "\n")
+            out.write(_(HELP) + "\n")
         elif word == "hints":
             hints = not hints
-            out.write("hint view %s\n" % ("on" if hints else "off"))
+            out.write((_("hint view on") if hints else _("hint view off")) + "\n")
         elif word == "hint":
             parts = line.split()
             if asked[0] != game.ply():
                 asked[0], asked[1] = game.ply(), 0
             if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) > 30:
-                out.write("usage: hint N   (a card number 0..30)\n")
+                out.write(_("usage: hint N   (a card number 0..30)") + "\n")
             elif limit and asked[1] >= limit:
-                out.write("no more hints this turn (%d a turn)\n" % limit)
+                out.write(_("no more hints this turn (%d a turn)") % limit + "\n")
             else:
                 asked[1] += 1
                 marks = _hint_marks(game, int(parts[1]), assist)
         elif word == "undo":
-            out.write("took back the last move\n" if game.undo() else "nothing to undo\n")
+            out.write(
+                (_("took back the last move") if game.undo() else _("nothing to undo")) + "\n"
+            )
         elif word == "save":
             parts = line.split(maxsplit=1)
             if len(parts) != 2:
-                out.write("usage: save FILE\n")
+                out.write(_("usage: save FILE") + "\n")
                 continue
             try:
                 with open(parts[1], "w") as f:
                     f.write("\n".join(record.write(game)) + "\n")
-                out.write("saved %s\n" % parts[1])
+                out.write(_("saved %s") % parts[1] + "\n")
             except OSError as e:
-                out.write("cannot save: %s\n" % e)
+                out.write(_("cannot save: %s") % e + "\n")
         else:
             parsed = parse_typed(game, line)
             if isinstance(parsed, int):
                 out.write(
-                    "not a move: %s (type moves in record notation, 12 E4, or put E4 12; "
-                    "'help' lists them)\n" % REASONS[parsed]
+                    _(
+                        "not a move: %s (type moves in record notation, 12 E4, or put E4 12; "
+                        "'help' lists them)"
+                    )
+                    % REASONS[parsed]
+                    + "\n"
                 )
                 continue
             if vs is not None:
                 why = vs.refuse(game, parsed)
                 if why:
-                    out.write("illegal: %s — nothing changed\n" % why)
+                    out.write(_("illegal: %s — nothing changed") % why + "\n")
                     continue
             r = record.apply_move(game, *parsed)
             if r == OK and vs is not None:
                 vs.placed(game, parsed)
             if r != OK:
                 # the same words as the companion's refusals (words.reason)
-                out.write("illegal: %s — nothing changed\n" % reason_words(REASONS[r]))
+                out.write(_("illegal: %s — nothing changed") % reason_words(REASONS[r]) + "\n")
 
 
 class _Computer:
@@ -254,18 +270,21 @@ class _Computer:
             elif len(w) == 2 and w[0].upper() in letters and w[1] in "123" and game.teams:
                 t, seat = letters.index(w[0].upper()), int(w[1])
                 if seat > game.seats[t]:
-                    raise CommandError("no seat %s in %s" % (w.upper(), MODES[game.mode]))
+                    raise CommandError(
+                        _("no seat %(seat)s in %(mode)s")
+                        % {"seat": w.upper(), "mode": MODES[game.mode]}
+                    )
                 held.append((t, seat))
             else:
                 raise CommandError(
-                    "--computer: black|gold (two players) or seats such as A2,B1 (teams), not %r"
+                    _("--computer: black|gold (two players) or seats such as A2,B1 (teams), not %r")
                     % w
                 )
         if game.mode == 5:
-            raise CommandError("junior is a race of hands: no computer seat")
+            raise CommandError(_("junior is a race of hands: no computer seat"))
         level = args.level
         if not 1 <= level <= 6:
-            raise CommandError("--level is 1 (a child beats it) to 6 (its strongest)")
+            raise CommandError(_("--level is 1 (a child beats it) to 6 (its strongest)"))
         self.held = held
         self.table = dealer.new_table(game, args.seed)
         self.engines = [E.Engine(level, args.seed * 2 + 1), E.Engine(level, args.seed * 2 + 2)]
@@ -279,7 +298,7 @@ class _Computer:
             self.table.draw(t, seat)  # the turn's draw (§3), to the hand limit
         letters = record.side_letters(g)
         h = self.table.hand(t, seat)
-        return " ".join("%s%d" % (letters[t], c) for c in sorted(h)) or "empty (deck-empty)"
+        return " ".join("%s%d" % (letters[t], c) for c in sorted(h)) or _("empty (deck-empty)")
 
     def turns(self, g):
         """The computer's moves until a person's turn: what it played."""
@@ -287,10 +306,10 @@ class _Computer:
         while not g.over() and not self.human(g):
             before = g.nmoves()
             if not self.dealer.step(g, self.table, self.engines):
-                out.append("the computer has no move\n")
+                out.append(_("the computer has no move") + "\n")
                 break
             for kind, payload, ply in list(g.history())[before:]:
-                out.append("the computer: %s\n" % record.move_text(g, kind, payload, ply))
+                out.append(_("the computer: %s") % record.move_text(g, kind, payload, ply) + "\n")
         return "".join(out)
 
     def refuse(self, g, parsed):
@@ -300,7 +319,7 @@ class _Computer:
             return None
         t, s = g.side_to_play(), g.seat_to_play()
         if card not in self.table.hand(t, s):
-            return "card %d is not in your hand" % card
+            return _("card %d is not in your hand") % card
         return None
 
     def placed(self, g, parsed):

@@ -10,11 +10,74 @@ from apixagon.deck import COMMON, NCARDS, RAIN, symbols
 from apixagon.game import Game
 from apixagon.geometry import NB, NCELLS, NONE, ROYAL
 
+from .i18n import N_, _, ngettext
+
+# record.side_names in the words a person reads (translated where shown)
+_SIDES = {
+    "black": N_("black"),
+    "gold": N_("gold"),
+    "team A": N_("team A"),
+    "team B": N_("team B"),
+    "junior": N_("junior"),
+}
+
+
+def side_name(game, side):
+    """'black', 'gold', 'team A', 'team B' (record.side_names) in the
+    language in use."""
+    name = record.side_names(game)[side]
+    return _(_SIDES[name]) if name in _SIDES else name
+
 
 def side_label(game, side):
     """'Black', 'Gold', 'Team A', 'Team B' (record.side_names, capitalised)."""
-    name = record.side_names(game)[side]
+    name = side_name(game, side)
     return name[0].upper() + name[1:]
+
+
+def result_text(game):
+    """record.result's text in the language in use: the result, or who is
+    to play (the rules core words it in English for the records)."""
+    status, winner, reason, text = record.result(game)
+    if game.mode == JUNIOR:
+        if status == "finished":
+            return _("all cards placed")
+        if status == "win":
+            who = _("player %d") % game.winner()
+            if reason == "ran-out":
+                return _("%s wins (placed all their cards)") % who
+            return _("%s wins (out of cards, declared)") % who
+        n = sum(1 for c in range(31) if game.where(0, c) != NONE)
+        return ngettext("in progress (%d card placed)", "in progress (%d cards placed)", n) % n
+    if status == "in-progress":
+        t = game.side_to_play()
+        who = side_name(game, t)
+        if game.teams:
+            who = _("%(side)s, seat %(seat)s") % {
+                "side": who,
+                "seat": "%s%d" % ("AB"[t], game.seat_to_play()),
+            }
+        return _("in progress (%s to play)") % who
+    if reason == "two-sequences-of-4":
+        return _("%s wins (two sequences of 4)") % side_name(game, game.winner())
+    why = _("cards run out") if "cards run out" in text else _("no legal move")
+    a3, a4 = game.count_runs(0)
+    b3, b4 = game.count_runs(1)
+    if status == "draw":
+        return _(
+            "draw (%(why)s; sequences of 3: %(a3)d to %(b3)d, sequences of 4: %(a4)d to %(b4)d)"
+        ) % {"why": why, "a3": a3, "b3": b3, "a4": a4, "b4": b4}
+    w = game.winner()
+    kind, mine, theirs = (3, a3, b3) if a3 != b3 else (4, a4, b4)
+    if w:
+        mine, theirs = theirs, mine
+    return _("%(side)s wins (%(why)s; more sequences of %(kind)d: %(mine)d to %(theirs)d)") % {
+        "side": side_name(game, w),
+        "why": why,
+        "kind": kind,
+        "mine": mine,
+        "theirs": theirs,
+    }
 
 
 def status_text(game, stopped=None):
@@ -22,21 +85,23 @@ def status_text(game, stopped=None):
     stopped: how a match that did not end by the rules was stopped (the
     log's "abandoned"), said instead of a turn nobody will play."""
     if game.over() or (game.mode == JUNIOR and not stopped):
-        text = record.result(game)[3]
+        text = result_text(game)
         return text[0].upper() + text[1:]
     if stopped:
         if game.mode == JUNIOR:
             return stopped[0].upper() + stopped[1:]
-        return "%s (%s was to play)" % (
-            stopped[0].upper() + stopped[1:],
-            side_label(game, game.side_to_play()),
-        )
+        return _("%(stopped)s (%(side)s was to play)") % {
+            "stopped": stopped[0].upper() + stopped[1:],
+            "side": side_label(game, game.side_to_play()),
+        }
     t = game.side_to_play()
-    text = "%s to play" % side_label(game, t)
+    text = _("%s to play") % side_label(game, t)
     if game.teams:
-        text += " (seat %s%d)" % (record.side_letters(game)[t], game.seat_to_play())
+        text += " " + _("(seat %s)") % (
+            "%s%d" % (record.side_letters(game)[t], game.seat_to_play())
+        )
     if game.placement_pending():
-        text += ", a card after the special"
+        text += _(", a card after the special")
     return text
 
 
@@ -121,7 +186,7 @@ def symbol_slots(game, x):
             wants.append((1, 0, d, s))
     slots = [None] * 6
     placed = []
-    for _, _, d, s in sorted(wants):
+    for _own, _run, d, s in sorted(wants):
         if s not in placed:
             slots[d] = s
             placed.append(s)

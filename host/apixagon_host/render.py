@@ -24,6 +24,7 @@ from apixagon.geometry import NCELLS, ROW_START, ROWS, ROYAL, cell_name
 from . import colours as C
 from . import position as P
 from . import symbols as S
+from .i18n import N_, _
 
 R = 48.0  # a cell's circumradius in SVG units (1 unit = 1 px at the natural size)
 SQRT3 = math.sqrt(3.0)
@@ -65,6 +66,8 @@ MUTED = "#b9b2a6"
 
 _CROWN = "M4 17L2.5 6.5L8 11L12 4L16 11L21.5 6.5L20 17z M4 18.8H20V21H4z"
 _PADLOCK = "M6 11V8a6 6 0 0 1 12 0v3h-2.4V8a3.6 3.6 0 0 0-7.2 0v3z M4.5 11h15v10.5h-15z"
+# the empty Royal Cell's state in a word, under its crown (translated where drawn)
+_ROYAL_WORDS = {"open": N_("open"), "locked": N_("locked")}
 _KIND_NAMES = {PLACE: "place", RAIN_MOVE: "rain", BEEKEEPER: "beekeeper", SMOKER: "smoker"}
 _DEG = math.pi / 180.0
 
@@ -288,7 +291,7 @@ def _royal_cell(svg, lay, game, fills=None, words=True):
     dashed frame while a side may take it, and its state in a word unless
     words is false. On a cell lit in an LED colour (fills) they are drawn
     in that colour's label ink."""
-    state, _ = P.royal_state(game)
+    state, _who = P.royal_state(game)
     if state == "occupied":
         return
     cx, cy = lay.center(ROYAL)
@@ -307,7 +310,12 @@ def _royal_cell(svg, lay, game, fills=None, words=True):
     if words:
         out.append(
             '<text x="%s" y="%s" font-size="11" fill="%s" text-anchor="middle">%s</text>'
-            % (_n(cx if state == "open" else cx - 6), _n(cy + 22), text, state)
+            % (
+                _n(cx if state == "open" else cx - 6),
+                _n(cy + 22),
+                text,
+                escape(_(_ROYAL_WORDS[state])),
+            )
         )
     out.append("</g>")
     svg.add("".join(out))
@@ -474,7 +482,7 @@ def _title(svg, game, title, last_text, stopped=None):
     that side's colour, and the last move."""
     line2 = P.status_text(game, stopped)
     if last_text:
-        line2 += "  \u00b7  last move: %s" % last_text
+        line2 += "  \u00b7  " + _("last move: %s") % last_text
     side = P.side_shown(game)
     swatch = ""
     x2 = 24
@@ -504,13 +512,17 @@ def _legend(svg, lay, game):
     icons_x = 330
     if not junior:
         out.append(
-            '<text x="%s" y="%s" font-size="12" fill="%s">specials (faded: used)</text>'
-            % (_n(icons_x - 12), _n(y0 + 12), LABEL)
+            '<text x="%s" y="%s" font-size="12" fill="%s">%s</text>'
+            % (_n(icons_x - 12), _n(y0 + 12), LABEL, escape(_("specials (faded: used)")))
         )
         if not game.specials_unlocked():  # §3.2
             out.append(
-                '<text x="40" y="%s" font-size="12" fill="%s">The specials are locked until '
-                "the Royal Cell is taken.</text>" % (_n(y0 + 104), LABEL)
+                '<text x="40" y="%s" font-size="12" fill="%s">%s</text>'
+                % (
+                    _n(y0 + 104),
+                    LABEL,
+                    escape(_("The specials are locked until the Royal Cell is taken.")),
+                )
             )
     for row, side in enumerate((0,) if junior else (0, 1)):
         y = y0 + 36 + row * 34
@@ -520,10 +532,10 @@ def _legend(svg, lay, game):
         )
         label = P.side_label(game, side)
         if game.teams:
-            label += " (%s)" % ("black", "gold")[side]
+            label += " (%s)" % (_("black"), _("gold"))[side]
         out.append(
-            '<text x="62" y="%s"><tspan font-weight="bold">%s</tspan>  %d on the board</text>'
-            % (_n(y + 5), escape(label), on_board[side])
+            '<text x="62" y="%s"><tspan font-weight="bold">%s</tspan>  %s</text>'
+            % (_n(y + 5), escape(label), escape(_("%d on the board") % on_board[side]))
         )
         if junior:
             continue
@@ -538,19 +550,23 @@ def _legend(svg, lay, game):
                 x += 30
     kx = lay.width - 300
     out.append(_ring(kx, y0 + 22, r=12, width=3))
-    out.append('<text x="%s" y="%s">last move</text>' % (_n(kx + 24), _n(y0 + 27)))
+    out.append('<text x="%s" y="%s">%s</text>' % (_n(kx + 24), _n(y0 + 27), escape(_("last move"))))
     out.append(
         '<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="9" '
         'stroke-linecap="round"/>' % (_n(kx - 10), _n(y0 + 54), _n(kx + 10), _n(y0 + 54), SEAL)
     )
-    out.append('<text x="%s" y="%s">sealed sequence of 4</text>' % (_n(kx + 24), _n(y0 + 59)))
+    out.append(
+        '<text x="%s" y="%s">%s</text>'
+        % (_n(kx + 24), _n(y0 + 59), escape(_("sealed sequence of 4")))
+    )
     state, who = P.royal_state(game)
     if state == "occupied":
-        text = "Royal Cell taken, specials unlocked"
+        text = _("Royal Cell taken, specials unlocked")
     elif state == "open":
-        text = "Royal Cell open for %s" % " and ".join(P.side_label(game, t) for t in who)
+        text = _("Royal Cell open for %s") % _(" and ").join(P.side_label(game, t) for t in who)
     else:
-        text = "Royal Cell locked"
+        text = _("Royal Cell locked")
+    text = escape(text)
     out.append(_use("crown", kx, y0 + 86, 22, ' fill="%s"' % ROYAL_COLOUR))
     out.append('<text class="royal-key" x="%s" y="%s">%s</text>' % (_n(kx + 24), _n(y0 + 91), text))
     out.append("</g>")
@@ -634,7 +650,7 @@ LEGEND_ROW = 26.0  # the LED legend: a row's height
 LEGEND_COL = 300.0  # and a column's width
 
 
-def led_legend_svg(rows, title="What the LEDs show", columns=2):
+def led_legend_svg(rows, title=None, columns=2):
     """The LED legend as an SVG document: rows are (colour '#rrggbb', name,
     blink '' / 'slow' / 'fast'), web.live.legend's (smartboard.sim.legend's
     table in one palette). Each colour is a small cell drawn as the board
@@ -649,7 +665,7 @@ def led_legend_svg(rows, title="What the LEDs show", columns=2):
         'viewBox="0 0 %d %d" font-family=%s>' % (width, height, width, height, quoteattr(FONT)),
         '<rect width="100%%" height="100%%" fill="%s"/>' % PAPER,
         '<text x="24" y="28" font-size="18" font-weight="bold" fill="%s">%s</text>'
-        % (INK, escape(title)),
+        % (INK, escape(_("What the LEDs show") if title is None else title)),
         '<g class="led-legend" font-size="14">',
     ]
     for k, (colour, name, blink) in enumerate(rows):

@@ -14,8 +14,10 @@ import os
 import select
 
 from . import keys
+from .i18n import N_, _
 
-KEYS = "-> n space: next   <- p: back   g N Enter: to move N   Home 0 / End $: ends   q: quit"
+# (translated where it is shown: the language is chosen after the import)
+KEYS = N_("-> n space: next   <- p: back   g N Enter: to move N   Home 0 / End $: ends   q: quit")
 
 # What a key's bytes do. Terminals send Home/End in several forms.
 _ACTIONS = {
@@ -109,7 +111,10 @@ class Stepper:
             n = int(self.typing)
             self.typing = None
             if n > self.last:
-                self.message = "move %d: the match has %d moves" % (n, self.last)
+                self.message = _("move %(n)d: the match has %(moves)d moves") % {
+                    "n": n,
+                    "moves": self.last,
+                }
                 n = self.last
             self.ply = n
         else:
