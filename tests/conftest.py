@@ -1,4 +1,6 @@
+import asyncio
 import os
+import shutil
 import sys
 
 import pytest
@@ -57,3 +59,57 @@ def pytest_configure(config):
         "long: minutes on the emulated RP2040, its case also tested on the simulated board "
         "in make test; make test-long runs it (APIXAGON_LONG=1)",
     )
+
+
+# ---- one Chromium per worker for every browser test -------------------------
+_CHROMIUM = {}  # this worker's, once launched: its Browser and Playwright's loop
+
+
+def _mark_loop(on):
+    # Playwright's sync API marks its event loop as this thread's running
+    # loop between its calls (playwright/_impl/_greenlets.py): a test that
+    # runs asyncio here afterwards would find a loop running. It is marked
+    # only while something of the browser's runs.
+    if _CHROMIUM:
+        asyncio._set_running_loop(_CHROMIUM["loop"] if on else None)
+
+
+class _Chromium:
+    """The Browser, marking Playwright's loop before each use (a module's
+    fixtures open their pages before the test's own fixtures run)."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def __getattr__(self, name):
+        _mark_loop(True)
+        return getattr(self._browser, name)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by Playwright, launched once per worker
+    (make installs it; Playwright's own browser download cannot work
+    offline and is never asked for). Each test opens its own context."""
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        pytest.skip(
+            "Debian's chromium is not installed (make installs it: apt-get install chromium)"
+        )
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright (make installs it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        _CHROMIUM.update(browser=b, loop=asyncio.events._get_running_loop())
+        try:
+            yield _Chromium(b)
+        finally:
+            _mark_loop(True)
+            b.close()
+            _CHROMIUM.clear()
+
+
+@pytest.fixture(autouse=True)
+def _browser_loop(request):
+    # a test of the browser finds Playwright's loop marked, any other none
+    _mark_loop("browser" in request.fixturenames)
+    yield

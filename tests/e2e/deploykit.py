@@ -1,8 +1,9 @@
 """Helpers of the deploy tests on the simulated board (tools/devboard.py)
 and the emulated RP2040 (tests/rp2040): firmware folders with another
 version, a stock board's flash with a firmware deployed in a slot, the
-`apixagon` command run to be killed, and where the running firmware's
-modules come from."""
+`apixagon` command run to be killed, where the running firmware's
+modules come from, and the stock board the deploy tests start from (the
+`board` fixture: import stock_board into the test module)."""
 
 import json
 import os
@@ -15,6 +16,8 @@ import threading
 import time
 
 import devboard  # tools/ on the path (conftest.py)
+import pytest
+from apixagon_host import fwcheck
 from apixagon_host import fwtransport as T
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -46,6 +49,22 @@ def stock_flash(flash, stage, slot="a"):
     with open(os.path.join(flash, "fw", "BOOT"), "w") as f:
         json.dump({"cur": slot, "state": "ok", "prev": None, "image": None}, f)
     devboard.place_layout(flash)
+
+
+@pytest.fixture(name="board")
+def stock_board(tmp_path, fws):
+    """A stock board that runs the test module's base firmware from fw/a:
+    fws (the module's own fixture) gives its staged build (.stage) and
+    version (.old)."""
+    flash = str(tmp_path / "flash")
+    stock_flash(flash, fws.stage)
+    b = devboard.DevBoard(flash)
+    b.start()
+    try:
+        assert fwcheck.await_firmware(b.port, 15)["fw"] == fws.old
+        yield b
+    finally:
+        b.stop()
 
 
 def record(flash):

@@ -23,7 +23,10 @@ from apixagon_host import cli, deploy, fwbuild, fwcheck
 from apixagon_host import fwtransport as T
 from apixagon_host import link as L
 from apixagon_host.errors import CommandError
-from deploykit import copy_with_version, stock_flash
+from deploykit import (
+    copy_with_version,
+    stock_board,  # noqa: F401  # the `board` fixture
+)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -57,20 +60,6 @@ def fws(tmp_path_factory):
     f.build = fwbuild.build(f.base, f.stage, arch=build_mpy.unix_arch())
     f.new_build = fwbuild.build(f.new, str(t / "stage-new"), arch=build_mpy.unix_arch())
     return f
-
-
-@pytest.fixture
-def board(tmp_path, fws):
-    """A stock board that runs the snapshot firmware from fw/a."""
-    flash = str(tmp_path / "flash")
-    stock_flash(flash, fws.stage)
-    b = devboard.DevBoard(flash)
-    b.start()
-    try:
-        assert fwcheck.await_firmware(b.port, 10)["fw"] == fws.old
-        yield b
-    finally:
-        b.stop()
 
 
 @pytest.fixture

@@ -33,7 +33,13 @@ import serial
 from apixagon_host import fwbuild
 from apixagon_host import fwcheck as C
 from apixagon_host import fwtransport as T
-from deploykit import Run, copy_with_version, record, stock_flash
+from deploykit import (
+    Run,
+    copy_with_version,
+    record,
+    stock_board,  # noqa: F401  # the `board` fixture
+    stock_flash,
+)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -67,20 +73,6 @@ def fws(tmp_path_factory):
     f.stage = str(t / "stage")
     fwbuild.build(f.base, f.stage, arch=build_mpy.unix_arch())
     return f
-
-
-@pytest.fixture
-def board(tmp_path, fws):
-    """A stock board running the base firmware from fw/a."""
-    flash = str(tmp_path / "flash")
-    stock_flash(flash, fws.stage)
-    b = devboard.DevBoard(flash)
-    b.start()
-    try:
-        assert C.await_firmware(b.port, 15)["fw"] == fws.old
-        yield b
-    finally:
-        b.stop()
 
 
 def back_by_itself(board, boots, t0):

@@ -6,7 +6,6 @@ Playwright, as tests/web) when it is installed."""
 
 import json
 import os
-import shutil
 import sys
 import threading
 import time
@@ -78,7 +77,11 @@ def test_the_watcher_keeps_only_records_the_rules_take(mqtt):
     assert w.view("BAD CODE") is None and w.view("NXSUCH") is None
 
 
-def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt):
+def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt, request):
+    try:
+        browser = request.getfixturevalue("browser")  # the worker's (tests/conftest.py)
+    except pytest.skip.Exception:
+        browser = None  # the page checked without a browser
     watcher = Watcher(mqtt.url, delay=2).start()
     web = Web(watcher)
     b, g = homes["B"], homes["G"]
@@ -88,14 +91,10 @@ def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt):
         assert web.get("/watch/NXSUCH")[0] == 404
         assert web.get("/watch/not%20a%20code")[0] == 404
         assert web.get("/watch/NXSUCH.apx")[0] == 404
-        page = None
-        path = shutil.which("chromium") or shutil.which("chromium-browser")
-        pw = None
-        if path is not None:
-            sync_api = pytest.importorskip("playwright.sync_api")
-            pw = sync_api.sync_playwright().start()
-            browser = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
-            page = browser.new_page()
+        ctx = page = None
+        if browser is not None:
+            ctx = browser.new_context()
+            page = ctx.new_page()
         for k in range(1, 7):
             play_move(homes, k)
             want = max(0, k - 2)
@@ -119,13 +118,13 @@ def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt):
         assert status == 200 and moves_of(text) == MOVES[:1]
         status, text = web.get("/watch/shwx42")
         assert status == 200 and "move 4 shown of 6 played" in text
-        if pw is not None:
+        if page is not None:
             os.makedirs(os.path.join("build", "screens"), exist_ok=True)
             page.screenshot(path=os.path.join("build", "screens", "watch.png"))
-            browser.close()
-            pw.stop()
         else:
             sys.stderr.write("chromium missing: the spectator page checked without a browser\n")
     finally:
+        if ctx is not None:
+            ctx.close()
         web.stop()
         watcher.stop()

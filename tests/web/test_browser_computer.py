@@ -13,7 +13,7 @@ from apixagon import dealer, record
 from apixagon import engine as E
 from apixagon.codes import OK, PLACE
 from apixagon.game import Game
-from webkit import Server, launch, screenshot
+from webkit import Server, screenshot
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright (make installs it)")
 
@@ -60,10 +60,10 @@ def _token(g, x):
     return "BG"[side] + ("rain" if card == 31 else str(card))
 
 
-def test_a_whole_match_against_level_1_from_the_page(server, board):
-    with sync_api.sync_playwright() as p:
-        b = launch(p)
-        page = b.new_page(bypass_csp=True)
+def test_a_whole_match_against_level_1_from_the_page(server, board, browser):
+    ctx = browser.new_context(bypass_csp=True)
+    try:
+        page = ctx.new_page()
         page.goto(server.url + "/")
         page.wait_for_selector("#link.ok", timeout=10000)
         page.select_option("select[name=computer]", "G")
@@ -150,4 +150,5 @@ def test_a_whole_match_against_level_1_from_the_page(server, board):
         assert who in state["turn"].lower(), (state["turn"], record.write(mirror))
         assert "computer=G:1" in " ".join("%s=%s" % kv for kv in st.status.items())
         screenshot(page, "web-computer.png")
-        b.close()
+    finally:
+        ctx.close()

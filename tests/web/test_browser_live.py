@@ -5,7 +5,8 @@ display mode by name reach the board, a pull fills the library, the
 replay slider and the keys step the stored match, a download is the right
 file, every page fits a phone and is worked by keyboard. One story in
 one test (its steps need the ones before them, and make test spreads
-tests over workers), one browser; screenshots go to build/screens/."""
+tests over workers), the worker's one browser (tests/conftest.py); screenshots go
+to build/screens/."""
 
 import time
 
@@ -13,7 +14,7 @@ import build_mpy
 import devboard
 import pytest
 from apixagon_host import monitor
-from webkit import Server, launch, screenshot
+from webkit import Server, screenshot
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright (make installs it)")
 
@@ -38,14 +39,6 @@ def server(board, tmp_path_factory):
     s.wait(lambda st: st["connected"] and st["phase"] == "setup", 30)
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 BEAT = monitor.HEARTBEAT_S

@@ -13,7 +13,7 @@ import json
 import fakeboard
 import pytest
 from smartboard import proto
-from webkit import Server, launch
+from webkit import Server
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright (make installs it)")
 
@@ -55,14 +55,12 @@ def server(board, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def page(server):
-    with sync_api.sync_playwright() as p:
-        b = launch(p)
-        # (Playwright's waits evaluate JavaScript text, which the pages'
-        # Content-Security-Policy forbids: the tests' own scripts only)
-        pg = b.new_page(bypass_csp=True)
-        yield pg
-        b.close()
+def page(server, browser):
+    # (Playwright's waits evaluate JavaScript text, which the pages'
+    # Content-Security-Policy forbids: the tests' own scripts only)
+    ctx = browser.new_context(bypass_csp=True)
+    yield ctx.new_page()
+    ctx.close()
 
 
 def test_each_refusal_shows_with_its_reason_and_the_declaration_previewed(server, page):
