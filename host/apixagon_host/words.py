@@ -7,6 +7,8 @@ as lists of cards. Pure functions of text the board sent."""
 from apixagon.codes import MODES
 from smartboard import tag
 
+from .i18n import N_, _
+
 # NOTATION "Stable reason codes" -> why, as RULES.md says it. A code a
 # newer board sends that is not here is shown as itself.
 REASON_WORDS = {
@@ -48,9 +50,11 @@ DECLARATION_WORDS = {
     "out": "%s is out of cards and wins",  # §6 D-13
 }
 
-# RULES §1: records and code say Black and Gold; what players read may say
-# the manual's names for each deck's inside too
-SIDE_NAMES = {"B": "Black (Reds)", "G": "Gold (Greens)"}
+# RULES §1: records and code say Black and Gold. The board lights Black in
+# blue (an LED cannot show black; smartboard.view, both palettes) and Gold
+# in gold, so the names players read say that colour, never the manual's
+# Reds and Greens (the cards' insides), which no light and no drawing shows
+SIDE_NAMES = {"B": N_("Black (blue)"), "G": N_("Gold")}
 
 _SPECIALS = {"rain": "rain", "beekeeper": "bee", "smoker": "smoker"}
 
@@ -62,8 +66,8 @@ JUNIOR_PLAYERS = ("2", "3", "4", "5", "6")  # junior (§6)
 
 
 def side_name(letter, sides="BG"):
-    """Who a record's letter names, as players read it: B -> Black (Reds),
-    G -> Gold (Greens) (sides BG, RULES §1); a team (sides AB) -> team A;
+    """Who a record's letter names, as players read it: B -> Black (blue),
+    G -> Gold (sides BG, RULES §1); a team (sides AB) -> team A;
     a seat stays itself (A2); a Junior player J3 -> player 3."""
     if letter[:1] == "J" and letter[1:].isdigit():
         return "player %s" % letter[1:]
@@ -71,11 +75,11 @@ def side_name(letter, sides="BG"):
         return letter
     if sides == "AB":
         return "team " + letter
-    return SIDE_NAMES.get(letter, letter)
+    return _(SIDE_NAMES[letter]) if letter in SIDE_NAMES else letter
 
 
 def winner_text(winner, sides="BG"):
-    """STATUS winner= in words: `Black (Reds) wins`, `team A wins`,
+    """STATUS winner= in words: `Black (blue) wins`, `team A wins`,
     `player 3 wins` (Junior), `draw`, `no winner (all cards placed)`."""
     if winner == "draw":
         return "draw"
@@ -233,7 +237,8 @@ def setup_text(status):
     parts = ["mode %s" % status.get("mode", "?")]
     start = status.get("start")
     if start:
-        who = {"black": SIDE_NAMES["B"], "gold": SIDE_NAMES["G"]}.get(start, "team %s" % start)
+        letter = {"black": "B", "gold": "G"}.get(start, start)
+        who = side_name(letter, "AB" if start in ("A", "B") else "BG")
         parts.append("%s starts" % who)
     if status.get("option") and status["option"] != "none":
         parts.append("option %s" % status["option"])

@@ -92,10 +92,10 @@ def test_what_a_player_sees_is_read_from_events_and_status():
     assert W.want_cells("E4:B12,F5:G3") == [("E4", "B12"), ("F5", "G3")]
     assert W.want_cells("") == [] and W.want_cells("E4 :G3 x:") == []
     black, gold = W.hands_lines("B=7ffffffe G=3fffffff Bs=rrbs Gs=-")
-    assert black == "Black (Reds): %s  specials: rain rain bee smoker" % " ".join(
+    assert black == "Black (blue): %s  specials: rain rain bee smoker" % " ".join(
         map(str, range(1, 31))
     )
-    assert gold == "Gold (Greens): %s  specials: none" % " ".join(map(str, range(30)))
+    assert gold == "Gold: %s  specials: none" % " ".join(map(str, range(30)))
     assert W.hands_lines("J=1") == ["the deck: 0"]
     assert W.hands_lines("none") == ["no match in play: the hands are full"]
     with pytest.raises(ValueError):
@@ -115,5 +115,5 @@ def test_the_penalty_special_and_the_new_moves_in_words():
     assert W.action("A3 reserve") == "A3: the empty reserve"  # §4 D-14
     assert W.action("A3 reserve C1 C2") == "A3 reserve C1 C2"
     assert W.winner_text("J3", "JJ") == "player 3 wins"
-    assert W.winner_text("G") == "Gold (Greens) wins"  # RULES §1: the manual's names too
+    assert W.winner_text("G") == "Gold wins"  # RULES §1: the colour its lights show
     assert W.winner_text("B", "AB") == "team B wins" and W.winner_text("draw") == "draw"

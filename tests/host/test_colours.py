@@ -274,3 +274,26 @@ def test_the_pictures_own_labels_read_on_their_grounds():
     for what, (text, ground) in pairs.items():
         ratio = C.contrast(C.rgb_of(text), C.rgb_of(ground))
         assert ratio >= C.MIN_CONTRAST, (what, ratio)
+
+
+# the hues (degrees) a colour word a side's name uses covers
+HUES = {"blue": (200, 250), "gold": (30, 52)}
+
+
+def test_a_sides_name_says_the_colour_the_board_lights_it_in():
+    # RULES §1: Black's cells light blue (an LED cannot show black) and
+    # Gold's gold, in both palettes; the name players read ("Black (blue)
+    # to play", "Gold wins") says that colour, not the manual's Reds and
+    # Greens (the cards' insides), which no light shows
+    import colorsys
+
+    from apixagon_host import words
+
+    for letter, entry, word in (("B", view.SIDE0, "blue"), ("G", view.SIDE1, "gold")):
+        name = words.side_name(letter).lower()
+        assert word in name and "red" not in name and "green" not in name, name
+        for palette, colours in PALETTES.items():
+            r, g, b = colours[3 * entry : 3 * entry + 3]
+            hue = colorsys.rgb_to_hsv(r / 255, g / 255, b / 255)[0] * 360
+            lo, hi = HUES[word]
+            assert lo <= hue <= hi, (palette, letter, hue)

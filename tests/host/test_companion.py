@@ -314,10 +314,10 @@ def test_hands_lists_each_sides_cards_and_specials():
     reply = "B=%x G=%x Bs=rrbs Gs=-" % ((1 << 31) - 1 - (1 << 12), (1 << 3) | (1 << 30))
     s, go_on, out = run("hands", replies={"HANDS": reply})
     assert s.sent == [("HANDS",)]
-    assert out[0] == "Black (Reds): %s  specials: rain rain bee smoker" % " ".join(
+    assert out[0] == "Black (blue): %s  specials: rain rain bee smoker" % " ".join(
         str(i) for i in range(31) if i != 12
     )
-    assert out[1] == "Gold (Greens): 3 30  specials: none"
+    assert out[1] == "Gold: 3 30  specials: none"
 
 
 def test_hands_of_teams_junior_and_set_up():

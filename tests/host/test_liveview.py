@@ -51,7 +51,7 @@ def test_plain_log_forms():
 def test_status_line():
     st = {"phase": "play", "mode": "beehive", "to_play": "A2", "ply": "7", "last": "B1_3_E4"}
     assert status_line(st) == "[play]  mode beehive  to play: A2  moves 7  last: B1 3 E4"
-    assert "Black (Reds) wins" in status_line({"phase": "over", "winner": "B"})
+    assert "Black (blue) wins" in status_line({"phase": "over", "winner": "B"})
     st = {"phase": "over", "winner": "B", "sides": "AB"}
     assert status_line(st).endswith("team B wins")
     st = {"phase": "over", "mode": "junior", "winner": "J3", "sides": "JJ", "players": "6"}
@@ -60,7 +60,7 @@ def test_status_line():
     st = {"phase": "play", "mode": "junior", "to_play": "J", "sides": "JJ", "moves": "2"}
     assert status_line(st) == "[play]  mode junior  moves 2"  # no turns in Junior (§6)
     st = {"phase": "play", "mode": "queens-gambit", "to_play": "G", "moves": "1"}
-    assert "to play: Gold (Greens)" in status_line(st)
+    assert "to play: Gold" in status_line(st)
     assert "STORAGE LOW" in status_line({"phase": "setup", "low": "1"})
 
 
@@ -132,7 +132,7 @@ def test_status_line_names_the_set_up_and_notes_say_the_rest():
     st = {"phase": "setup", "mode": "beehive", "start": "B", "option": "special_then_place"}
     assert status_line(st) == "[setup]  mode beehive  team B starts  option special_then_place"
     st = {"phase": "setup", "mode": "teen", "start": "gold", "option": "none", "players": "6"}
-    assert status_line(st) == "[setup]  mode teen  Gold (Greens) starts  6 players"
+    assert status_line(st) == "[setup]  mode teen  Gold starts  6 players"
     assert status_notes(st) == []
     st = {
         "phase": "play",
@@ -143,13 +143,13 @@ def test_status_line_names_the_set_up_and_notes_say_the_rest():
     assert status_notes(st) == [
         "refused: B3 on E6: beside an opponent card without blocking or extending a run"
         " (adjacent-opponent)",
-        "DECLARE: deck empty for Black (Reds) — press CONFIRM",
+        "DECLARE: deck empty for Black (blue) — press CONFIRM",
         "put back: E4 B12, F5 G3",
     ]
     st["sides"] = "AB"
     assert status_notes(st)[1] == "DECLARE: deck empty for team B — press CONFIRM"
     assert words.declaration("forced-removal:G") == (
-        "DECLARE: a forced removal for Gold (Greens) — press CONFIRM"
+        "DECLARE: a forced removal for Gold — press CONFIRM"
     )
     assert words.declaration("pass:A2", "AB") == "DECLARE: pass of A2 — press CONFIRM"
     assert words.declaration("out:J3", "JJ") == (

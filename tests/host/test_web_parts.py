@@ -78,9 +78,9 @@ def test_snapshot_says_the_refusal_in_force_the_declaration_and_the_turn():
     }
     snap = live.snapshot(_Session(st), [])
     assert snap["refusal"].startswith("refused: G3 on E6: beside an opponent card")
-    assert snap["turn"] == "Gold (Greens) to play" and snap["last"] == "G3 on F5"
-    assert snap["setup"] == "mode queens-gambit \u00b7 Black (Reds) starts"
-    assert any("deck empty for Gold (Greens)" in n for n in snap["notes"])
+    assert snap["turn"] == "Gold to play" and snap["last"] == "G3 on F5"
+    assert snap["setup"] == "mode queens-gambit \u00b7 Black (blue) starts"
+    assert any("deck empty for Gold" in n for n in snap["notes"])
     # an older board's refusal (a message) holds until a move follows it
     log = [(0, "say", "refused: bad-target")]
     assert "bad-target" in live.snapshot(_Session({}), log)["last_refusal"]
@@ -165,8 +165,8 @@ def test_the_declarations_the_match_offers_as_buttons():
     st = {"phase": "play", "mode": "queens-gambit", "sides": "BG", "to_play": "B"}
     got = [(d["label"], d["line"]) for d in live.declarations(st)]
     assert got == [
-        ("deck empty: Black (Reds)", "declare deck-empty black"),
-        ("deck empty: Gold (Greens)", "declare deck-empty gold"),
+        ("deck empty: Black (blue)", "declare deck-empty black"),
+        ("deck empty: Gold", "declare deck-empty gold"),
     ]
     st = {"phase": "play", "mode": "junior", "sides": "JJ", "players": "4"}
     got = [d["line"] for d in live.declarations(st)]

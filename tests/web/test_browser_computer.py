@@ -86,7 +86,7 @@ def test_a_whole_match_against_level_1_from_the_page(server, board, browser):
                 server.wait(lambda s: st.status.get("expect"), 20)
                 line = st.status["expect"].replace("_", " ")
                 notes = " ".join(server.get_json("/api/state")["notes"])
-                assert "Gold (Greens) plays" in notes, notes
+                assert "Gold plays" in notes, notes
                 got = {}
 
                 class V(record.Visitor):

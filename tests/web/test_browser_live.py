@@ -89,13 +89,13 @@ def step_placements_appear_on_the_live_page_within_a_second(server, page):
         "hand put -> card drawn: %s ms"
         % ([round(t * 1000) for t in drawn], [round(t * 1000) for t in took])
     )
-    assert page.locator("#turn").text_content() == "Black (Reds) to play"
+    assert page.locator("#turn").text_content() == "Black (blue) to play"
     assert page.locator('#board g.card[data-cell="E4"]').get_attribute("data-card") == "12"
     # the cell's LED colour is the cell's fill: E6 holds the last move (LAST)
     assert page.locator('#board use.cell[data-cell="E6"]').get_attribute("data-led") == "10"
     page.locator("#hands-button").press("Enter")  # HANDS, then again after each move
     page.wait_for_function(
-        "document.getElementById('hands').textContent.includes('Black (Reds): 0 1')"
+        "document.getElementById('hands').textContent.includes('Black (blue): 0 1')"
     )
     assert " 12 " not in page.locator("#hands li").first.text_content()  # B12 is on E4
     assert "move 2: G5 on E6" in page.locator("#events").text_content()

@@ -75,14 +75,14 @@ def test_each_refusal_shows_with_its_reason_and_the_declaration_previewed(server
     events = page.locator("#events li.ev-refused").all_text_contents()
     assert len(events) == 2
     assert "B5 on D4: it is the other side's turn (not-your-turn)" in events[0]
-    assert "DECLARE: deck empty for Gold (Greens) — press CONFIRM" in (
+    assert "DECLARE: deck empty for Gold — press CONFIRM" in (
         page.locator("#notes").text_content()
     )
-    assert page.locator("#turn").text_content() == "Gold (Greens) to play"
+    assert page.locator("#turn").text_content() == "Gold to play"
     page.locator("#hands-button").click()
     page.wait_for_selector("#hands li")
     hands = page.locator("#hands").text_content()
-    assert "specials: rain rain bee smoker" in hands and "Gold (Greens):" in hands
+    assert "specials: rain rain bee smoker" in hands and "Gold:" in hands
 
 
 def test_the_declarations_are_buttons_that_send_declare(server, board, page):
@@ -92,7 +92,7 @@ def test_the_declarations_are_buttons_that_send_declare(server, board, page):
     page.wait_for_selector("#link.ok")
     page.wait_for_selector("#declare:not([hidden])")
     buttons = page.locator("#declarations button").all_text_contents()
-    assert buttons == ["deck empty: Black (Reds)", "deck empty: Gold (Greens)"]
+    assert buttons == ["deck empty: Black (blue)", "deck empty: Gold"]
     page.locator("#declarations button", has_text="Gold").click()
     server.wait(lambda st: ("DECLARE", ("deck-empty", "gold")) in board.asked)
     assert page.locator("#declare-out").text_content() == ""  # the board's events say the rest
