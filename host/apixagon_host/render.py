@@ -286,14 +286,15 @@ def ink(fill):
     return C.hex_of(C.ink_on(C.rgb_of(fill)))
 
 
-def _royal_cell(svg, lay, game, fills=None, words=True):
+def _royal_cell(svg, lay, game, fills=None, words=True, state=None):
     """The empty Royal Cell (§3.1): a crown, a padlock while locked, a
     dashed frame while a side may take it, and its state in a word unless
     words is false. On a cell lit in an LED colour (fills) they are drawn
-    in that colour's label ink."""
-    state, _who = P.royal_state(game)
-    if state == "occupied":
-        return
+    in that colour's label ink. state: render_svg's royal."""
+    if game.board[ROYAL]:
+        return  # the Royal card is drawn with the cards
+    if state is None:
+        state, _who = P.royal_state(game)
     cx, cy = lay.center(ROYAL)
     lit = fills and fills(ROYAL)
     colour = ROYAL_COLOUR if state == "open" else ROYAL_LOCKED
@@ -307,7 +308,7 @@ def _royal_cell(svg, lay, game, fills=None, words=True):
     if state == "locked":
         svg.define("padlock", '<path id="padlock" d="%s" fill-rule="evenodd"/>' % _PADLOCK)
         out.append(_use("padlock", cx + 13, cy + 17, 16, ' fill="%s"' % (colour if lit else INK)))
-    if words:
+    if words and state in _ROYAL_WORDS:
         out.append(
             '<text x="%s" y="%s" font-size="11" fill="%s" text-anchor="middle">%s</text>'
             % (
@@ -582,6 +583,7 @@ def render_svg(
     chrome=True,
     stopped=None,
     words=True,
+    royal=None,
 ):
     """The position of game as an SVG document (a str). Pure and
     deterministic: the same game gives the same bytes.
@@ -596,7 +598,11 @@ def render_svg(
     words). stopped: how a match stopped that the rules did not end
     ("abandoned"), said instead of whose turn it is. words: false draws
     no word on the board but the cells' names (with chrome false, a
-    picture that pages in any language can share)."""
+    picture that pages in any language can share). royal: the empty Royal
+    Cell's state when the caller knows it better than the position ('open',
+    'locked', or 'unknown': the crown alone), as the live board does from
+    its LED: whether it is open depends on earlier turns (§3.1, D-5), which
+    a position sensed from the cells does not hold."""
     lay = Layout(coordinates)
     svg = _Svg()
     _define_shapes(svg)
@@ -619,7 +625,7 @@ def render_svg(
     if coordinates:
         _coordinates(svg, lay)
     _cells(svg, lay, game, coordinates, quiet, fills)
-    _royal_cell(svg, lay, game, fills, words)
+    _royal_cell(svg, lay, game, fills, words, royal)
     _seal_bridges(svg, lay, links)
     svg.add('<g class="cards">')
     for x in range(NCELLS):

@@ -8,7 +8,7 @@ import time
 from apixagon.codes import MODES
 from apixagon.deck import RAIN
 from apixagon.game import Game
-from apixagon.geometry import NCELLS
+from apixagon.geometry import NCELLS, ROYAL
 from smartboard import cbpalette, tag, view
 from smartboard.sim.legend import LEGEND
 
@@ -76,7 +76,18 @@ def board_svg(cells, layer, status, palette="standard"):
             ' data-blink="%s"' % blink if blink else "",
         )
 
-    return render_svg(game_of(cells, status), fills=fill, chrome=False)
+    return render_svg(
+        game_of(cells, status), fills=fill, chrome=False, royal=royal_of(layer[ROYAL])
+    )
+
+
+def royal_of(v):
+    """The empty Royal Cell's state as its LED shows it (§3.1): open or
+    locked in the hints and card query (smartboard.view), 'unknown' when it
+    shows something else or nothing (the adult display, the set-up). The
+    position sensed from the cells has no history to tell it."""
+    v &= 0x3F
+    return "open" if v == view.ROYAL_OPEN else "locked" if v == view.ROYAL_LOCKED else "unknown"
 
 
 def turn_text(st):
