@@ -200,8 +200,11 @@ console: $(STAMP)
 
 # The manual (mkdocs.yml, docs/): MkDocs with the Material theme into
 # build/site, offline; strict, so a broken link or a page left out of the
-# nav is an error (make test builds it too: tests/test_docs.py).
+# nav is an error (make test builds it too: tests/test_docs.py). First
+# the How to play pictures from their records (tools/rules_pictures.py,
+# a fraction of a second: only a picture that changed is written).
 docs: $(STAMP)
+	$(PY) tools/rules_pictures.py
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir build/site
 
 lint: $(STAMP)
