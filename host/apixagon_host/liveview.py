@@ -12,6 +12,7 @@ from smartboard.sim.legend import BLINKS, LEGEND
 from smartboard.sim.legend import lines as legend_lines
 
 from . import words
+from .i18n import N_, _
 
 # The console's cell painter (board palette -> ANSI colours); it needs no
 # simulated board for that, only whether to colour.
@@ -73,6 +74,15 @@ def legend(colour=True, width=78):
     return legend_lines(items, width)
 
 
+# STATUS display= (docs/protocol.md) in words; translated where shown
+DISPLAYS = {
+    "adult": N_("adult"),
+    "hint": N_("hint"),
+    "card_query": N_("card query"),
+    "card query": N_("card query"),
+}
+
+
 def status_line(status):
     """The match as STATUS tells it (docs/protocol.md)."""
     st = status
@@ -83,22 +93,23 @@ def status_line(status):
     if winner:
         parts.append(words.winner_text(winner, sides))
     elif phase == "play" and st.get("to_play") and sides != "JJ":  # Junior: no turns (§6)
-        parts.append("to play: %s" % words.side_name(st["to_play"], sides))
+        parts.append(_("to play: %s") % words.side_name(st["to_play"], sides))
     # moves: the record's move lines, as the move events and `logs` count
     # them (ply, the turn counter, leaves out declarations and the last move)
     moves = st.get("moves", st.get("ply"))
     if moves is not None:
-        parts.append("moves %s" % moves)
+        parts.append(_("moves %s") % moves)
     if st.get("last"):
-        parts.append("last: %s" % st["last"].replace("_", " "))
+        parts.append(_("last: %s") % st["last"].replace("_", " "))
     if st.get("display"):  # card_query (or card query, older firmware): in words
-        parts.append("display %s" % st["display"].replace("_", " "))
+        shown = DISPLAYS.get(st["display"])
+        parts.append(_("display %s") % (_(shown) if shown else st["display"].replace("_", " ")))
     if st.get("unlogged") == "1":
-        parts.append("NOT SAVED")
+        parts.append(_("NOT SAVED"))
     elif st.get("room") == "0":
-        parts.append("STORAGE FULL: pull the matches")
+        parts.append(_("STORAGE FULL: pull the matches"))
     elif st.get("low") == "1":
-        parts.append("STORAGE LOW: pull the matches")
+        parts.append(_("STORAGE LOW: pull the matches"))
     return "  ".join(parts)
 
 
@@ -110,7 +121,7 @@ def status_notes(status):
     none of them."""
     out = []
     if status.get("refused"):
-        out.append(words.status_refusal(status["refused"]))
+        out.append(words.status_refusal(status["refused"], status.get("moves")))
     if status.get("declare"):
         out.append(words.declaration(status["declare"], status.get("sides", "BG")))
     want = words.want_cells(status.get("want", ""))

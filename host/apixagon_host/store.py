@@ -26,6 +26,7 @@ import time
 from smartboard.logstore import records
 
 from .errors import EXIT_FAILED, EXIT_USAGE, CommandError
+from .i18n import _
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS logs (
@@ -85,27 +86,38 @@ def failure(path, e, write=True):
     low = text.lower()
     if "full" in low or getattr(e, "errno", None) == 28:  # ENOSPC
         return CommandError(
-            "cannot write the match database %s: the disk is full (%s); what was stored "
-            "before is kept, nothing is half-written: free some space and pull again"
-            % (path, text),
+            _(
+                "cannot write the match database %(path)s: the disk is full (%(why)s); what "
+                "was stored before is kept, nothing is half-written: free some space and "
+                "pull again"
+            )
+            % {"path": path, "why": text},
             EXIT_FAILED,
         )
     if isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
-        return CommandError("%s is not a match database: %s" % (path, text), EXIT_USAGE)
-    if isinstance(e, OSError) or any(w in low for w in ("readonly", "unable to open")):
-        if write:
-            hint = "a file in a folder you can write in? --db or APIXAGON_DATA choose another"
-        elif _wal(path):
-            hint = "it is in WAL mode, which SQLite cannot read in a read-only folder; "
-            hint += "an apixagon logs pull where it is writable turns that off"
-        else:
-            hint = "a file you can read?"
         return CommandError(
-            "cannot %s the match database %s: %s (%s)"
-            % ("write" if write else "read", path, text, hint),
+            _("%(path)s is not a match database: %(why)s") % {"path": path, "why": text},
             EXIT_USAGE,
         )
-    return CommandError("the match database %s failed: %s" % (path, text), EXIT_FAILED)
+    if isinstance(e, OSError) or any(w in low for w in ("readonly", "unable to open")):
+        if write:
+            hint = _("a file in a folder you can write in? --db or APIXAGON_DATA choose another")
+        elif _wal(path):
+            hint = _(
+                "it is in WAL mode, which SQLite cannot read in a read-only folder; "
+                "an apixagon logs pull where it is writable turns that off"
+            )
+        else:
+            hint = _("a file you can read?")
+        if write:
+            said = _("cannot write the match database %(path)s: %(why)s (%(hint)s)")
+        else:
+            said = _("cannot read the match database %(path)s: %(why)s (%(hint)s)")
+        return CommandError(said % {"path": path, "why": text, "hint": hint}, EXIT_USAGE)
+    return CommandError(
+        _("the match database %(path)s failed: %(why)s") % {"path": path, "why": text},
+        EXIT_FAILED,
+    )
 
 
 def check_path(path):
@@ -115,8 +127,8 @@ def check_path(path):
     "unable to open" or "file is not a database"."""
     if os.path.isdir(path):
         raise CommandError(
-            "--db %s is a folder: name a database file, e.g. %s"
-            % (path, os.path.join(path, "matches.sqlite")),
+            _("--db %(path)s is a folder: name a database file, e.g. %(file)s")
+            % {"path": path, "file": os.path.join(path, "matches.sqlite")},
             EXIT_USAGE,
         )
     folder = os.path.dirname(os.path.abspath(path))
@@ -124,8 +136,11 @@ def check_path(path):
         is_folder = stat.S_ISDIR(os.stat(folder).st_mode)
     except FileNotFoundError:
         raise CommandError(
-            "--db %s is in a folder that is not there: %s (make it first, or name a file "
-            "in a folder that is)" % (path, folder),
+            _(
+                "--db %(path)s is in a folder that is not there: %(folder)s (make it first, "
+                "or name a file in a folder that is)"
+            )
+            % {"path": path, "folder": folder},
             EXIT_USAGE,
         ) from None
     except NotADirectoryError:
@@ -134,7 +149,8 @@ def check_path(path):
         return  # (a folder one may not reach: the opening says so, naming it)
     if not is_folder:
         raise CommandError(
-            "--db %s is in %s, which is not a folder (a file is in the way)" % (path, folder),
+            _("--db %(path)s is in %(folder)s, which is not a folder (a file is in the way)")
+            % {"path": path, "folder": folder},
             EXIT_USAGE,
         )
     try:
@@ -146,7 +162,7 @@ def check_path(path):
         return
     if head and head != SQLITE_HEADER:  # (an empty file is an empty database to SQLite)
         raise CommandError(
-            "--db %s is not a match database: it is not an SQLite file" % path, EXIT_USAGE
+            _("--db %s is not a match database: it is not an SQLite file") % path, EXIT_USAGE
         )
 
 
@@ -190,8 +206,11 @@ class Store:
             check_path(path)
         elif os.path.isdir(self.path):
             raise CommandError(
-                "the match database %s is a folder, not a file (APIXAGON_DATA or --db "
-                "choose another)" % self.path,
+                _(
+                    "the match database %s is a folder, not a file (APIXAGON_DATA or --db "
+                    "choose another)"
+                )
+                % self.path,
                 EXIT_USAGE,
             )
         folder = os.path.dirname(self.path)
@@ -199,18 +218,24 @@ class Store:
             # (a read would otherwise say "nothing stored" of a mistyped
             # APIXAGON_DATA, and a pull fail on the folder it cannot make)
             raise CommandError(
-                "the data folder %s is a file, not a folder (APIXAGON_DATA or --db "
-                "choose another)" % folder,
+                _(
+                    "the data folder %s is a file, not a folder (APIXAGON_DATA or --db "
+                    "choose another)"
+                )
+                % folder,
                 EXIT_USAGE,
             )
         if write and path is None:
             try:
                 os.makedirs(folder, exist_ok=True)
             except OSError as e:
-                why = "it is a file" if os.path.isfile(folder) else e.strerror or e
+                why = _("it is a file") if os.path.isfile(folder) else e.strerror or e
                 raise CommandError(
-                    "cannot make the data folder %s: %s (APIXAGON_DATA or --db choose another)"
-                    % (folder, why),
+                    _(
+                        "cannot make the data folder %(folder)s: %(why)s (APIXAGON_DATA or --db "
+                        "choose another)"
+                    )
+                    % {"folder": folder, "why": why},
                     EXIT_USAGE,
                 ) from None
         if not write:
@@ -244,8 +269,11 @@ class Store:
             raise FileNotFoundError(self.path) from None
         except OSError as e:
             raise CommandError(
-                "cannot read the data folder %s: %s (a folder you may read? APIXAGON_DATA "
-                "or --db choose another)" % (folder or ".", e.strerror or e),
+                _(
+                    "cannot read the data folder %(folder)s: %(why)s (a folder you may read? "
+                    "APIXAGON_DATA or --db choose another)"
+                )
+                % {"folder": folder or ".", "why": e.strerror or e},
                 EXIT_USAGE,
             ) from None
         if not stat.S_ISREG(st.st_mode):
@@ -270,15 +298,15 @@ class Store:
         cols = self._columns()
         if not cols and tables:
             raise CommandError(
-                "%s is not a match database: it holds other tables (%s), no logs"
-                % (self.path, ", ".join(sorted(tables)[:5])),
+                _("%(path)s is not a match database: it holds other tables (%(tables)s), no logs")
+                % {"path": self.path, "tables": ", ".join(sorted(tables)[:5])},
                 EXIT_USAGE,
             )
         missing = [c for c in COLUMNS if cols and c not in cols]
         if missing:
             raise CommandError(
-                "%s is not a match database: its logs table has no %s"
-                % (self.path, ", ".join(missing)),
+                _("%(path)s is not a match database: its logs table has no %(columns)s")
+                % {"path": self.path, "columns": ", ".join(missing)},
                 EXIT_USAGE,
             )
         self.empty = not cols  # a new file (or no table yet): nothing stored
@@ -347,9 +375,12 @@ class Store:
         whose records do not verify: nothing is changed then. (records,
         finished: 1 or 0, bytes stored)."""
         lines = SafeLines()
-        verdict, good, count, _ = records.read_log(data, lines)
+        verdict, good, count, _end = records.read_log(data, lines)
         if verdict in (records.CORRUPT, records.BROKEN):
-            raise ValueError("%s: %s at byte %d" % (name, records.verdict_name(verdict), good))
+            raise ValueError(
+                _("%(log)s: %(verdict)s at byte %(byte)d")
+                % {"log": name, "verdict": records.verdict_name(verdict), "byte": good}
+            )
         data = bytes(data[:good])
         complete = 1 if lines.result is not None else 0
         now = time.strftime("%Y-%m-%d %H:%M:%S")
@@ -514,7 +545,7 @@ class Store:
         if row is None:
             raise KeyError(match_id)
         lines = SafeLines()
-        verdict, _, _, _ = records.read_log(_blob(row[2]), lines)
+        verdict = records.read_log(_blob(row[2]), lines)[0]
         return _text(row[0]), _text(row[1]), lines, verdict
 
 
@@ -625,7 +656,7 @@ def tag_pairs(pairs):
     for pair in pairs:
         name, eq, value = pair.partition("=")
         if not eq or not name.strip():
-            raise ValueError("%r is not Name=value (Name= removes the tag)" % pair)
+            raise ValueError(_("%r is not Name=value (Name= removes the tag)") % pair)
         tags[name.strip()] = value
     return tags
 
@@ -639,18 +670,21 @@ def check_tags(tags):
     for name, value in tags.items():
         value = "" if value is None else str(value).strip()
         if not (name[:1].isalpha() and name.isascii() and name.replace("_", "").isalnum()):
-            raise ValueError("%r is not a tag name (letters, digits and _)" % name)
+            raise ValueError(_("%r is not a tag name (letters, digits and _)") % name)
         if len(name) > 32:
-            raise ValueError("tag name %s is longer than 32 characters" % name)
+            raise ValueError(_("tag name %s is longer than 32 characters") % name)
         if name in BOARD_TAGS:
-            raise ValueError("%s is the board's own tag: it cannot be set" % name)
+            raise ValueError(_("%s is the board's own tag: it cannot be set") % name)
         if any(c in value for c in '"\\') or not value.isprintable():
             raise ValueError(
-                "the value of %s holds a quote, a backslash or a control character" % name
+                _("the value of %s holds a quote, a backslash or a control character") % name
             )
         if len(value) > MAX_TAG:
-            raise ValueError("the value of %s is longer than %d characters" % (name, MAX_TAG))
+            raise ValueError(
+                _("the value of %(tag)s is longer than %(max)d characters")
+                % {"tag": name, "max": MAX_TAG}
+            )
         if name == "Date" and value and not _is_date(value):
-            raise ValueError("Date must be YYYY.MM.DD (NOTATION.md), not %r" % value)
+            raise ValueError(_("Date must be YYYY.MM.DD (NOTATION.md), not %r") % value)
         out[name] = value
     return out

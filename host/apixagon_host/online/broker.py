@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import time
 
+from ..i18n import _
 from .transport import NetworkError
 
 
@@ -34,7 +35,7 @@ class Broker:
         self.exe = mosquitto()
         if self.exe is None:
             raise NetworkError(
-                "mosquitto is not installed (apt-get install mosquitto), and no --broker given"
+                _("mosquitto is not installed (apt-get install mosquitto), and no --broker given")
             )
         self.host = host
         self.port = port or free_port()
@@ -88,14 +89,14 @@ class Broker:
                         err = (err + " " + f.read()).strip()
                 except OSError:
                     pass
-                raise NetworkError("mosquitto did not start: %s" % err[-300:])
+                raise NetworkError(_("mosquitto did not start: %s") % err[-300:])
             try:
                 socket.create_connection((self.host, self.port), 0.2).close()
                 return self
             except OSError:
                 time.sleep(0.05)
         self.stop()
-        raise NetworkError("mosquitto did not listen on %s:%d" % (self.host, self.port))
+        raise NetworkError(_("mosquitto did not listen on %s:%d") % (self.host, self.port))
 
     def stop(self):
         p = self.proc

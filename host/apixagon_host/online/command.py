@@ -5,37 +5,47 @@ import os
 import socket
 
 from ..errors import CommandError
+from ..i18n import _
 from . import protocol as P
 from .transport import DEFAULT_URL, parse_url
 
 
 def add_args(p):
-    p.add_argument("role", choices=("host", "join"), help="host: start the match; join: the other")
-    p.add_argument("code", help="the match's code, agreed by the players (4-12 of A-Z, 2-9)")
+    p.add_argument(
+        "role", choices=("host", "join"), help=_("host: start the match; join: the other")
+    )
+    p.add_argument("code", help=_("the match's code, agreed by the players (4-12 of A-Z, 2-9)"))
     p.add_argument(
         "--broker",
-        help="mqtt://[USER:PASS@]HOST[:PORT] or mqtts://... (default: %s; `host` starts "
-        "Debian's mosquitto there when nothing listens)" % DEFAULT_URL,
+        help=_(
+            "mqtt://[USER:PASS@]HOST[:PORT] or mqtts://... (default: %s; `host` starts "
+            "Debian's mosquitto there when nothing listens)"
+        )
+        % DEFAULT_URL,
     )
-    p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
-    p.add_argument("--side", help="host: the side this board plays, black|gold (default black)")
-    p.add_argument("--user", help="broker user name (or in the URL)")
+    p.add_argument("--port", "-p", help=_("serial port of the board (default: the first found)"))
+    p.add_argument("--side", help=_("host: the side this board plays, black|gold (default black)"))
+    p.add_argument("--user", help=_("broker user name (or in the URL)"))
     p.add_argument(
         "--password-env",
         default="APIXAGON_MQTT_PASSWORD",
-        help="the environment variable holding the broker's password (default: %(default)s)",
+        help=_("the environment variable holding the broker's password (default: %(default)s)"),
     )
-    p.add_argument("--ca", help="CA certificate file for mqtts:// (default: the system's)")
+    p.add_argument("--ca", help=_("CA certificate file for mqtts:// (default: the system's)"))
     p.add_argument(
         "--grace",
         type=float,
         default=P.GRACE_S,
-        help="seconds the other side may be away before it is declared gone (default %(default)g)",
+        help=_(
+            "seconds the other side may be away before it is declared gone (default %(default)g)"
+        ),
     )
     p.add_argument(
-        "--wait", type=float, default=60, help="join: seconds to wait for the host's match"
+        "--wait", type=float, default=60, help=_("join: seconds to wait for the host's match")
     )
-    p.add_argument("--seconds", type=float, default=0, help="stop after this long (default: never)")
+    p.add_argument(
+        "--seconds", type=float, default=0, help=_("stop after this long (default: never)")
+    )
 
 
 def _listening(host, port):
@@ -65,7 +75,9 @@ def run(state, args):
         from .broker import Broker
 
         broker = Broker(1883).start()
-        say("started mosquitto on 127.0.0.1:1883 (this computer only; across homes use --broker)")
+        say(
+            _("started mosquitto on 127.0.0.1:1883 (this computer only; across homes use --broker)")
+        )
     link = None
     session = None
     try:
@@ -86,7 +98,7 @@ def run(state, args):
         session.start()
         session.run(args.seconds)
     except KeyboardInterrupt:
-        say("stopped: the match stays on the board; run the same command to go on")
+        say(_("stopped: the match stays on the board; run the same command to go on"))
     finally:
         if session is not None:
             session.close()

@@ -32,6 +32,8 @@ import hashlib
 import json
 import re
 
+from ..i18n import _
+
 VERSION = 1
 MAX_BYTES = 16384  # a whole record of the longest match fits many times
 ROOT = "apixagon/v1"
@@ -50,7 +52,7 @@ def check_code(code):
     c = (code or "").strip().upper()
     if not CODE_RE.match(c):
         raise ProtocolError(
-            "bad match code %r: 4 to 12 of the letters A-Z but I, O and the digits 2-9"
+            _("bad match code %r: 4 to 12 of the letters A-Z but I, O and the digits 2-9")
             % (code or "")[:20]
         )
     return c
@@ -124,11 +126,11 @@ def mover(line):
 # ---- messages ---------------------------------------------------------------------
 def encode(kind, code, side, **fields):
     if kind not in KINDS:
-        raise ProtocolError("unknown message type %r" % kind)
+        raise ProtocolError(_("unknown message type %r") % kind)
     msg = dict(fields, v=VERSION, t=kind, code=code, side=side)
     data = json.dumps(msg, separators=(",", ":"), sort_keys=True).encode()
     if len(data) > MAX_BYTES:
-        raise ProtocolError("message too long: %d bytes" % len(data))
+        raise ProtocolError(_("message too long: %d bytes") % len(data))
     return data
 
 
@@ -147,40 +149,40 @@ def decode(data, code, side=None):
     """The message in data (bytes) for match code, from the side expected
     (None: any); ProtocolError saying what is wrong otherwise."""
     if len(data) > MAX_BYTES:
-        raise ProtocolError("message too long: %d bytes" % len(data))
+        raise ProtocolError(_("message too long: %d bytes") % len(data))
     try:
         msg = json.loads(data.decode())
     except (UnicodeDecodeError, ValueError):
-        raise ProtocolError("malformed message: not JSON") from None
+        raise ProtocolError(_("malformed message: not JSON")) from None
     if not isinstance(msg, dict):
-        raise ProtocolError("malformed message: not an object")
+        raise ProtocolError(_("malformed message: not an object"))
     if msg.get("v") != VERSION:
         raise ProtocolError(
-            "protocol version %r not supported (this is %d)" % (msg.get("v"), VERSION)
+            _("protocol version %r not supported (this is %d)") % (msg.get("v"), VERSION)
         )
     kind = msg.get("t")
     if kind not in _FIELDS:
-        raise ProtocolError("unknown message type %r" % (str(kind)[:20],))
+        raise ProtocolError(_("unknown message type %r") % (str(kind)[:20],))
     if msg.get("code") != code:
-        raise ProtocolError("wrong match code %r" % (str(msg.get("code"))[:20],))
+        raise ProtocolError(_("wrong match code %r") % (str(msg.get("code"))[:20],))
     s = msg.get("side")
     if not isinstance(s, str) or len(s) != 1 or s not in _LETTERS or (side and s != side):
-        raise ProtocolError("message from side %r, not %s" % (str(s)[:4], side or "a side"))
+        raise ProtocolError(_("message from side %r, not %s") % (str(s)[:4], side or "a side"))
     for name, typ in _FIELDS[kind].items():
         v = msg.get(name)
         if not isinstance(v, typ) or isinstance(v, bool):
             raise ProtocolError("malformed %s: field %s" % (kind, name))
         if typ is int and not 0 <= v <= 100000:
-            raise ProtocolError("malformed %s: %s out of range" % (kind, name))
+            raise ProtocolError(_("malformed %s: %s out of range") % (kind, name))
     if kind == "snapshot":
         if not all(isinstance(x, str) and len(x) < 200 for x in msg["lines"]):
-            raise ProtocolError("malformed snapshot: lines")
+            raise ProtocolError(_("malformed snapshot: lines"))
         if sum(1 for x in msg["lines"] if is_move(x)) != msg["moves"]:
-            raise ProtocolError("malformed snapshot: its moves do not count %d" % msg["moves"])
+            raise ProtocolError(_("malformed snapshot: its moves do not count %d") % msg["moves"])
     if kind in ("move", "refused", "undo") and not is_move(msg["line"]):
-        raise ProtocolError("malformed %s: %r is not a move line" % (kind, msg["line"][:40]))
+        raise ProtocolError(_("malformed %s: %r is not a move line") % (kind, msg["line"][:40]))
     if kind in ("move", "refused", "undo") and msg["n"] < 1:
-        raise ProtocolError("malformed %s: move number %d" % (kind, msg["n"]))
+        raise ProtocolError(_("malformed %s: move number %d") % (kind, msg["n"]))
     return msg
 
 
@@ -243,14 +245,14 @@ class Side:
             out += self._taken_back(n - 1)  # its last move replaced by another
         if n != len(self.moves) + 1:
             return out + [
-                ("resync", "the board is at move %d, this side at %d" % (n, len(self.moves)))
+                ("resync", _("the board is at move %d, this side at %d") % (n, len(self.moves)))
             ]
         owed = self.owed.pop(n, None)
         if owed is not None and norm(owed) != norm(line):
             return out + [
                 (
                     "diverged",
-                    "move %d here is %r, but the other board has %r: take it back and play %s"
+                    _("move %d here is %r, but the other board has %r: take it back and play %s")
                     % (n, line, owed, owed),
                 )
             ]
@@ -292,7 +294,7 @@ class Side:
         n, line = msg["n"], msg["line"]
         if mover(line) != self.other:
             return [
-                ("error", "undo %d refused: %r is not a move of side %s" % (n, line, self.other))
+                ("error", _("undo %d refused: %r is not a move of side %s") % (n, line, self.other))
             ]
         have = len(self.moves)
         if n == have + 1 and norm(self.far.get(n, "")) == norm(line):
@@ -301,23 +303,23 @@ class Side:
             self.expecting = 0
             return [
                 ("unexpect",),
-                ("say", "the other side took back move %d (%s)" % (n, line)),
+                ("say", _("the other side took back move %d (%s)") % (n, line)),
             ]
         if n == have and norm(self.moves[n - 1]) == norm(line):
             self.lifting[n] = norm(line)
             return [
-                ("say", "the other side took back move %d (%s): lift its card" % (n, line)),
+                ("say", _("the other side took back move %d (%s): lift its card") % (n, line)),
             ]
         if n < have and n <= len(self.moves) and norm(self.moves[n - 1]) == norm(line):
             return [
                 ("send", "refused", {"n": n, "line": line, "reason": "played-on"}),
                 (
                     "say",
-                    "the other side took back move %d (%s), but this board has played on"
+                    _("the other side took back move %d (%s), but this board has played on")
                     % (n, line),
                 ),
             ]
-        return [("error", "undo %d refused: no such move %r here" % (n, line))]
+        return [("error", _("undo %d refused: no such move %r here") % (n, line))]
 
     # what the other side says ---------------------------------------------------
     def message(self, data):
@@ -341,7 +343,7 @@ class Side:
     def _on_snapshot(self, msg):
         theirs = [x for x in msg["lines"] if is_move(x)]
         if chain(theirs) != msg["head"]:
-            return [("error", "snapshot refused: its moves do not make its head")]
+            return [("error", _("snapshot refused: its moves do not make its head"))]
         self.peer_moves = len(theirs)
         mine = self.moves
         k = min(len(mine), len(theirs))
@@ -350,7 +352,7 @@ class Side:
                 return [
                     (
                         "diverged",
-                        "the boards' matches differ at move %d: here %r, there %r"
+                        _("the boards' matches differ at move %d: here %r, there %r")
                         % (i + 1, mine[i], theirs[i]),
                     )
                 ]
@@ -371,7 +373,7 @@ class Side:
                     out.append(
                         (
                             "say",
-                            "this board lost move %d (%s), the other board has it: play it again"
+                            _("this board lost move %d (%s), the other board has it: play it again")
                             % (i + 1, theirs[i]),
                         )
                     )
@@ -384,13 +386,13 @@ class Side:
         n, line = msg["n"], msg["line"]
         if mover(line) != self.other:
             return [
-                ("error", "move %d refused: %r is not a move of side %s" % (n, line, self.other))
+                ("error", _("move %d refused: %r is not a move of side %s") % (n, line, self.other))
             ]
         if n <= len(self.moves):
             if norm(self.moves[n - 1]) == norm(line):
                 return [("send", "ack", {"n": n, "head": chain(self.moves[:n])})]  # a repeat
             return [
-                ("diverged", "move %d differs: here %r, there %r" % (n, self.moves[n - 1], line))
+                ("diverged", _("move %d differs: here %r, there %r") % (n, self.moves[n - 1], line))
             ]
         if n > len(self.moves) + 1 + len(self.far):
             return [("send", "want", {})]  # a gap: ask for the whole record
@@ -401,9 +403,9 @@ class Side:
     def _on_ack(self, msg):
         n = msg["n"]
         if n > len(self.moves):
-            return [("error", "ack %d refused: this board has %d moves" % (n, len(self.moves)))]
+            return [("error", _("ack %d refused: this board has %d moves") % (n, len(self.moves)))]
         if chain(self.moves[:n]) != msg["head"]:
-            return [("diverged", "ack %d: the other board's moves differ from ours" % n)]
+            return [("diverged", _("ack %d: the other board's moves differ from ours") % n)]
         self.acked = max(self.acked, n)
         self.peer_moves = max(self.peer_moves, n)
         return []
@@ -412,7 +414,8 @@ class Side:
         return [
             (
                 "say",
-                "the other board refused move %d (%s): %s" % (msg["n"], msg["line"], msg["reason"]),
+                _("the other board refused move %d (%s): %s")
+                % (msg["n"], msg["line"], msg["reason"]),
             )
         ]
 
@@ -439,13 +442,17 @@ class Side:
                 ("send", "refused", {"n": n, "line": line, "reason": reason}),
                 (
                     "say",
-                    "move %d from the other board refused by this board: %s %s" % (n, reason, line),
+                    _("move %d from the other board refused by this board: %s %s")
+                    % (n, reason, line),
                 ),
             ]
         if w and w[0] == "stale":
             self.expecting = 0
             return [
-                ("say", "the board is at move %s: reading its log" % (w[1] if len(w) > 1 else "?"))
+                (
+                    "say",
+                    _("the board is at move %s: reading its log") % (w[1] if len(w) > 1 else "?"),
+                )
             ]
         return []
 

@@ -18,6 +18,7 @@ import time
 from apixagon_host import link as L
 
 from ..errors import EXIT_FAILED, CommandError
+from ..i18n import _
 from . import protocol as P
 from .transport import Transport
 
@@ -54,7 +55,7 @@ class Session:
         except P.ProtocolError as e:
             raise CommandError(str(e)) from None
         if role not in ("host", "join"):
-            raise CommandError("role must be host or join, not %r" % role)
+            raise CommandError(_("role must be host or join, not %r") % role)
         self.role = role
         self.want_side = side
         self.grace = grace
@@ -89,8 +90,8 @@ class Session:
         letters = st.get("sides", "")
         if len(letters) != 2 or letters in ("AB", "JJ") or st.get("players", "2") != "2":
             raise CommandError(
-                "online play is for two players, one at each board (this board is set "
-                "for %s)" % st.get("mode", "?")
+                _("online play is for two players, one at each board (this board is set for %s)")
+                % st.get("mode", "?")
             )
         mine = self._setup_sides(st, letters)
         other = letters[1 - letters.index(mine)]
@@ -109,7 +110,7 @@ class Session:
         self.net.start()
         if self.role == "host":
             self._publish_setup(st)
-        self.say("online: match %s, this board plays %s" % (self.code, _side_name(mine)))
+        self.say(_("online: match %s, this board plays %s") % (self.code, _side_name(mine)))
         return self
 
     def _setup_sides(self, st, letters):
@@ -119,18 +120,20 @@ class Session:
         if self.role == "host":
             w = (self.want_side or letters[0])[:1].upper()
             if w not in letters:
-                raise CommandError("side %r: this match's sides are %s" % (self.want_side, letters))
+                raise CommandError(
+                    _("side %r: this match's sides are %s") % (self.want_side, letters)
+                )
             return w
         setup = self._fetch_setup()
         for key in ("mode", "start", "option"):
             if setup["setup"].get(key) != st.get(key):
                 raise CommandError(
-                    "the boards are set for different matches: %s is %s there, %s here"
+                    _("the boards are set for different matches: %s is %s there, %s here")
                     % (key, setup["setup"].get(key), st.get(key))
                 )
         theirs = setup["side"]
         if theirs not in letters:
-            raise CommandError("the host plays side %s, which this match does not have" % theirs)
+            raise CommandError(_("the host plays side %s, which this match does not have") % theirs)
         return letters[1 - letters.index(theirs)]
 
     def _fetch_setup(self):
@@ -148,12 +151,15 @@ class Session:
                     try:
                         return P.decode(item[2], self.code)
                     except P.ProtocolError as e:
-                        raise CommandError("the match %s's setup: %s" % (self.code, e))
+                        raise CommandError(_("the match %s's setup: %s") % (self.code, e))
         finally:
             probe.stop(False)
         raise CommandError(
-            "no match %s on the broker %s within %g s (is the code right, and has the host "
-            "started it?)" % (self.code, self.url, self.wait)
+            _(
+                "no match %s on the broker %s within %g s (is the code right, and has the host "
+                "started it?)"
+            )
+            % (self.code, self.url, self.wait)
         )
 
     def _publish_setup(self, st):
@@ -164,8 +170,11 @@ class Session:
     def _check_match(self, st):
         if st.get("phase") not in ("play", "resume", "over"):
             raise CommandError(
-                "no match on the board (phase %s): set it up and start it (CONFIRM), "
-                "then run this again" % st.get("phase", "?")
+                _(
+                    "no match on the board (phase %s): set it up and start it (CONFIRM), "
+                    "then run this again"
+                )
+                % st.get("phase", "?")
             )
 
     def _board_status(self):
@@ -181,10 +190,10 @@ class Session:
         if st.get("watch") != "1":
             self.link.request("WATCH", "1")
         if st.get("phase") == "resume":
-            self.say("the board is resuming: put the cards back as its LEDs show")
+            self.say(_("the board is resuming: put the cards back as its LEDs show"))
             return False
         if st.get("phase") not in ("play", "over"):
-            raise CommandError("the board left the match (phase %s)" % st.get("phase"))
+            raise CommandError(_("the board left the match (phase %s)") % st.get("phase"))
         lines = self._record(st)
         self.side.load(lines)
         if st.get("phase") == "play":
@@ -192,7 +201,9 @@ class Session:
                 self.link.request("REMOTE", self.side.other)
             except L.BoardError as e:
                 if getattr(e, "board_code", 0) == 5:
-                    raise CommandError("this board's firmware has no REMOTE: update it") from None
+                    raise CommandError(
+                        _("this board's firmware has no REMOTE: update it")
+                    ) from None
                 raise
         self.ready = True
         # the moves the log has are not taken twice; one made while it was
@@ -214,7 +225,7 @@ class Session:
         want = int(st.get("moves", "0"))
         if name == "-":
             if want:
-                raise CommandError("the match is played unsaved: it cannot go online mid-way")
+                raise CommandError(_("the match is played unsaved: it cannot go online mid-way"))
             return []
         end = time.monotonic() + LOG_WAIT_S
         while True:
@@ -239,7 +250,9 @@ class Session:
             kind, text = self.events.pop(0)
             if kind == "phase":
                 if text in ("start", "abandoned"):
-                    raise CommandError("the board's match ended (%s): online match stopped" % text)
+                    raise CommandError(
+                        _("the board's match ended (%s): online match stopped") % text
+                    )
                 if text == "over":
                     self.over = True
                 if text == "resumed" and not self.ready:
@@ -263,7 +276,7 @@ class Session:
         st = self._board_status()
         if st.get("watch") != "1" or not self.ready:
             if st.get("watch") != "1":
-                self.say("the board restarted: reading its log")
+                self.say(_("the board restarted: reading its log"))
             self._attach()
             return
         if st.get("phase") == "over":
@@ -288,21 +301,21 @@ class Session:
 
     def _net_item(self, item):
         if item[0] == "up":
-            self.say("connected to the broker %s" % self.url)
+            self.say(_("connected to the broker %s") % self.url)
             if self.ready:
                 self._hello()
             return
         if item[0] == "down":
-            self.say("lost the broker (%s): reconnecting" % item[1])
+            self.say(_("lost the broker (%s): reconnecting") % item[1])
             return
-        _, topic, payload = item
+        _kind, topic, payload = item
         if topic == P.topic_presence(self.code, self.side.other):
             online = payload == b"online"
             if online and self.peer_online is not True:
-                self.say("the other side (%s) is here" % _side_name(self.side.other))
+                self.say(_("the other side (%s) is here") % _side_name(self.side.other))
             elif not online and self.peer_online:
                 self.say(
-                    "the other side is away: waiting %g s before declaring it gone" % self.grace
+                    _("the other side is away: waiting %g s before declaring it gone") % self.grace
                 )
             self.peer_online = online
             self.gone_at = None if online else time.monotonic()
@@ -332,19 +345,19 @@ class Session:
                 try:
                     self.link.request("REMOTE", self.side.other)  # its expect cleared
                 except L.BoardError as e:
-                    self.say("the board cannot stop waiting: %s" % e)
+                    self.say(_("the board cannot stop waiting: %s") % e)
             elif kind == "resync":
                 self.say(a[1])
                 self._attach()
             elif kind == "diverged":
-                raise CommandError("online match stopped: %s" % a[1], EXIT_FAILED)
+                raise CommandError(_("online match stopped: %s") % a[1], EXIT_FAILED)
 
     def _expect(self, n, line):
         try:
             reply = self.link.request("EXPECT", n - 1, *line.split())
         except L.BoardError as e:
             self.side.expecting = 0
-            self.say("the board cannot wait for move %d now: %s" % (n, e))
+            self.say(_("the board cannot wait for move %d now: %s") % (n, e))
             return
         if reply.startswith("refused"):
             self.refused.append((n, line, reply))
@@ -371,7 +384,7 @@ class Session:
             # moment: looked at again at the next poll, the network served
             # meanwhile
             if self.ready:
-                self.say("the board does not answer (%s): waiting for it" % e)
+                self.say(_("the board does not answer (%s): waiting for it") % e)
             self.ready = False
         self._network(timeout)
         now = time.monotonic()
@@ -386,8 +399,11 @@ class Session:
             self.unacked_at = None
         if self.gone_at is not None and now - self.gone_at > self.grace:
             raise Gone(
-                "the other side has been away for %g s: the match is paused on this board "
-                "(its log keeps it); run the same command again to go on" % self.grace
+                _(
+                    "the other side has been away for %g s: the match is paused on this board "
+                    "(its log keeps it); run the same command again to go on"
+                )
+                % self.grace
             )
         if self.over and self.ready and not s.unacked() and s.peer_moves >= len(s.moves):
             self.finished = self.status.get("winner", "?")
@@ -398,7 +414,7 @@ class Session:
         # unplugged (a real board's USB goes with its power): the port is
         # opened again once it is back; the broker is served meanwhile
         if self.ready:
-            self.say("%s: waiting for the board" % e)
+            self.say(_("%s: waiting for the board") % e)
         self.ready = False
         port = self.link.port
         self.link.close()
@@ -420,7 +436,7 @@ class Session:
                 if end and time.monotonic() > end:
                     break
             if self.finished is not None:
-                self.say("match over (winner: %s): both boards have every move" % self.finished)
+                self.say(_("match over (winner: %s): both boards have every move") % self.finished)
                 if self.role == "host":
                     self.net.publish(P.topic_setup(self.code), b"", retain=True)
         finally:

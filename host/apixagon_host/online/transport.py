@@ -12,6 +12,7 @@ import time
 from urllib.parse import unquote, urlsplit
 
 from ..errors import CommandError
+from ..i18n import _
 
 EXIT_NETWORK = 4  # the broker could not be reached or refused us
 DEFAULT_URL = "mqtt://127.0.0.1:1883"
@@ -29,13 +30,13 @@ def parse_url(url):
     u = urlsplit(url or DEFAULT_URL)
     if u.scheme not in ("mqtt", "mqtts") or not u.hostname:
         raise NetworkError(
-            "bad broker URL %r: mqtt://HOST[:PORT] or mqtts://..." % (url or "")[:80]
+            _("bad broker URL %r: mqtt://HOST[:PORT] or mqtts://...") % (url or "")[:80]
         )
     tls = u.scheme == "mqtts"
     try:
         port = u.port or (8883 if tls else 1883)
     except ValueError:
-        raise NetworkError("bad broker URL %r: its port" % url[:80]) from None
+        raise NetworkError(_("bad broker URL %r: its port") % url[:80]) from None
     user = unquote(u.username) if u.username else None
     password = unquote(u.password) if u.password else None
     return u.hostname, port, tls, user, password
@@ -86,7 +87,7 @@ class Transport:
             self.client.connect(self.host, self.port, KEEPALIVE_S)
         except (OSError, ValueError) as e:  # ssl.SSLError is an OSError
             raise NetworkError(
-                "cannot reach the broker %s:%d: %s" % (self.host, self.port, e)
+                _("cannot reach the broker %s:%d: %s") % (self.host, self.port, e)
             ) from None
         self.client.loop_start()
         end = time.monotonic() + timeout
@@ -94,10 +95,10 @@ class Transport:
             if self.refused or time.monotonic() > end:
                 self.stop(False)
                 why = (
-                    "the broker %s:%d refused the connection: %s"
+                    _("the broker %s:%d refused the connection: %s")
                     % (self.host, self.port, self.refused)
                     if self.refused
-                    else "no connection to the broker %s:%d within %g s%s"
+                    else _("no connection to the broker %s:%d within %g s%s")
                     % (self.host, self.port, timeout, self._why())
                 )
                 raise NetworkError(why)
@@ -111,7 +112,7 @@ class Transport:
     def _on_connect(self, client, userdata, flags, reason, properties=None):
         if reason.is_failure:
             self.refused = str(reason)  # bad user or password, not allowed
-            self.inbox.put(("down", "broker refused: %s" % reason))
+            self.inbox.put(("down", _("broker refused: %s") % reason))
             return
         for t in self.subs:
             client.subscribe(t, qos=1)

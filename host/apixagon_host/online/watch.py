@@ -12,6 +12,7 @@ import threading
 from apixagon import record
 from apixagon.game import Game
 
+from ..i18n import _
 from . import protocol as P
 
 DEFAULT_DELAY = 2  # moves held back from spectators
@@ -21,21 +22,21 @@ MAX_MATCHES = 1000  # codes kept at once (the oldest heard goes first)
 def check_record(data):
     """(lines, moves) of a record message, or ProtocolError."""
     if len(data) > P.MAX_BYTES:
-        raise P.ProtocolError("record too long")
+        raise P.ProtocolError(_("record too long"))
     try:
         body = json.loads(data.decode())
     except (UnicodeDecodeError, ValueError):
-        raise P.ProtocolError("malformed record: not JSON") from None
+        raise P.ProtocolError(_("malformed record: not JSON")) from None
     lines = body.get("lines") if isinstance(body, dict) else None
     if not isinstance(lines, list) or not all(isinstance(x, str) and len(x) < 200 for x in lines):
-        raise P.ProtocolError("malformed record: lines")
+        raise P.ProtocolError(_("malformed record: lines"))
     for x in lines:
         if not (P.is_move(x) or x.startswith("[") or x.split(" ")[0] in record_headers()):
-            raise P.ProtocolError("malformed record: %r" % x[:40])
+            raise P.ProtocolError(_("malformed record: %r") % x[:40])
     game, verdicts = record.check(lines, Game)
     bad = [v for v in verdicts if v[1]]
     if bad:
-        raise P.ProtocolError("record refused by the rules: line %d" % bad[0][0])
+        raise P.ProtocolError(_("record refused by the rules: line %d") % bad[0][0])
     return lines, sum(1 for x in lines if P.is_move(x))
 
 
