@@ -208,6 +208,15 @@ class Companion:
             # companion last heard of may be a tick behind a take-back.
             if w == "put" and e.board_code == proto.E_ARGS and "holds a card" in str(e):
                 raise CommandError("%s holds %s: lift it first" % (req[1], self._held(req[1])))
+            _head, sep, on = str(e).rpartition("card on ")
+            if w == "put" and e.board_code == proto.E_ARGS and sep:
+                # the card lies on another cell: a card is in one place
+                raise CommandError(
+                    _(
+                        "{card} is on {cell} already: one card cannot lie on two cells;"
+                        " lift it from {cell} first (nothing changed)"
+                    ).format(card=words[2], cell=on)
+                )
             raise
         return []
 

@@ -206,7 +206,7 @@ class Session:
             self.message = rest
         elif kind == "refused":
             self.stale = True
-            rest = refusal(rest)
+            rest = refusal(rest, self.moves)  # Junior's first card: where it goes
         elif kind == "want":
             self.stale = True
             self.want = want_cells(rest)

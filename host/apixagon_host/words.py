@@ -125,12 +125,16 @@ def action(apx):
     return " ".join(words)
 
 
-def refusal(text):
+def refusal(text, moves=None):
     """A `refused` event's text (`adjacent-opponent G 3 E6`) as a line:
-    `refused: G3 on E6: beside an opponent card ... (adjacent-opponent)`."""
+    `refused: G3 on E6: beside an opponent card ... (adjacent-opponent)`.
+    moves: the match's move count (STATUS moves=), for the refusals whose
+    words depend on it (Junior's first card, junior_target)."""
     code, _, apx = text.strip().partition(" ")
     if not apx:
         return "refused: %s" % reason(code) if code else "refused"
+    if code == "bad-target" and apx[:1] == "J":
+        return "refused: %s: %s (%s)" % (action(apx), junior_target(moves), code)
     if code == "not-allowed-in-mode" and apx.split()[0] == "G":
         # only Junior refuses a Gold card so (a side letter G is a
         # two-player record's, where no card is refused for its mode): §6
@@ -185,10 +189,32 @@ def computer_text(value, sides="BG"):
     return "the computer plays %s at level %s" % (who or "?", level or "?")
 
 
-def status_refusal(value):
-    """STATUS refused=<code>:<apx with _> in words."""
+def status_refusal(value, moves=None):
+    """STATUS refused=<code>:<apx with _> in words (moves: STATUS moves=)."""
     code, _, apx = value.partition(":")
-    return refusal("%s %s" % (code, apx.replace("_", " ")))
+    return refusal("%s %s" % (code, apx.replace("_", " ")), moves)
+
+
+# RULES §6: where a Junior card goes (the board's bad-target says only that
+# this cell is not it)
+JUNIOR_FIRST = N_("Junior's first card goes on the Royal Cell, E5 (RULES §6)")
+JUNIOR_NEXT = N_(
+    "each card goes on a free cell beside the last card placed (RULES §6; D-8: beside"
+    " the most recent card with a free cell, when the last has none)"
+)
+JUNIOR_ANY = N_(
+    "Junior's first card goes on the Royal Cell, E5; each next one on a free cell"
+    " beside the last card placed (RULES §6)"
+)
+
+
+def junior_target(moves=None):
+    """Where a Junior card goes, for a refused one (bad-target): the first
+    on the Royal Cell, the next ones beside the last card; both when the
+    move count (moves) is not known."""
+    if moves is None or not str(moves).isdigit():
+        return _(JUNIOR_ANY)
+    return _(JUNIOR_FIRST) if int(moves) == 0 else _(JUNIOR_NEXT)
 
 
 def declaration(value, sides="BG"):

@@ -75,3 +75,19 @@ def test_set_up_letters_follow_the_mode_and_players():
         st.set(S.PLAYERS, players, 0)
         assert c.letters() == want, (mode, players)
         assert c.teams() == (want == "AB"), (mode, players)
+
+
+def test_a_card_on_the_board_cannot_be_put_on_a_second_cell():
+    # a card is in one place; a side's two Rains are two cards
+    c, out = console("console-twice")
+    c.command("confirm")
+    c.command("put E4 B3")
+    out.text = ""
+    before = bytes(c.rig.cells.cells)
+    assert c.command("put F5 B3")
+    assert out.text.startswith("error: B3 is on E4: a card cannot lie on two cells"), out.text
+    assert bytes(c.rig.cells.cells) == before and c.rig.board.ref.game.ply() == 1
+    c.command("put A1 Grain")
+    out.text = ""
+    c.command("put A2 Grain")  # the other Rain
+    assert not out.text.startswith("error"), out.text

@@ -3,7 +3,7 @@
 # serial_main's loop drives it (a fake wall clock, the loop sleeping what
 # Pace says). Plain functions: also run under MicroPython at 96 wK.
 from boardkit import card, rig
-from smartboard import buttons, loop, proto, view
+from smartboard import buttons, loop, proto, tag, view
 from smartboard.sim import serial_main
 from test_link_cells import Port, events
 
@@ -80,3 +80,25 @@ def test_hand_put_on_a_card_is_refused_and_changes_nothing():
     lk.handle("@4 HAND lift E4")
     lk.handle("@5 HAND put E4 %d" % card(0, 13))  # lifted first: fine
     assert port.frames[-1] == "=5 OK ok"
+
+
+def test_hand_put_of_a_card_on_another_cell_is_refused_and_changes_nothing():
+    # A card is in one place: the same card put on a second cell was taken
+    # (both cells then read a card the board could not place)
+    r, lk, port = sim_link("sim-twice")
+    cells = r.cells.cells
+    lk.handle("@2 HAND put E4 %d" % card(0, 12))
+    before = bytes(cells)
+    lk.handle("@3 HAND put F5 %d" % card(0, 12))
+    assert port.frames[-1] == "=3 ERR 6 bad arguments: card on E4"
+    assert bytes(cells) == before and r.board.ref.game.nmoves() == 1
+    # a side's two Rains: the first's name, that one on the board, puts the
+    # other; a third is refused
+    rain = tag.code(1, tag.RAIN, 0)
+    lk.handle("@4 HAND put A1 %d" % rain)
+    lk.handle("@5 HAND put A2 %d" % rain)
+    assert port.frames[-1] == "=5 OK ok"
+    assert cells[r.layout.sensor[0]] == 1 + rain
+    assert cells[r.layout.sensor[1]] == 1 + tag.code(1, tag.RAIN, 1)
+    lk.handle("@6 HAND put A3 %d" % rain)
+    assert port.frames[-1] == "=6 ERR 6 bad arguments: card on A1"

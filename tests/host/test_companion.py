@@ -568,3 +568,14 @@ def test_declarations_go_to_real_boards_and_older_firmware_is_told():
     assert out == ["error: no match in play: nothing declared"]
     s, _, out = run("declare reserve", connected=False)
     assert s.sent == [] and "not connected" in out[0]
+
+
+def test_put_of_a_card_that_lies_on_another_cell_says_so_and_changes_nothing():
+    # the simulated board refuses one card on two cells (`card on E4`): a
+    # physical card is in one place
+    there = BoardError("board error: bad arguments: card on E4", board_code=proto.E_ARGS)
+    s, go_on, out = run("put E5 J5", sides="JJ", replies={"HAND": there})
+    assert go_on and out == [
+        "error: J5 is on E4 already: one card cannot lie on two cells; lift it from E4"
+        " first (nothing changed)"
+    ]

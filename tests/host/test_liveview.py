@@ -364,3 +364,28 @@ def test_an_80_by_24_terminal_shows_every_word_and_adapts_to_a_resize():
     size[:] = [MIN_COLS - 1, MIN_ROWS]
     said = " ".join(x.strip() for x in screen())
     assert "needs at least %dx%d" % (MIN_COLS, MIN_ROWS) in said
+
+
+def test_a_junior_card_refused_for_its_cell_says_where_the_card_goes():
+    # RULES §6: the first card on the Royal Cell, each next one beside the
+    # last card; the board's bad-target says only that this cell is not it
+    s, heard = _session()
+    s.moves = 0
+    s._on_event("refused bad-target J 5 E4")
+    line = event_line(*heard[-1])
+    assert line == (
+        "refused: J5 on E4: Junior's first card goes on the Royal Cell, E5 (RULES §6) (bad-target)"
+    ), line
+    s.moves = 3
+    s._on_event("refused bad-target J2 7 A1")
+    assert "J7 on A1 (J2): each card goes on a free cell beside the last card" in heard[-1][1]
+    st = {"refused": "bad-target:J_5_E4", "moves": "0", "sides": "JJ", "mode": "junior"}
+    assert any("first card goes on the Royal Cell, E5" in n for n in status_notes(st))
+    # the move count not known: both
+    assert "first card" in words.refusal("bad-target J 5 E4") and "beside the last" in (
+        words.refusal("bad-target J 5 E4")
+    )
+    # the other modes' bad-target is as before
+    assert words.refusal("bad-target B beekeeper E5 E4").endswith(
+        "not something this move can be made on now (bad-target)"
+    )

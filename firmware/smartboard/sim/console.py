@@ -172,7 +172,13 @@ class Console:
                 return True
             if w in ("put", "place"):
                 x = self._cell_arg(words, 1)
-                c = self._card_arg(words, 2)
+                c, on = rig.card_to_put(self._card_arg(words, 2))
+                if on >= 0 and on != x:
+                    # a card is in one place: it would read on two cells
+                    raise ValueError(
+                        "%s is on %s: a card cannot lie on two cells (lift it first)"
+                        % (words[2], cell_name(on))
+                    )
                 rig.put(cell_name(x), c)
             elif w == "lift":
                 rig.lift(cell_name(self._cell_arg(words, 1)))

@@ -4,7 +4,7 @@
 # put a card on a cell, lift it, tap one on the action pad, press buttons.
 from apixagon.geometry import NCELLS, parse_cell
 
-from .. import buttons, layout, scan, settings, uids
+from .. import buttons, layout, scan, settings, tag, uids
 from ..board import PART_PAD, PART_READER, PART_STRIP, PART_SUPPLY, Board, Hardware, part
 from ..paint import Painter
 from .inputs import SimButtons
@@ -186,6 +186,27 @@ class Rig:
 
     def lift(self, name):
         self.cells.lift(self.layout.sensor[parse_cell(name)])
+
+    def cell_of(self, code):
+        """The cell (index) the card with tag code `code` lies on, or -1:
+        a card is in one place (the hands refuse a second)."""
+        cells = self.cells.cells
+        sensor = self.layout.sensor
+        for x in range(NCELLS):
+            if cells[sensor[x]] == 1 + code:
+                return x
+        return -1
+
+    def card_to_put(self, code):
+        """(code, cell): the card a hand puts down and the cell (index) it
+        already lies on, -1 if none. A side has two Rains: asked for one
+        that lies on the board, the hand takes the other."""
+        x = self.cell_of(code)
+        if x >= 0 and tag.kind_of(code) == tag.RAIN:
+            other = tag.code(tag.side_of(code), tag.RAIN, 1 - tag.index_of(code))
+            if self.cell_of(other) < 0:
+                return other, -1
+        return code, x
 
     def tap(self, code, hold_ms=TAP_MS, blank=False):
         self.padcells.blank[0] = blank

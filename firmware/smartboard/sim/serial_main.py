@@ -37,7 +37,7 @@ class SimLink(link.Link):
         self._record = []
 
     def cmd_hand(self, args):
-        from apixagon.geometry import NONE, parse_cell
+        from apixagon.geometry import NONE, cell_name, parse_cell
 
         rig = self.rig
         what = args[0]
@@ -54,6 +54,13 @@ class SimLink(link.Link):
                 # a hand cannot put a card on a card (the old one was
                 # silently replaced: a change no player can make)
                 self._err(self._seq, proto.E_ARGS, args[1] + " holds a card: lift it first")
+                return link._SENT
+            c, w = rig.card_to_put(c)
+            if w >= 0:
+                # nor one card on two cells (it was taken, and both cells
+                # then read a card the board could not place): the host
+                # words `card on CELL`
+                self._err(self._seq, proto.E_ARGS, "card on " + cell_name(w))
                 return link._SENT
             rig.put(args[1], c)
         elif what == "lift":

@@ -191,7 +191,7 @@ def snapshot(session, log, job=None, palette="standard"):
     board drawn, the recent events."""
     st = dict(session.status)
     info = session.info
-    refusal = words.status_refusal(st["refused"]) if st.get("refused") else ""
+    refusal = words.status_refusal(st["refused"], st.get("moves")) if st.get("refused") else ""
     events = [event_words(t, kind, text) for t, kind, text in list(log)[-30:]]
     # Firmware that says a refusal as a message (no STATUS refused=): the
     # last one, until a move, a take-back or a new phase follows it.
