@@ -133,7 +133,7 @@ def refusal(text, moves=None):
     code, _, apx = text.strip().partition(" ")
     if not apx:
         return "refused: %s" % reason(code) if code else "refused"
-    if code == "bad-target" and apx[:1] == "J" and apx.split()[1].isdigit():
+    if code == "bad-target" and apx[:1] == "J" and "".join(apx.split()[1:2]).isdigit():
         return "refused: %s: %s (%s)" % (action(apx), junior_target(moves), code)
     if code == "not-allowed-in-mode" and apx.split()[0] == "G":
         # only Junior refuses a Gold card so (a side letter G is a
