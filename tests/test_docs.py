@@ -32,6 +32,13 @@ def test_the_manual_builds_strict_and_offline(tmp_path):
     # No web font fetched from outside (theme.font: false): the manual reads offline.
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "fonts.googleapis.com" not in page
+    # The Italian manual beside it (mkdocs-static-i18n): the players' pages
+    # in Italian, an engineering page in English there, and the language
+    # switcher's links relative (the manual opened from its files).
+    it = (tmp_path / "it" / "guide" / "how-to-play" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="it"' in it and "Come si gioca" in it
+    assert (tmp_path / "it" / "protocol" / "index.html").exists()
+    assert 'href="it/" hreflang="it"' in page and 'href="/" hreflang' not in page
 
 
 def readme():
