@@ -22,6 +22,7 @@ from . import logs, rules_summary, store, words
 from .errors import CommandError
 from .i18n import N_, _
 from .liveview import legend
+from .termtext import ECHO, cap, typed
 
 SIMULATOR = logs.SIMULATOR  # HELLO board= of the simulated board
 BUTTONS = ("mode", "confirm", "declare")
@@ -52,7 +53,7 @@ set-up by name (any board):
   start SIDE       black | gold (A | B in team games)
   option NAME      special_then_place | none
   players N        2 4 6 (teen), 2 to 6 (junior)
-the computer and the hints (any board, for the next match):
+the computer (for the next match) and the hints (at once), any board:
   computer G|B|A2+B1|none   level 1..5   assist 0..2   hintlimit 0..6""",
     "declare": """\
 declarations by name (any board: what DECLARE then CONFIRM do):
@@ -64,7 +65,7 @@ companion:
   hands            each side's cards and specials not yet played
   tag Name=value   the players (Black=Anna Gold=Ben; A=.. B=..) or Event
   pull | list      download the board's matches | the stored matches
-  status           the board's identity and storage    render N  match N as SVG
+  status           the board, its storage and hints    render N  match N as SVG
   nolog            play the match unsaved (the board asks: its storage is full)
   help | quit      this text | leave (also Ctrl-C, Ctrl-D)""",
 }
@@ -96,6 +97,16 @@ class _State:
     def __init__(self, out):
         self.out = out
         self.inp = None
+
+
+def _cut(text, pairs):
+    # The store's words quote a refused pair, name or value whole: a pasted
+    # one is cut to what an echo shows (termtext.cap)
+    for p in pairs:
+        for w in (p,) + tuple(x.strip() for x in p.split("=", 1)):
+            if len(w) > ECHO and w in text:
+                text = text.replace(w, cap(w))
+    return text
 
 
 def _pairs(tags):
@@ -170,10 +181,11 @@ class Companion:
                 return True, self._run(logs.list_, db=self.db)
             if w == "status":
                 self._no_args(words)
-                return True, self._run(logs.status, port=self._port(), pause=True)
+                lines = self._run(logs.status, port=self._port(), pause=True)
+                return True, lines + self._hint_settings(lines)
             if w == "render":
                 return True, self._render(words)
-            raise CommandError("unknown command %r (try help)" % words[0])
+            raise CommandError(_("unknown command {word} (try help)").format(word=typed(words[0])))
         except CommandError as e:
             return True, ["error: %s" % e]
 
@@ -245,7 +257,11 @@ class Companion:
         req = [what]
         if what == "out":
             if not args[1].isdigit() or not 1 <= int(args[1]) <= 6:
-                raise CommandError("out takes a player's number, 1 to 6 (junior), not %r" % args[1])
+                raise CommandError(
+                    _("out takes a player's number, 1 to 6 (junior), not {word}").format(
+                        word=typed(args[1])
+                    )
+                )
             req.append(int(args[1]))
         elif n:
             req.append(self._side(args[1]))
@@ -291,7 +307,11 @@ class Companion:
         if len(w) == 1 and w.upper() in sides and sides != "JJ":
             return w.upper()
         names = "A, B, black, gold" if sides == "AB" else "black, gold (B, G)"
-        raise CommandError("no side %r in this match: choose one of: %s" % (word, names))
+        raise CommandError(
+            _("no side {word} in this match: choose one of: {names}").format(
+                word=typed(word), names=names
+            )
+        )
 
     # ---- set-up and hands (SET, HANDS: real boards too) -------------------------
     def _set(self, key, word):
@@ -303,13 +323,23 @@ class Companion:
         except ValueError as e:
             raise CommandError(str(e))
         self._connected()
-        s.request("SET", key, value)
+        try:
+            s.request("SET", key, value)
+        except L.BoardError as e:  # the board's ERR 6 says what it takes
+            if e.board_code != proto.E_ARGS:
+                raise
+            raise CommandError(
+                words.setting_refused(key, word, str(e), s.status.get("sides", "BG"))
+            )
         s.stale = True  # STATUS names the new set-up
-        if s.status.get("phase", "setup") != "setup":
-            # the board keeps it for the next match: a match's set-up is
-            # fixed when it starts (its record's header)
-            return ["%s set for the next match: the one on the board keeps its own" % key]
-        return []
+        # said in words, as every setting is; in a match, that the board
+        # keeps it for the next one (a match's set-up is fixed when it
+        # starts: its record's header)
+        return [
+            words.setting_taken(
+                key, value, s.status.get("phase", "setup"), s.status.get("sides", "BG")
+            )
+        ]
 
     def _set_more(self, key, args):
         if len(args) != 1:
@@ -318,12 +348,37 @@ class Companion:
             )
         self._connected()
         s = self.session
+        value = args[0]
+        if key == "computer":
+            # the board reads record names (G, A2+B1): gold, g, a2+b1 are them too
+            value = {"black": "B", "gold": "G", "none": "none"}.get(value.lower(), value.upper())
+        sides = s.status.get("sides", "BG")
         try:
-            s.request("SET", key, args[0])
-        except Exception as e:  # the board's ERR 6 says why
-            raise CommandError(str(e))
+            s.request("SET", key, value)
+        except L.BoardError as e:  # the board's ERR 6 says what the setting takes
+            if e.board_code != proto.E_ARGS:
+                raise CommandError(str(e))
+            raise CommandError(words.setting_refused(key, args[0], str(e), sides))
         s.stale = True
-        return ["%s %s: for the next match" % (key, args[0])]
+        # the computer is the next match's; the hints act at once (the board
+        # reads them at each tap and repaint)
+        return [words.setting_taken(key, value, s.status.get("phase", "setup"), sides)]
+
+    def _hint_settings(self, lines):
+        # The hints' assistance and limit, in words under `status` (CONF:
+        # STATUS has neither); nothing after an error or from a board
+        # without them (firmware before 0.8.0)
+        if any(x.startswith("error:") for x in lines):
+            return []
+        try:
+            conf = dict(f.split("=", 1) for f in self.session.request("CONF").split() if "=" in f)
+        except L.BoardError:
+            return []
+        out = []
+        for key in ("assist", "hintlimit"):
+            if conf.get(key, "").isdigit():
+                out.append("  %-9s %s (%s)" % (key, conf[key], words.hints_text(key, conf[key])))
+        return out
 
     def _hands(self):
         self._connected()
@@ -353,8 +408,8 @@ class Companion:
                 raise CommandError(str(e))
         raise CommandError(
             _(
-                "no help on '{word}': help hands | setup | declare | companion | legend | rules"
-            ).format(word=words[0])
+                "no help on {word}: help hands | setup | declare | companion | legend | rules"
+            ).format(word=typed(words[0]))
         )
 
     def _tag(self, pairs):
@@ -370,7 +425,7 @@ class Companion:
             tags = tag_pairs(pairs)
             check_tags(tags)
         except ValueError as e:
-            raise CommandError("%s; nothing kept" % e)
+            raise CommandError(_("{why}; nothing kept").format(why=_cut(str(e), pairs)))
         self._connected()
         self.tags.update(tags)
         return self.tick() or ["tags kept for the match about to start: %s" % _pairs(self.tags)]
@@ -418,13 +473,17 @@ class Companion:
     def _cell(self, word):
         x = parse_cell(word.upper())
         if x == NONE or x >= NCELLS:
-            raise CommandError("no cell %r on the board" % word)
+            raise CommandError(_("no cell {word} on the board").format(word=typed(word)))
         return cell_name(x)
 
     def _card(self, word):
         c = card_code(word, self.session.status.get("sides") == "AB")
         if c < 0:
-            raise CommandError("no card %r (B12, Grain, Gbee, Bsmoker; A/B in team games)" % word)
+            raise CommandError(
+                _("no card {word} (B12, Grain, Gbee, Bsmoker; A/B in team games)").format(
+                    word=typed(word)
+                )
+            )
         return c
 
     # ---- the host's commands ----------------------------------------------------
@@ -440,7 +499,9 @@ class Companion:
     def _render(self, words):
         self._count(words, 2, "render N (a match id from list)")
         if not words[1].isdigit():
-            raise CommandError("render takes a match id (see list), not %r" % words[1])
+            raise CommandError(
+                _("render takes a match id (see list), not {word}").format(word=typed(words[1]))
+            )
         try:
             from . import render  # noqa: F401
         except Exception as e:  # a partial install: the other commands still work

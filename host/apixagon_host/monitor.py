@@ -30,7 +30,12 @@ from . import link as L
 from .companion import Companion
 from .errors import CommandError
 from .liveview import cells_text, hexagon, led_text, status_line, status_notes
+from .termtext import cap
 from .words import declaration, refusal, want_cells, want_line
+
+# A typed line echoed in the events above the prompt: two rows of 80 at
+# most (a pasted 5,000-character line filled the pane with itself)
+ECHO_LINE = 160
 
 HEARTBEAT_S = 2.0  # a STATUS when the board has been quiet this long
 RETRY_S = 0.5  # between attempts to reach a board that went away
@@ -519,7 +524,7 @@ class ScreenView:
                 if self.line.strip():
                     self.history.append(self.line)
                 self._hist_at = len(self.history)
-                self.pane.append("> " + self.line)
+                self.pane.append("> " + cap(self.line, ECHO_LINE))
                 self.line = ""
                 self.dirty = True
             elif b in (8, 127):

@@ -32,3 +32,19 @@ def _escape(c):
 def clean_lines(text):
     """clean() each line of text, keeping its newlines."""
     return "\n".join(clean(line) for line in text.split("\n"))
+
+
+# What a person typed, echoed back in an error (`unknown command 'fly'`):
+# this much at most, so that a pasted 5,000-character line makes one short
+# line, not a screen of them.
+ECHO = 40
+
+
+def cap(text, n=ECHO):
+    """text cut to n characters, "…" after it when it was longer."""
+    return text if len(text) <= n else text[:n] + "…"
+
+
+def typed(text, n=ECHO):
+    """What a person typed, quoted as %r quotes it, cut to n characters."""
+    return repr(cap(text, n))

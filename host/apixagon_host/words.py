@@ -7,7 +7,8 @@ as lists of cards. Pure functions of text the board sent."""
 from apixagon.codes import MODES
 from smartboard import tag
 
-from .i18n import N_, _
+from .i18n import N_, _, ngettext
+from .termtext import typed
 
 # NOTATION "Stable reason codes" -> why, as RULES.md says it. A code a
 # newer board sends that is not here is shown as itself.
@@ -254,7 +255,176 @@ def setting_value(key, word, sides="BG", mode=None):
     if w in choices:
         return choices.index(w)
     names = [c.upper() if key == "start" and sides == "AB" else c for c in choices]
-    raise ValueError("%s %r? choose one of: %s" % (key, word, ", ".join(names)))
+    raise ValueError(
+        _("{key} {word}? choose one of: {names}").format(
+            key=key, word=typed(word), names=", ".join(names)
+        )
+    )
+
+
+# ---- a setting taken or refused (SET) ----------------------------------------
+
+# settings.ASSIST: what each level of the hints' assistance lights (smartboard.view)
+ASSIST_WORDS = (
+    N_("the legal cells"),
+    N_("the legal cells and the cells to block"),
+    N_("the legal cells, the cells to block, and a tapped card's good and poor cells"),
+)
+# assist 2's colours (view.GOOD: the legal colour blinking; view.POOR: rose,
+# deep blue in the colour-blind palette, smartboard.cbpalette), said when
+# it is set: nothing else on the board tells them
+ASSIST_COLOURS = N_(
+    "tap a card in the hint or card-query display: its good cells blink in the legal"
+    " green, its poor cells are rose (deep blue in the colour-blind palette), the rest"
+    " steady green"
+)
+# what a refused SET takes when the board does not say (older firmware:
+# `bad arguments: SET` alone); the board's own figures (smartboard.report)
+_TAKES = {"level": "1..5", "assist": "0..2", "hintlimit": "0..6"}
+# a setting the board keeps for the next match when set in one (the match
+# keeps the set-up and the computer it started with), and those that act at once
+NEXT_MATCH = ("mode", "start", "option", "players", "computer", "level")
+AT_ONCE = ("assist", "hintlimit")
+
+
+def setting_refused(key, word, message, sides="BG"):
+    """The board's refusal of `SET key word` in words: what the setting
+    takes, from the board's `bad arguments: SET KEY ALLOWED [MODE]`
+    (docs/protocol.md; message: the BoardError's text). An older board's
+    bare `bad arguments: SET` is worded from what the host knows; any other
+    message is returned as it is."""
+    head, sep, detail = message.partition("bad arguments: SET ")
+    fields = detail.split() if sep else []
+    if fields[:1] == [key] and len(fields) >= 2:
+        allowed, mode = fields[1], " ".join(fields[2:3])
+    elif key in _TAKES and message.rstrip().endswith("bad arguments: SET"):
+        allowed, mode = _TAKES[key], ""
+    elif key == "computer" and sides != "AB" and message.rstrip().endswith("bad arguments: SET"):
+        allowed, mode = "-" if sides == "JJ" else "B,G", "junior" if sides == "JJ" else ""
+    else:
+        return message
+    return _("{key} {word}? {takes}; nothing changed").format(
+        key=key, word=typed(word), takes=_takes(key, allowed, mode)
+    )
+
+
+def _or(items):
+    # "2, 4 or 6"
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return _("{some} or {last}").format(some=", ".join(items[:-1]), last=items[-1])
+
+
+def _takes(key, allowed, mode):
+    lo, dots, hi = allowed.partition("..")
+    values = allowed.split(",") if allowed != "-" else []
+    mode = mode or _("this mode")
+    if key == "level" and dots:
+        return _(
+            "the board plays levels {lo} to {hi} (6 runs on the PC: apixagon play --level 6)"
+        ).format(lo=lo, hi=hi)
+    if key == "hintlimit" and dots:
+        return _("the hint limit is {lo} (no limit) to {hi} card queries a turn").format(
+            lo=lo, hi=hi
+        )
+    if key == "assist" and allowed == "0..2":
+        return _(
+            "assist is 0 (the legal cells), 1 (also the cells to block) or 2 (also a"
+            " tapped card's good and poor cells)"
+        )
+    if key == "computer":
+        if not values:
+            if mode == "junior":
+                # RULES §6: everyone plays at once, no turns for a computer
+                return _(
+                    "Junior has no computer: it is a race of hands with no turns (RULES §6);"
+                    " only computer none"
+                )
+            return _("{mode} has no seat for the computer: only computer none").format(mode=mode)
+        if all(len(v) == 1 for v in values):
+            return _(
+                "the computer plays black or gold in this mode: computer G, computer B or"
+                " computer none"
+            )
+        b = [v for v in values if v[:1] == "B"] or values
+        return _(
+            "the seats of {mode} are {seats}: the computer plays one or more of them"
+            " (computer {one}, computer {two}) or computer none"
+        ).format(mode=mode, seats=", ".join(values), one=b[0], two=values[-1] + "+" + values[0])
+    if key == "players":
+        if dots:
+            return _("{mode} takes {lo} to {hi} players").format(mode=mode, lo=lo, hi=hi)
+        if values:
+            return _("{mode} takes {n} players").format(mode=mode, n=_or(values))
+        return _(
+            "{mode} has its own number of players: players is for teen (2, 4 or 6)"
+            " and junior (2 to 6)"
+        ).format(mode=mode)
+    if dots:
+        return _("{key} takes {lo} to {hi}").format(key=key, lo=lo, hi=hi)
+    if values:
+        return _("{key} takes {values}").format(key=key, values=_or(values))
+    return _("{key} takes nothing in {mode}").format(key=key, mode=mode)
+
+
+def hints_text(key, value):
+    """CONF assist= or hintlimit= in words: what the hints light, how many
+    card queries a turn."""
+    n = int(value)
+    if key == "assist":
+        what = _(ASSIST_WORDS[n]) if n < len(ASSIST_WORDS) else value
+        return _("the hints light {what}").format(what=what)
+    if not n:
+        return _("no limit on hints")
+    return ngettext("at most {n} card query a turn", "at most {n} card queries a turn", n).format(
+        n=n
+    )
+
+
+def setting_taken(key, value, phase="setup", sides="BG"):
+    """What `SET key value` set, in words, and when it acts: a set-up
+    name's value is the board's number (setting_value), the computer's
+    and the hints' the word the board took. phase: STATUS phase=. The
+    set-up and the computer are the next match's when one is on the
+    board; the hints act at once."""
+    v = str(value)
+    if key == "mode":
+        name = MODES[value] if v.isdigit() else v
+        said = _("game mode: {mode}").format(mode=name)
+        if name == "junior":
+            said += _(" (2 to 6 players: players N; no computer, RULES §6)")
+        elif name == "teen":
+            said += _(" (2, 4 or 6 players: players N)")
+    elif key == "start":
+        names = ("A", "B") if sides == "AB" else ("B", "G")
+        who = side_name(names[value] if v.isdigit() else v, sides)
+        said = _("{who} starts").format(who=who)
+    elif key == "option":
+        said = _("option: {name}").format(name=OPTIONS[value] if v.isdigit() else v)
+    elif key == "players":
+        said = _("{n} players").format(n=v)
+    elif key == "computer":
+        if v.lower() in ("none", "0"):
+            said = _("no computer")
+        else:
+            who = [side_name(w, sides) if sides == "BG" else w for w in v.split("+")]
+            said = _("the computer plays {who}").format(who=", ".join(who))
+    elif key == "level":
+        said = _("the computer's level: {n}").format(n=v)
+    elif key == "assist" and v.isdigit() and int(v) < len(ASSIST_WORDS):
+        said = _("assist {n}: {what}").format(n=v, what=hints_text(key, v))
+        if v == "2":
+            said += " — " + _(ASSIST_COLOURS)
+    elif key == "hintlimit" and v.isdigit():
+        said = _("hint limit {n}: {what}").format(n=v, what=hints_text(key, v))
+    else:
+        said = "%s %s" % (key, v)
+    if key in NEXT_MATCH and phase != "setup":
+        said += _(" — for the next match: the one on the board keeps its own")
+    elif key in AT_ONCE and phase in ("play", "resume"):
+        said += _(" — at once, in the match on the board too")
+    return said
 
 
 def setup_text(status):

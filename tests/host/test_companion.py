@@ -14,6 +14,7 @@ from apixagon.geometry import NCELLS, parse_cell
 from apixagon_host import logs
 from apixagon_host.companion import SIMULATOR, Companion
 from apixagon_host.link import BoardError
+from apixagon_host.words import side_name
 from smartboard import proto, tag
 
 
@@ -227,37 +228,49 @@ def test_the_commands_import_and_run_with_cli_blocked(module, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "line,sides,sent",
+    "line,sides,sent,said",
     [
-        ("mode beehive", "BG", ("SET", "mode", 2)),
-        ("mode Queens-Gambit", "BG", ("SET", "mode", 0)),
-        ("mode teen", "BG", ("SET", "mode", 6)),
-        ("start gold", "BG", ("SET", "start", 1)),
-        ("start black", "BG", ("SET", "start", 0)),
-        ("start B", "AB", ("SET", "start", 1)),
-        ("start a", "AB", ("SET", "start", 0)),
-        ("option special_then_place", "BG", ("SET", "option", 1)),
-        ("option none", "BG", ("SET", "option", 0)),
-        ("players 6", "BG", ("SET", "players", 6)),
+        ("mode beehive", "BG", ("SET", "mode", 2), "game mode: beehive"),
+        ("mode Queens-Gambit", "BG", ("SET", "mode", 0), "game mode: queens-gambit"),
+        ("mode teen", "BG", ("SET", "mode", 6), "game mode: teen (2, 4 or 6 players: players N)"),
+        ("start gold", "BG", ("SET", "start", 1), "Gold starts"),
+        ("start black", "BG", ("SET", "start", 0), "Black (blue) starts"),
+        ("start B", "AB", ("SET", "start", 1), "team B starts"),
+        ("start a", "AB", ("SET", "start", 0), "team A starts"),
+        ("option special_then_place", "BG", ("SET", "option", 1), "option: special_then_place"),
+        ("option none", "BG", ("SET", "option", 0), "option: none"),
+        ("players 6", "BG", ("SET", "players", 6), "6 players"),
     ],
 )
-def test_set_up_by_name_is_a_set(line, sides, sent):
+def test_set_up_by_name_is_a_set_and_said(line, sides, sent, said):
+    # each setting taken is said in words (a family typing `mode junior`
+    # saw nothing happen)
     s, go_on, out = run(line, sides=sides)
-    assert go_on and out == [] and s.sent == [sent]
+    assert go_on and out == [said] and s.sent == [sent]
     assert s.stale  # the status line asks STATUS for the new set-up
+
+
+def test_junior_and_its_players_are_said():
+    s = FakeSession()
+    _, out = Companion(s).command("mode junior")
+    assert s.sent == [("SET", "mode", 5)]
+    assert out == ["game mode: junior (2 to 6 players: players N; no computer, RULES §6)"]
+    s.status.update(mode="junior", sides="JJ")
+    _, out = Companion(s).command("players 3")
+    assert s.sent[-1] == ("SET", "players", 3) and out == ["3 players"]
 
 
 def test_players_are_teens_2_4_6_and_juniors_2_to_6():
     s = FakeSession()
     s.status["mode"] = "teen"
     _, out = Companion(s).command("players 6")
-    assert out == [] and s.sent == [("SET", "players", 6)]
+    assert out == ["6 players"] and s.sent == [("SET", "players", 6)]
     _, out = Companion(s).command("players 5")
     assert out == ["error: players '5'? choose one of: 2, 4, 6"]
     s = FakeSession()
     s.status["mode"] = "junior"  # one deck dealt to 2 to 6 players (RULES §6, D-13)
     _, out = Companion(s).command("players 5")
-    assert out == [] and s.sent == [("SET", "players", 5)]
+    assert out == ["5 players"] and s.sent == [("SET", "players", 5)]
     _, out = Companion(s).command("players 7")
     assert out == ["error: players '7'? choose one of: 2, 3, 4, 5, 6"]
 
@@ -267,12 +280,12 @@ def test_set_up_in_play_says_it_is_for_the_next_match():
     s.status["phase"] = "play"
     _, out = Companion(s).command("option none")
     assert s.sent == [("SET", "option", 0)]
-    assert out == ["option set for the next match: the one on the board keeps its own"]
+    assert out == ["option: none — for the next match: the one on the board keeps its own"]
 
 
 def test_set_up_works_on_a_real_board_too():
     s, _, out = run("mode beehive", board="APIXAGON_rev_A")
-    assert out == [] and s.sent == [("SET", "mode", 2)]
+    assert out == ["game mode: beehive"] and s.sent == [("SET", "mode", 2)]
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import json
 import os
 import time
 
+from smartboard import proto
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -28,9 +29,12 @@ from starlette.templating import Jinja2Templates
 
 from .. import logs, rules_summary, words
 from ..errors import CommandError
+from ..i18n import _
+from ..link import BoardError
 from ..online import protocol as P
 from ..render import PngUnavailable, led_legend_svg, svg_to_png
 from ..store import Store, check_tags
+from ..termtext import typed
 from . import library, live
 from .guard import Guard, Quiet
 
@@ -198,19 +202,23 @@ def create_app(
             if key == "display":
                 if value not in DISPLAYS:
                     raise CommandError(
-                        "display %r? choose one of: %s" % (value, ", ".join(DISPLAYS))
+                        "display %s? choose one of: %s" % (typed(value), ", ".join(DISPLAYS))
                     )
                 n = DISPLAYS.index(value)
             elif key in ("computer", "level", "assist", "hintlimit"):
                 # the board reads these words itself (ERR 6 says why not);
                 # a space or a line break would make another frame of it
                 if not value.isprintable() or value.split() != [value]:
-                    raise CommandError("%s %r? one word, as the board takes it" % (key, value))
+                    raise CommandError(
+                        _("{key} {word}? one word, as the board takes it").format(
+                            key=key, word=typed(value)
+                        )
+                    )
                 n = value
             elif key == "palette":
                 if value not in live.PALETTES:
                     raise CommandError(
-                        "palette %r? choose one of: %s" % (value, ", ".join(live.PALETTES))
+                        "palette %s? choose one of: %s" % (typed(value), ", ".join(live.PALETTES))
                     )
                 n = live.PALETTES.index(value)
             else:
@@ -222,15 +230,30 @@ def create_app(
             def send(s):
                 if not s.connected:
                     raise CommandError("no board connected: nothing sent")
-                s.request("SET", key, n)
+                try:
+                    s.request("SET", key, n)
+                except BoardError as e:  # ERR 6 says what the setting takes: the companion's words
+                    if e.board_code != proto.E_ARGS:
+                        raise
+                    raise CommandError(
+                        words.setting_refused(key, value, str(e), st.get("sides", "BG"))
+                    )
                 s.stale = True  # STATUS names the new set-up
 
             await call(send)
         except CommandError as e:
             return JSONResponse({"ok": False, "error": _why(e, key)}, 400)
+        # the page's selects show the set-up: said in words when it waits for
+        # the next match, and for the computer and the hints (when they act;
+        # assist 2's colours), as the companion says them
         note = ""
-        if key in ("mode", "start", "option", "players") and st.get("phase", "setup") != "setup":
-            note = "%s set for the next match: the one on the board keeps its own" % key
+        phase = st.get("phase", "setup")
+        if (
+            key in ("computer", "level") + words.AT_ONCE
+            or key in words.NEXT_MATCH
+            and phase != "setup"
+        ):
+            note = words.setting_taken(key, n, phase, st.get("sides", "BG"))
         return JSONResponse({"ok": True, "note": note})
 
     async def command(request):
