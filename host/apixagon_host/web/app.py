@@ -99,7 +99,12 @@ def create_app(
 
     async def snapshot(request):
         return await run_in_threadpool(
-            live.snapshot, bridge.session, bridge.log, bridge.job, palette_of(request)
+            live.snapshot,
+            bridge.session,
+            bridge.log,
+            bridge.job,
+            palette_of(request),
+            getattr(bridge, "conf", None),
         )
 
     async def call(fn, timeout=10.0):

@@ -18,12 +18,20 @@ import select
 import threading
 import time
 
+from .. import link as L
 from ..companion import Args, _State
 from ..errors import CommandError
 from ..monitor import Session
 
 LOG = 60  # events kept for the page's log
 RETRY_S = 0.5
+# The news after which the board's settings (CONF: the computer's seats and
+# level, the hints) may have changed: a new link, a match begun or ended;
+# in the set-up also a new STATUS or LEDs (the board's own buttons change
+# them there). In play only a SET changes them: they are read again after
+# each of the pages' calls (a request less after each move).
+CONF_NEWS = ("link", "phase")
+SETUP_NEWS = ("status", "leds")
 
 
 class Job:
@@ -70,6 +78,8 @@ class Bridge:
         self._thread = threading.Thread(target=self._run, name="apixagon-link", daemon=True)
         self._companion = None  # the page's companion (companion()): its tags wait in it
         self.db = None
+        self.conf = {}  # the board's CONF: its settings, as the set-up shows them
+        self._conf_stale = True
 
     def companion(self):
         """The one companion the pages' commands go through (in the link's
@@ -104,6 +114,8 @@ class Bridge:
                     s.pump()
                 self._run_calls()
                 s.tick()
+                if self._conf_stale and s.connected:
+                    self.read_conf(s)
                 if self._companion is not None:
                     for line in self._companion.tick():
                         self._notify("note", line)
@@ -122,6 +134,9 @@ class Bridge:
                 fut.set_result(fn(self.session))
             except BaseException as e:  # handed to the caller, who says it
                 fut.set_exception(e)
+            # a page's SET, or a command typed (`computer G`, `hintlimit 3`),
+            # may have changed the settings the set-up shows
+            self._conf_stale = True
 
     def _wake(self):
         try:
@@ -137,9 +152,27 @@ class Bridge:
         self._wake()
         return fut
 
+    def read_conf(self, s):
+        """Ask the board its settings (in the link's thread): the set-up
+        shows the computer's seats and level and the hints as they are,
+        also in a match the set-up did not start from this page. A board
+        that does not answer CONF (safe mode, older firmware) leaves none."""
+        self._conf_stale = False
+        try:
+            conf = L.fields(s.request("CONF"))
+        except CommandError:
+            conf = {}
+        if conf != self.conf:
+            self.conf = conf
+            self.changed()
+
     # ---- news -------------------------------------------------------------------
     def _notify(self, kind, text):
         self.times[kind] = time.time()
+        if kind in CONF_NEWS or (
+            kind in SETUP_NEWS and self.session.status.get("phase", "setup") == "setup"
+        ):
+            self._conf_stale = True
         if kind not in ("cells", "leds", "status"):
             self.log.append((time.time(), kind, text))
         self.changed()

@@ -186,9 +186,42 @@ def legend(palette="standard"):
     return [(led_colour(v, pal), name, blink_of(v)) for v, name in LEGEND]
 
 
-def snapshot(session, log, job=None, palette="standard"):
+def seat_names(mask, sides="BG"):
+    """The computer's seats of CONF's mask (bit side * 3 + seat - 1) as SET
+    computer takes them and the set-up's select offers them: `G`, `A2+B1`,
+    `none`. A 2-player match has one seat a side (the bits of the other
+    seats are a team game's, left in the settings)."""
+    out = []
+    for t in (0, 1):
+        for seat in range(1 if sides == "BG" else 3):
+            if mask >> (t * 3 + seat) & 1 and sides != "JJ":
+                out.append(sides[t] + ("%d" % (seat + 1) if sides == "AB" else ""))
+    return "+".join(out) or "none"
+
+
+def setup_more(conf, st):
+    """The set-up's computer, level, hints and hint limit as the board has
+    them (its CONF), as the selects' values; '' where unknown. A board
+    without them in CONF names the match's computer in STATUS (computer=
+    G:1)."""
+    conf = conf or {}
+    out = {k: conf.get(k, "") if conf.get(k, "").isdigit() else "" for k in SETUP_MORE}
+    if out["computer"]:
+        out["computer"] = seat_names(int(out["computer"]), st.get("sides", "BG"))
+    elif st.get("computer"):
+        seats, _, level = st["computer"].partition(":")
+        out["computer"] = seats
+        out["level"] = out["level"] or level
+    return out
+
+
+SETUP_MORE = ("computer", "level", "assist", "hintlimit")
+
+
+def snapshot(session, log, job=None, palette="standard", conf=None):
     """The live page's JSON: the link, the status in words, the set-up, the
-    board drawn, the recent events."""
+    board drawn, the recent events. conf: the board's settings (CONF), for
+    the set-up's computer and hints."""
     st = dict(session.status)
     info = session.info
     refusal = words.status_refusal(st["refused"], st.get("moves")) if st.get("refused") else ""
@@ -219,22 +252,25 @@ def snapshot(session, log, job=None, palette="standard"):
         # the tags the players form gives (logs.PLAYER_TAGS: the sides of a
         # 2-player match, the teams of a team game)
         "player_tags": PLAYER_TAGS[1] if st.get("sides") == "AB" else PLAYER_TAGS[0],
-        "fields": {
-            k: st.get(k, "")
-            for k in (
-                "mode",
-                "start",
-                "option",
-                "players",
-                "display",
-                "sides",
-                "low",
-                "free",
-                "room",
-                "unlogged",
-                "lost",
-            )
-        },
+        "fields": dict(
+            {
+                k: st.get(k, "")
+                for k in (
+                    "mode",
+                    "start",
+                    "option",
+                    "players",
+                    "display",
+                    "sides",
+                    "low",
+                    "free",
+                    "room",
+                    "unlogged",
+                    "lost",
+                )
+            },
+            **setup_more(conf, st),
+        ),
         "svg": board_svg(session.cells, session.layer, st, palette),
         "legend": legend(palette),
         "events": events,

@@ -63,9 +63,15 @@
       return li;
     }));
     const f = $("setup-form");
-    for (const k of ["mode", "start", "option", "players"]) {
+    for (const k of ["mode", "start", "option", "players", "computer", "level", "assist", "hintlimit"]) {
       const el = f.elements[k];
-      if (s.fields[k] && document.activeElement !== el) el.value = s.fields[k];
+      const v = s.fields[k];
+      if (!v || document.activeElement === el) continue;
+      if (k === "computer" && ![...el.options].some((o) => o.value === v)) {
+        // seats the list does not name one by one (A2+B1): an option of their own
+        el.append(new Option(v.replace(/\+/g, " "), v));
+      }
+      el.value = v;
     }
     for (const r of f.querySelectorAll("input[name=display]")) r.checked = r.value === s.fields.display;
     if (handsShown && s.moves !== handsAt) showHands(s.moves); // a move: the hands changed
