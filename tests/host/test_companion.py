@@ -14,7 +14,6 @@ from apixagon.geometry import NCELLS, parse_cell
 from apixagon_host import logs
 from apixagon_host.companion import SIMULATOR, Companion
 from apixagon_host.link import BoardError
-from apixagon_host.words import side_name
 from smartboard import proto, tag
 
 
