@@ -6,10 +6,11 @@ numbers from the URL, never paths."""
 from apixagon import record
 from apixagon.codes import MODES
 
-from .. import logs
+from .. import logs, words
 from .. import render as R
+from ..i18n import _
 from ..logs import game_at, stopped_at
-from ..store import Store, apx_lines, as_json
+from ..store import Store, apx_lines, as_json, record_tags
 from ..termtext import clean
 
 # NOTATION.md tag pairs the match page edits: the players (logs.PLAYER_TAGS:
@@ -39,6 +40,51 @@ def tag_names(letters):
     return PLAYER_TAGS.get(letters, ()) + EDITABLE
 
 
+def computer_text(tags):
+    """The computer as its [Computer] and [Level] tags name it (the board
+    writes them for a match against it), or ''."""
+    if not tags.get("Computer"):
+        return ""
+    level = tags.get("Level", "")
+    return _("computer, level {level}").format(level=level) if level else _("computer")
+
+
+def players_text(tags, letters):
+    """The players as the library lists them: each side's name from the
+    match's tags, a side the computer holds said so (two players), the
+    computer's seats after the teams (team games); '' when the record
+    names nobody (Junior: one deck for everyone, §6)."""
+    pair = PLAYER_TAGS.get(letters, ())
+    seats = tags.get("Computer", "").split()
+    comp = computer_text(tags)
+    if not pair or not (comp or any(tags.get(t) for t in pair)):
+        return ""
+    names = []
+    for letter, tag in zip(letters, pair):
+        name = tags.get(tag) or ""
+        if letters == "BG" and letter in seats:
+            name = "%s (%s)" % (name, comp) if name else comp
+        names.append(name or words.side_name(letter, letters))
+    text = _("{one} v {two}").format(one=names[0], two=names[1])
+    if letters != "BG" and comp:
+        text += " \u00b7 %s: %s" % (comp, " ".join(seats))
+    return text
+
+
+def shown_tags(tags, letters):
+    """The record's tags the match page shows (NOTATION.md tag pairs), not
+    those it edits nor the result it says: [(name, value)], the
+    computer's seats by name."""
+    out = []
+    for name, value in tags:
+        if name in tag_names(letters) or name == "Result":
+            continue
+        if name == "Computer" and letters == "BG":
+            value = ", ".join(words.side_name(s, letters) for s in value.split())
+        out.append((name, value))
+    return out
+
+
 def matches(db):
     """Rows for the library, newest first: dicts of id, date, board, log,
     moves, state, mode, players, result."""
@@ -49,9 +95,10 @@ def matches(db):
     out = []
     with store:
         for row in store.list():
-            mid, board, name, moves, complete, result, pulled, _, date = row
-            _, _, lines, _ = store.load(mid)
-            tags = store.tags(mid)
+            mid, board, name, moves, complete, result, pulled, _n, date = row
+            lines = store.load(mid)[2]
+            # the board's own tags too ([Computer], [Level]): the players
+            tags = dict(record_tags(board, name, lines, "", store.tags(mid)))
             out.append(
                 {
                     "id": mid,
@@ -61,7 +108,7 @@ def matches(db):
                     "moves": moves,
                     "state": "done" if complete else "in play",
                     "mode": header_value(lines, "mode") or "?",
-                    "players": logs.players(tags),
+                    "players": players_text(tags, letters_of(lines)),
                     "event": tags.get("Event", ""),
                     "result": result or "",
                 }
@@ -81,6 +128,9 @@ class Match:
         self.id = match_id
         self.moves = list(self.lines.moves)
         self.letters = letters_of(self.lines)
+        record = record_tags(self.board, self.name, self.lines, self.date, self.tags)
+        self.players = players_text(dict(record), self.letters)
+        self.record_tags = shown_tags(record, self.letters)
 
     def ply(self, text):
         """The ply a query asks for (default: the end), kept in range."""
