@@ -18,7 +18,7 @@ from smartboard import proto
 from smartboard.sim.console import card_code
 
 from . import link as L
-from . import logs, rules_summary, store, words
+from . import logs, matchend, rules_summary, store, words
 from .errors import CommandError
 from .i18n import N_, _
 from .liveview import legend
@@ -32,7 +32,7 @@ BUTTONS = ("mode", "confirm", "declare")
 # `help TOPIC` says one group in full, `help legend` the LEDs' colours.
 HELP = N_(
     """\
-hands:    put CELL CARD | lift CELL | tap CARD | mode | confirm | declare [long]
+hands:   put CELL CARD | lift CELL | clear | tap CARD | mode | confirm | declare
 set-up:  mode | start | option | players | computer | level | assist | hintlimit
 declare:  pass | out N | declare deck-empty SIDE | forced-removal SIDE | reserve
 companion: hands | tag Name=.. | pull | list | status | render N | nolog | quit
@@ -44,6 +44,7 @@ HELP_TOPICS = {
 hands (the simulated board):
   put CELL CARD    put a card on a cell     CARD: B12 G3 (A3 B7 in team games),
   lift CELL        lift the card off it     Grain, Gbee, Bsmoker, J5 (junior)
+  clear            lift every card (set-up: after a match, before the next)
   tap CARD         tap a card on the action pad (specials, card query)
   mode | confirm | declare [long]   press a button (long: held)
 Buttons in set-up: mode = game mode, declare = who starts, confirm = start.""",
@@ -155,7 +156,7 @@ class Companion:
                 return True, self._declare(words[1:])
             if w in ("pass", "out"):
                 return True, self._declare(words)
-            if w in ("put", "lift", "tap") or w in BUTTONS:
+            if w in ("put", "lift", "tap", "clear") or w in BUTTONS:
                 return True, self._hand(w, words)
             if w == "tag":
                 # quoted as in a shell: tag Black="Anna Maria" Gold=Ben
@@ -201,6 +202,9 @@ class Companion:
         elif w == "tap":
             self._count(words, 2, "tap CARD")
             req = ("tap", self._card(words[1]))
+        elif w == "clear":
+            self._count(words, 1, "clear")
+            req = ("clear",)
         else:
             if len(words) > 2 or len(words) == 2 and words[1].lower() != "long":
                 raise CommandError("%s takes nothing or 'long'" % w)
@@ -213,8 +217,14 @@ class Companion:
                 % s.info.get("board", "this")
             )
         try:
-            s.request("HAND", *req)
+            reply = s.request("HAND", *req)
         except L.BoardError as e:
+            if w == "clear" and e.board_code == proto.E_STATE:
+                raise CommandError(matchend.clear_refused(s.status.get("phase")))
+            if w == "clear" and e.board_code == proto.E_ARGS:
+                raise CommandError(
+                    _("this simulated board has no clear (update it): lift the cards one by one")
+                )
             # A card put on a card (two on one sensor: RULES §8) is refused
             # by the simulated board itself, which knows: the cells the
             # companion last heard of may be a tick behind a take-back.
@@ -230,7 +240,7 @@ class Companion:
                     ).format(card=words[2], cell=on)
                 )
             raise
-        return []
+        return [matchend.cleared(reply)] if w == "clear" else []
 
     def _held(self, cell):
         # The card on cell as the board tells it now: its cells event for

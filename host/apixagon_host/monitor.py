@@ -25,9 +25,9 @@ import time
 from apixagon.geometry import NCELLS
 from smartboard import proto
 
-from . import keys, words
+from . import keys, matchend, words
 from . import link as L
-from .companion import Companion
+from .companion import SIMULATOR, Companion
 from .errors import CommandError
 from .liveview import cells_text, hexagon, led_text, status_line, status_notes
 from .termtext import cap
@@ -142,6 +142,7 @@ class Session:
         # the clock and free bytes move on their own: not worth a redraw
         news = _shown(st) != _shown(self.status)
         previewed = self.status.get("declare")
+        was = self.status.get("phase")
         self.status = st
         if st.get("moves", "").isdigit():
             self.moves = int(st["moves"])
@@ -153,6 +154,12 @@ class Session:
             # what DECLARE now previews, in words: a line of its own (the
             # plain log has no status line to show it in)
             self.notify("declare", declaration(st["declare"], st.get("sides", "BG")))
+        if was in ("over", "play") and st.get("phase") == "setup":
+            # CONFIRM after a match (or a long one, abandoning it) is only a
+            # `changed` event: what it did and what comes next, in words
+            cards = sum(1 for c in self.cells or b"" if c)
+            simulated = self.info.get("board") == SIMULATOR
+            self.notify("setup", matchend.next_match(cards, simulated, was))
 
     def request(self, *args):
         """A request on the live link; CommandError if it failed (the link
@@ -322,7 +329,7 @@ class Session:
 
 
 # events whose text is a whole line in words (`refused: ...`)
-_WORDED = ("refused", "want", "take-back", "declare", "expect")
+_WORDED = ("refused", "want", "take-back", "declare", "expect", "setup")
 
 
 def event_line(kind, text):

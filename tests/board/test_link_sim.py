@@ -102,3 +102,26 @@ def test_hand_put_of_a_card_on_another_cell_is_refused_and_changes_nothing():
     assert cells[r.layout.sensor[1]] == 1 + tag.code(1, tag.RAIN, 1)
     lk.handle("@6 HAND put A3 %d" % rain)
     assert port.frames[-1] == "=6 ERR 6 bad arguments: card on A1"
+
+
+def test_hand_clear_lifts_every_card_in_set_up_and_none_in_a_match():
+    # the players take every card off, one after the other, each lift
+    # sensed through the board's loop; in a match a lift is a take-back:
+    # refused there, nothing lifted
+    r, lk, port = sim_link("sim-clear")
+    lk.handle("@2 HAND put E4 %d" % card(0, 12))
+    lk.handle("@3 HAND put E6 %d" % card(1, 3))
+    g = r.board.ref.game
+    assert g.nmoves() == 2
+    lk.handle("@4 HAND clear")
+    assert port.frames[-1].startswith("=4 ERR 8 ") and port.frames[-1].endswith(
+        "clear in set-up only"
+    ), port.frames[-1]
+    assert g.nmoves() == 2 and sum(1 for c in r.cells.cells if c) == 2
+    r.press(buttons.CONFIRM, True)  # abandoned: set-up, the cards still down
+    assert r.board.ref is None and sum(1 for c in r.board.sensed if c) == 2
+    lk.handle("@5 HAND clear")
+    assert port.frames[-1] == "=5 OK lifted 2"
+    assert not any(r.cells.cells) and not any(r.board.sensed)  # the board saw them go
+    r.press(buttons.CONFIRM)  # and takes CONFIRM: a clear board
+    assert r.board.ref is not None, r.board.message

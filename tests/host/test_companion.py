@@ -591,3 +591,25 @@ def test_put_of_a_card_that_lies_on_another_cell_says_so_and_changes_nothing():
         "error: J5 is on E4 already: one card cannot lie on two cells; lift it from E4"
         " first (nothing changed)"
     ]
+
+
+def test_clear_lifts_every_card_of_the_simulated_board_in_set_up():
+    s, go_on, out = run("clear", replies={"HAND": "lifted 17"})
+    assert s.sent == [("HAND", "clear")]
+    assert out == ["lifted 17 cards: the board is clear; confirm starts the match"]
+    s, _, out = run("clear all")
+    assert s.sent == [] and out == ["error: usage: clear"]
+    s, _, out = run("clear", board="APIXAGON_rev_A")
+    assert s.sent == [] and "hands are for the simulated board" in out[0]
+    # in a match the simulator lifts nothing (a lift there is a take-back)
+    refused = BoardError("board error: not now: clear in set-up only", board_code=proto.E_STATE)
+    s = FakeSession(replies={"HAND": refused})
+    s.status["phase"] = "over"
+    _, out = Companion(s).command("clear")
+    assert out == [
+        "error: clear is for set-up: the match is over, press confirm first (the board keeps"
+        " the final position until then), then clear; nothing lifted"
+    ]
+    s.status["phase"] = "play"
+    _, out = Companion(s).command("clear")
+    assert out[0].startswith("error: clear is for set-up: in a match a lift takes a move back")

@@ -389,3 +389,46 @@ def test_a_junior_card_refused_for_its_cell_says_where_the_card_goes():
     assert words.refusal("bad-target B beekeeper E5 E4").endswith(
         "not something this move can be made on now (bad-target)"
     )
+
+
+def test_confirm_after_a_match_says_what_it_did_and_what_comes_next():
+    # CONFIRM after a match is only a `changed` event from the board: the
+    # step to set-up, the cards still down (the board refuses CONFIRM until
+    # they are lifted) and how to lift them, in words at once
+    from apixagon_host.companion import SIMULATOR
+
+    s, heard = _session()
+    s.link = _StatusLink()
+    s.link.status = "phase=over mode=queens-gambit sides=BG winner=B"
+    s.refresh()
+    s.info = {"board": SIMULATOR}
+    s.cells = cells_with(E4=1 + tag.code(0, tag.NORMAL, 12), F5=1 + tag.code(1, tag.NORMAL, 3))
+    s.link.status = "phase=setup mode=queens-gambit sides=BG"
+    s.refresh()
+    assert heard[-1] == (
+        "setup",
+        "the match is put away: set-up for the next match. 2 cards are still on the board"
+        " (they blink): lift them (clear lifts them all), then confirm starts it",
+    )
+    assert event_line(*heard[-1]) == heard[-1][1]
+    n = len(heard)
+    s.refresh()  # said once
+    assert len([k for k, _ in heard[n:] if k == "setup"]) == 0
+    # a real board (no clear), and a board already clear
+    s.info = {"board": "APIXAGON_rev_A"}
+    s.link.status = "phase=over mode=queens-gambit sides=BG winner=B"
+    s.refresh()
+    s.link.status = "phase=setup mode=queens-gambit sides=BG"
+    s.refresh()
+    assert heard[-1][1].endswith(
+        "2 cards are still on the board (they blink): lift them, then confirm starts it"
+    )
+    s.cells = bytes(NCELLS)
+    s.link.status = "phase=over mode=queens-gambit sides=BG winner=B"
+    s.refresh()
+    s.link.status = "phase=setup mode=queens-gambit sides=BG"
+    s.refresh()
+    assert heard[-1][1] == (
+        "the match is put away: set-up for the next match. Choose it (mode, start, ...);"
+        " confirm starts it"
+    )

@@ -18,6 +18,7 @@ from .rig import Rig
 HELP = """\
   put CELL CARD   put a card on a cell     CARD: B12 G3 (A/B in team games),
   lift CELL       lift the card off it           Brain Gbee Gsmoker
+  clear           lift every card (set-up: readies the board for a match)
   tap CARD        tap a card on the action pad (specials, card query, and
                   in profile B the identity of the next card put down)
   mode | confirm | declare [long]   press a button (long: held 0.9 s)
@@ -182,6 +183,16 @@ class Console:
                 rig.put(cell_name(x), c)
             elif w == "lift":
                 rig.lift(cell_name(self._cell_arg(words, 1)))
+            elif w == "clear":
+                if rig.board.phase != B.SETUP:
+                    # in a match a lift is a take-back: its cards stay
+                    raise ValueError(
+                        "clear is for set-up: after the match press confirm, then clear"
+                    )
+                for x in range(NCELLS):
+                    if rig.cells.cells[rig.layout.sensor[x]]:
+                        rig.lift(cell_name(x))
+                        rig.run(60)  # one after the other, as a hand does
             elif w == "tap":
                 rig.tap(self._card_arg(words, 1))
             elif w in ("mode", "confirm", "declare"):

@@ -15,12 +15,14 @@ import sys
 import time
 
 from .. import link, loop, proto, tag
+from ..board import SETUP
 from ..logstore import writer
 from . import replay
 from .rig import Rig
 
 _HAND_BUTTONS = ("mode", "confirm", "declare")
-_HAND_ARGS = {"put": 3, "lift": 2, "tap": 2, "wait": 2, "press": 2}
+_HAND_ARGS = {"put": 3, "lift": 2, "tap": 2, "wait": 2, "press": 2, "clear": 1}
+CLEAR_MS = 60  # between two lifts of HAND clear: a hand taking the cards off
 _PLAY_MAX = 65536  # base64 of a PLAY record: far more than any match
 AHEAD_MS = 20  # Pace: the simulation runs at most this far ahead of the wall
 BEHIND_MS = 100  # .. or behind it (a tick at least every 100 ms: smartboard.loop)
@@ -69,6 +71,8 @@ class SimLink(link.Link):
             rig.lift(args[1])
         elif what == "tap":
             rig.tap(_card(args[1]))
+        elif what == "clear":
+            return self._clear()
         elif what == "wait":
             # Nobody touches the board: the scanners' time goes by (the
             # console's `wait MS`); a test's way to let the board settle.
@@ -82,6 +86,26 @@ class SimLink(link.Link):
             raise ValueError(what)
         rig.settle(400)
         return "ok"
+
+    def _clear(self):
+        # Every card lifted, one after the other, each lift sensed through
+        # the board's loop as a player's: in set-up only, where it readies
+        # the board for the next match (in a match a lift is a take-back,
+        # and in the end's position it would reopen the match)
+        from apixagon.geometry import NCELLS, cell_name
+
+        rig = self.rig
+        if rig.board.phase != SETUP:
+            self._err(self._seq, proto.E_STATE, "clear in set-up only")
+            return link._SENT
+        n = 0
+        for x in range(NCELLS):
+            if rig.cells.cells[rig.layout.sensor[x]]:
+                rig.lift(cell_name(x))
+                rig.run(CLEAR_MS)
+                n += 1
+        rig.settle(400)
+        return "lifted %d" % n
 
     def cmd_play(self, args):
         # PLAY <base64 chunk> ... then PLAY END: the record arrives in
