@@ -124,6 +124,8 @@ def hand_mask(args):
             return OK | E6  # E6: a card lies there already (lift it first)
     elif what == "lift" and n == 2:
         ok = args[1] in CELLS[:5]
+    elif what == "clear" and n == 1:
+        return OK | E8  # E8: not in set-up (a match is on the board)
     elif what == "tap" and n == 2:
         ok = card_ok(number(args[1], 0, 255))
     elif what == "wait" and n == 2:
