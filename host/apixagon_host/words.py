@@ -274,9 +274,8 @@ ASSIST_WORDS = (
 # deep blue in the colour-blind palette, smartboard.cbpalette), said when
 # it is set: nothing else on the board tells them
 ASSIST_COLOURS = N_(
-    "tap a card in the hint or card-query display: its good cells blink in the legal"
-    " green, its poor cells are rose (deep blue in the colour-blind palette), the rest"
-    " steady green"
+    "a card tapped lights its good cells blinking green, its poor cells rose (deep blue in"
+    " the colour-blind palette), the others steady green"
 )
 # what a refused SET takes when the board does not say (older firmware:
 # `bad arguments: SET` alone); the board's own figures (smartboard.report)
@@ -351,7 +350,7 @@ def _takes(key, allowed, mode):
         return _(
             "the seats of {mode} are {seats}: the computer plays one or more of them"
             " (computer {one}, computer {two}) or computer none"
-        ).format(mode=mode, seats=", ".join(values), one=b[0], two=values[-1] + "+" + values[0])
+        ).format(mode=mode, seats=", ".join(values), one=b[0], two=values[0] + "+" + values[-1])
     if key == "players":
         if dots:
             return _("{mode} takes {lo} to {hi} players").format(mode=mode, lo=lo, hi=hi)
@@ -412,10 +411,10 @@ def setting_taken(key, value, phase="setup", sides="BG"):
             said = _("the computer plays {who}").format(who=", ".join(who))
     elif key == "level":
         said = _("the computer's level: {n}").format(n=v)
+    elif key == "assist" and v == "2":
+        said = _("assist 2: {colours}").format(colours=_(ASSIST_COLOURS))
     elif key == "assist" and v.isdigit() and int(v) < len(ASSIST_WORDS):
         said = _("assist {n}: {what}").format(n=v, what=hints_text(key, v))
-        if v == "2":
-            said += " — " + _(ASSIST_COLOURS)
     elif key == "hintlimit" and v.isdigit():
         said = _("hint limit {n}: {what}").format(n=v, what=hints_text(key, v))
     else:

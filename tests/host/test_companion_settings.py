@@ -145,7 +145,7 @@ def test_assist_2_says_what_its_colours_mean():
     s = BoardSession()
     out = say(s, "assist 2")
     assert len(out) == 1 and out[0].startswith("assist 2: "), out
-    for words_ in ("good cells blink in the legal green", "poor cells are rose"):
+    for words_ in ("good cells blinking green", "poor cells rose"):
         assert words_ in out[0], out
 
 
