@@ -92,6 +92,15 @@ Junior (2 to 6 players): one deck; its first card goes on the Royal Cell,
 
 TOPIC_NAMES = tuple(name for name, _text in TOPICS)
 
+# The web page's own words around the summary (web/templates/rules.html)
+PAGE_TITLE = N_("How to play")
+PAGE_MANUAL = N_("The manual's How to play page teaches the whole game, with pictures.")
+PAGE_NO_MANUAL = N_(
+    "The manual's How to play page teaches the whole game, with pictures: "
+    "make docs builds the manual, and this page then links to it."
+)
+PAGE_SHORT = N_("In short, as the companion's help rules says it:")
+
 
 def summary_lines(topic=None):
     """The summary (topic None) or one topic, as lines in the language in
@@ -106,6 +115,17 @@ def summary_lines(topic=None):
             topic=topic, names=" | ".join(TOPIC_NAMES)
         )
     )
+
+
+def page_words(manual_built):
+    """The web page's words, in the language in use: its title, the
+    sentence about the manual (a link once the manual is built) and the
+    one before the summary."""
+    return {
+        "title": _(PAGE_TITLE),
+        "manual_text": _(PAGE_MANUAL if manual_built else PAGE_NO_MANUAL),
+        "short": _(PAGE_SHORT),
+    }
 
 
 def topics():
