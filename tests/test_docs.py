@@ -55,7 +55,10 @@ def test_readme_is_short_and_keeps_the_two_commands():
 
 def test_readme_links_resolve():
     missing = []
-    for target in re.findall(r"\]\(([^)\s]+)\)", readme()):
+    with open(os.path.join(ROOT, "README.it.md"), encoding="utf-8") as f:
+        italian = f.read()  # the Italian README beside it, linked from its top
+    assert "(README.it.md)" in readme() and "(README.md)" in italian
+    for target in re.findall(r"\]\(([^)\s]+)\)", readme() + italian):
         path = target.split("#")[0]
         if not path or "://" in path or path in PENDING:
             continue
