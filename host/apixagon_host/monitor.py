@@ -154,6 +154,9 @@ class Session:
             # what DECLARE now previews, in words: a line of its own (the
             # plain log has no status line to show it in)
             self.notify("declare", declaration(st["declare"], st.get("sides", "BG")))
+        if st.get("phase") == "over" and was != "over":
+            # who won and the rule that ended it (STATUS winner=, end=)
+            self.notify("over", matchend.end_text(st))
         if was in ("over", "play") and st.get("phase") == "setup":
             # CONFIRM after a match (or a long one, abandoning it) is only a
             # `changed` event: what it did and what comes next, in words
@@ -214,6 +217,8 @@ class Session:
             elif rest in ("start", "abandoned"):
                 self.moves = 0
                 del self.history[:]
+            elif rest == "over":
+                return  # said in words once STATUS names the winner (refresh)
         elif kind == "say":
             self.message = rest
         elif kind == "refused":
@@ -329,7 +334,7 @@ class Session:
 
 
 # events whose text is a whole line in words (`refused: ...`)
-_WORDED = ("refused", "want", "take-back", "declare", "expect", "setup")
+_WORDED = ("refused", "want", "take-back", "declare", "expect", "setup", "over")
 
 
 def event_line(kind, text):

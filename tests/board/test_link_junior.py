@@ -44,6 +44,7 @@ def test_junior_players_set_and_named_and_player_out_from_the_host():
     assert evs(bd) == [("move", "7 J3 out"), ("phase", "over")]
     st = bd.status()
     assert (st["phase"], st["winner"], st["players"]) == ("over", "J3", "6")
+    assert st["end"] == "declared-out" and "runs" not in st  # §6 D-13
 
 
 def test_a_match_is_dated_from_the_hosts_clock_once_it_was_set():

@@ -53,6 +53,9 @@ def test_status_moves_count_the_records_move_lines_to_the_end():
     ]
     st = bd.status()
     assert (st["phase"], st["moves"], st["ply"]) == ("over", "2", "1")
+    # the rule that ended it (§3.3: the cards declared run out) and the
+    # count that decided it (D-6: sequences of 3, then of 4): none, a draw
+    assert (st["end"], st["runs"], st["winner"]) == ("cards-run-out", "0:0:0:0", "draw")
     lines = 0
     for line in record.lines(bd.r.board.ref.game):
         lines += is_move(line)
@@ -81,3 +84,23 @@ def _err(bd, text):
     ok, reply = bd.ask(text)
     assert not ok, (text, reply)
     return reply
+
+
+# docs/guide/rules/finished.apx: Black's second sequence of 4 on its last move
+FINISHED = (
+    "B 0 C2", "G 1 E8", "B 5 C3", "G 6 E9", "B 10 C4", "G 20 C5", "B 15 C1", "G 11 E7",
+    "B 2 G6", "G 16 E6", "B 7 G5", "G 22 G7", "B 12 G4", "G 4 I9", "B 17 G3",
+)  # fmt: skip
+
+
+def test_status_names_the_rule_that_ended_the_match():
+    # §3.3: two distinct sequences of 4 end the match at once (no count)
+    bd = started("ev-end")
+    steps = []
+    for line in FINISHED:
+        side, c, cell = line.split()
+        steps.append(("put", cell, card("BG".index(side), int(c))))
+    play(bd.r, steps)
+    st = bd.status()
+    assert (st["phase"], st["winner"], st["end"]) == ("over", "B", "two-sequences-of-4"), st
+    assert "runs" not in st

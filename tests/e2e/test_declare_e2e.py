@@ -107,7 +107,10 @@ def test_a_six_player_match_with_a_pass_and_an_empty_reserve(board, term, tmp_pa
             t.wait_for(r"DECLARE: pass of A2 — press CONFIRM", anywhere=True)
         t.type(command + "\r")
         t.wait_for(r"move  %s" % move)
-    t.wait_for(r"phase over")
+    # the end in words: who won and the rule that ended it (RULES §3.3, D-6)
+    t.wait_for(
+        r"the match is over: team A wins — team A ran out of cards, so the count", anywhere=True
+    )
     t.wait_for(r"\[over\]  mode beehive  team A starts  team A wins", anywhere=True)
     apx = _pulled_and_checked(
         t, board, db, tmp_path, "team A wins (cards run out; more sequences of 3: 1 to 0)"
@@ -132,7 +135,7 @@ def test_a_junior_match_of_six_ended_by_player_3_out(board, term, tmp_path):
             t.wait_for(r"DECLARE: player 1 is out of cards and wins — press CONFIRM", anywhere=True)
         t.type(command + "\r")
         t.wait_for(r"move  %s" % move)
-    t.wait_for(r"phase over")
+    t.wait_for(r"the match is over: player 3 wins — player 3 was declared out", anywhere=True)
     t.wait_for(r"\[over\]  mode junior  6 players  player 3 wins", anywhere=True)
     apx = _pulled_and_checked(t, board, db, tmp_path, "player 3 wins (out of cards, declared)")
     assert "\nplayers 6\n" in apx and apx.rstrip().endswith("\nJ3 out"), apx

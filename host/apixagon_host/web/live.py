@@ -15,6 +15,7 @@ from smartboard.sim.legend import LEGEND
 from .. import words
 from ..liveview import status_notes
 from ..logs import PLAYER_TAGS
+from ..matchend import end_text
 from ..render import render_svg
 
 PALETTES = ("standard", "colour-blind")
@@ -232,7 +233,7 @@ def snapshot(session, log, job=None, palette="standard", conf=None):
     for e in events:
         if e.get("said"):
             last_refusal = e["text"]
-        elif e["kind"] in ("move", "take-back", "phase"):
+        elif e["kind"] in ("move", "take-back", "phase", "over"):
             last_refusal = ""
     return {
         "connected": session.connected,
@@ -244,7 +245,9 @@ def snapshot(session, log, job=None, palette="standard", conf=None):
         "turn": turn_text(st),
         "moves": st.get("moves", st.get("ply", "")),
         "last": words.action(st["last"]) if st.get("last") else "",
-        "message": session.message,
+        # at the end, who won and the rule that ended it (the board says
+        # nothing of its own then)
+        "message": session.message or (end_text(st) if st.get("phase") == "over" else ""),
         "refusal": refusal,
         "last_refusal": last_refusal,
         "notes": [n for n in status_notes(st) if n != refusal],  # the refusal has its own place
