@@ -128,33 +128,15 @@ def _drc(tmp_path):
     return v, u, text
 
 
-# What KiCad's DRC still finds on the committed board (hardware/rev_b/drc.txt
-# lists them): the router has not yet untangled every spot (docs/hardware/pcb.md).
-# A board with more fails; the strict xfail below fails once it is clean,
-# and then this figure goes to 0 with it.
-OPEN_DRC = int(
-    re.search(
-        r"\*\* Found (\d+) DRC violations \*\*", open(os.path.join(REV_B, "drc.txt")).read()
-    ).group(1)
-)
-
-
 @needs_kicad
-def test_kicads_drc_finds_no_more_than_is_known(tmp_path):
-    v, u, text = _drc(tmp_path)
-    assert u == 0, text[:3000]
-    assert v <= OPEN_DRC, text[:3000]
-
-
-@needs_kicad
-@pytest.mark.xfail(
-    OPEN_DRC > 0,
-    strict=True,
-    reason="rev B's board still has KiCad DRC violations where the router did not converge",
-)
 def test_kicads_drc_is_clean(tmp_path):
+    """The board a maker orders: KiCad's own DRC on the committed file, 0
+    violations and 0 unconnected pads, and the committed report says so."""
     v, u, text = _drc(tmp_path)
     assert (v, u) == (0, 0), text[:3000]
+    committed = open(os.path.join(REV_B, "drc.txt")).read()
+    assert "** Found 0 DRC violations **" in committed
+    assert "** Found 0 unconnected pads **" in committed
 
 
 def test_the_fabrication_set_is_complete():

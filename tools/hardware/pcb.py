@@ -83,6 +83,10 @@ SEARCH_LIMIT = 150_000  # cells an A* search may look at before it gives up
 PRICE_START = 30.0
 PRICE_GROWTH = 2.2
 HISTORY = 10.0
+# when this few nets still cross, each is routed again with a search this
+# wide (an A* at a high price fans out far before it takes the detour)
+LEGALIZE_AT = 6
+LEGALIZE_LIMIT = 2_000_000
 VIA_MM, VIA_DRILL_MM = 0.6, 0.3
 STITCH_MM = 12.0
 GND = "GND"
@@ -646,6 +650,55 @@ def route(board, netinfo):
         "pcb: routing %d nets (the grid set up in %.0f s)" % (len(todo), time.time() - t0),
         flush=True,
     )
+
+    def route_one(name, price, limit=SEARCH_LIMIT):
+        """Rip a net and route it again at this crossing price, each join
+        searching up to limit cells before it goes through other nets
+        cheaply; its joins not found."""
+        tn = time.time()
+        rt.rip(name)
+        nid = ids[name.replace(FEED, "")]
+        kind = "pwr" if power_net(name) else "sig"
+        width = POWER_MM if kind == "pwr" else SIGNAL_MM
+        neck = necks.get(name, set())
+        items = pads[name]
+        centres = [(s_[1], s_[2]) for s_, _ in items]
+        half = (POWER_MM if kind == "pwr" else SIGNAL_MM) / 2
+        inset = NECK_MM / 2 if kind == "pwr" else half
+        cells = [
+            [(L_, i, j) for L_ in lays for i, j in rt.pad_cells(s_, inset)] for s_, lays in items
+        ]
+        own = {i * rt.W + j for s_, _ in items for i, j in rt.cells_in(s_)}
+        tree = set(cells[0])
+        lost = []
+        for a, b in R.prim_order(centres, owners[name]):
+            args = (nid, kind, cells[a], tree, rt.cell(*centres[b]))
+            opts = dict(
+                via_kind="via" if kind == "sig" else None, neck=neck, neck_kind="neck", own=own
+            )
+            path = rt.connect(*args, price=price, limit=limit, **opts)
+            if path is None:
+                # hemmed in by other nets' tracks: through them cheaply,
+                # and the next round moves them (their crossing costs)
+                path = rt.connect(*args, price=1.0, limit=4 * SEARCH_LIMIT, **opts)
+            if path is None:
+                lost.append((centres[a][0] - CENTRE[0], centres[a][1] - CENTRE[1]))
+                continue
+            rt.commit(name, path, kind, width, VIA_MM / 2, neck, "neck", NECK_MM, own)
+            tree.update(path)
+            tree.update(cells[a])
+        if time.time() - tn > 3:
+            print("pcb:   %s took %.0f s" % (name, time.time() - tn), flush=True)
+        return lost
+
+    def crossings():
+        got = []
+        for name in todo:
+            bad = rt.crossed(name)
+            if bad:
+                got.append((name, bad))
+        return got
+
     failed = {}
     price = PRICE_START
     best = None
@@ -654,49 +707,25 @@ def route(board, netinfo):
     for rnd in range(1, ROUNDS + 1):
         failed = {}
         for name in again:
-            tn = time.time()
-            rt.rip(name)
-            nid = ids[name.replace(FEED, "")]
-            kind = "pwr" if power_net(name) else "sig"
-            width = POWER_MM if kind == "pwr" else SIGNAL_MM
-            neck = necks.get(name, set())
-            items = pads[name]
-            centres = [(s_[1], s_[2]) for s_, _ in items]
-            half = (POWER_MM if kind == "pwr" else SIGNAL_MM) / 2
-            inset = NECK_MM / 2 if kind == "pwr" else half
-            cells = [
-                [(L_, i, j) for L_ in lays for i, j in rt.pad_cells(s_, inset)]
-                for s_, lays in items
-            ]
-            own = {i * rt.W + j for s_, _ in items for i, j in rt.cells_in(s_)}
-            tree = set(cells[0])
-            for a, b in R.prim_order(centres, owners[name]):
-                args = (nid, kind, cells[a], tree, rt.cell(*centres[b]))
-                opts = dict(
-                    via_kind="via" if kind == "sig" else None, neck=neck, neck_kind="neck", own=own
-                )
-                path = rt.connect(*args, price=price, limit=SEARCH_LIMIT, **opts)
-                if path is None:
-                    # hemmed in by other nets' tracks: through them cheaply,
-                    # and the next round moves them (their crossing costs)
-                    path = rt.connect(*args, price=1.0, limit=4 * SEARCH_LIMIT, **opts)
-                if path is None:
-                    failed.setdefault(name, []).append(
-                        (centres[a][0] - CENTRE[0], centres[a][1] - CENTRE[1])
-                    )
-                    continue
-                rt.commit(name, path, kind, width, VIA_MM / 2, neck, "neck", NECK_MM, own)
-                tree.update(path)
-                tree.update(cells[a])
-            if time.time() - tn > 3:
-                print("pcb:   %s took %.0f s" % (name, time.time() - tn), flush=True)
+            lost = route_one(name, price)
+            if lost:
+                failed[name] = lost
         crossing = []
-        for name in todo:
-            bad = rt.crossed(name)
-            if bad:
-                crossing.append(name)
-                for Lx, k in bad:
-                    rt.hview[Lx][k] += HISTORY
+        for name, bad in crossings():
+            crossing.append(name)
+            for Lx, k in bad:
+                rt.hview[Lx][k] += HISTORY
+        if 0 < len(crossing) <= LEGALIZE_AT and not failed:
+            # the last few crossings: each such net again (fewest pads
+            # first) with a search wide enough to find the long way round,
+            # where the rounds' narrower search gave up and went through
+            for name in sorted(crossing, key=lambda n: len(pads[n])):
+                if not rt.crossed(name):
+                    continue
+                lost = route_one(name, price * PRICE_GROWTH, limit=LEGALIZE_LIMIT)
+                if lost:
+                    failed[name] = lost
+            crossing = [n for n, _ in crossings()]
         print(
             "pcb: round %d: %d nets routed again, %d still cross another, "
             "%d joins not found (%.0f s)"
@@ -918,6 +947,8 @@ def fanout(board, netinfo, name, vias_for):
                     _via(board, net, px + dx, py + dy)
                     obs.add_via(px + dx, py + dy, r)
                 continue
+            if _to_exposed_pad(board, net, obs, fp, p, px, py, stub, clear):
+                continue
             half = math.hypot(w, h) / 2
             # outward first (away from the part's middle): the vias then
             # keep out of the channels between a part and its neighbours
@@ -963,6 +994,33 @@ def fanout(board, netinfo, name, vias_for):
             if got < want:
                 stuck.append("%s.%s" % (fp.GetReference(), p.GetNumber()))
     return stuck
+
+
+def _to_exposed_pad(board, net, obs, fp, pad, px, py, stub, clear):
+    """Join a chip's pin to its own exposed pad of the same net by a short
+    track under the chip (the exposed pad has the vias): a ground pin
+    between signal pins then puts no via in their way out (the PN532's
+    TVSS pins sit between TX1, TVDD and TX2). True when joined."""
+    for ep in fp.Pads():
+        ew, eh = pcbnew.ToMM(ep.GetSize().x), pcbnew.ToMM(ep.GetSize().y)
+        if ep is pad or ep.GetNetCode() != pad.GetNetCode() or ew < 2.5 or eh < 2.5:
+            continue
+        ex, ey = Obstacles._xy(ep.GetPosition())
+        # the nearest point 0.3 mm inside the exposed pad's edge
+        tx = min(max(px, ex - ew / 2 + 0.3), ex + ew / 2 - 0.3)
+        ty = min(max(py, ey - eh / 2 + 0.3), ey + eh / 2 - 0.3)
+        if not obs.free_segment(px, py, tx, ty, stub / 2, (0,), clear):
+            continue
+        t = pcbnew.PCB_TRACK(board)
+        t.SetStart(pcbnew.wxPointMM(px, py))
+        t.SetEnd(pcbnew.wxPointMM(tx, ty))
+        t.SetWidth(mm(stub))
+        t.SetLayer(pcbnew.F_Cu)
+        t.SetNet(net)
+        board.Add(t)
+        obs.add_segment(px, py, tx, ty, stub / 2, 0)
+        return True
+    return False
 
 
 def _via(board, net, x, y):
