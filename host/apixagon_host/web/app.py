@@ -9,9 +9,11 @@ a match is named by its id, a whole number in SQLite's range (others are
 404); no path ever comes from a request (downloads are made in memory)."""
 
 import asyncio
+import contextvars
 import json
 import os
 import time
+from urllib.parse import urlencode
 
 from smartboard import proto
 from starlette.applications import Starlette
@@ -27,16 +29,18 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from .. import logs, rules_summary, words
+from .. import i18n, logs, rules_summary, words
 from ..errors import CommandError
-from ..i18n import _
+from ..i18n import N_, _
 from ..link import BoardError
 from ..online import protocol as P
 from ..render import PngUnavailable, led_legend_svg, svg_to_png
 from ..store import Store, check_tags
 from ..termtext import typed
+from . import lang as L
 from . import library, live
 from .guard import Guard, Quiet
+from .pagewords import page_words
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The manual as `make docs` builds it in this checkout (build/site): served
@@ -44,9 +48,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # the board's page finds the guide without a second server.
 MANUAL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "build", "site")
 DISPLAYS = ("adult", "hint", "card_query")  # SET display: smartboard.view ADULT HINT QUERY
+DISPLAY_WORDS = (N_("adult"), N_("hint"), N_("card query"))  # as the page names them
+PALETTE_WORDS = {"standard": N_("standard"), "colour-blind": N_("colour-blind safe")}
 # The computer's seats the set-up offers (SET computer): two players, then
 # every seat of a team game by its record name
-COMPUTER_SEATS = (("none", "nobody"), ("G", "Gold"), ("B", "Black"))
+COMPUTER_SEATS = (("none", N_("nobody")), ("G", N_("Gold")), ("B", N_("Black")))
 COMPUTER_SEATS += tuple((s, s) for s in ("A1", "A2", "A3", "B1", "B2", "B3"))
 SSE_COALESCE_S = 0.03  # the events of one placement (move, cells, leds) make one update
 SSE_PING_S = 15.0
@@ -55,7 +61,7 @@ MAX_ID = 2**63 - 1  # SQLite's largest INTEGER: a larger id is no match (404)
 # The largest body a POST may have: the pages send a few hundred bytes at
 # most (a match's tags, each value up to 200 characters).
 MAX_BODY = 16 * 1024
-TOO_BIG = "the request's body is over %d KB: no page sends that much" % (MAX_BODY // 1024)
+TOO_BIG = N_("the request's body is over {kb} KB: no page sends that much")
 
 
 class BadBody(Exception):
@@ -85,12 +91,28 @@ def create_app(
     folder, served at /manual/ if it holds an index.html. watcher: the
     online matches' records for spectators (online.watch.Watcher), or None."""
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
+    # {% trans %} and _() in the templates (babel.cfg extracts them): each
+    # page gets its request's catalogue in its context (page()); the
+    # environment's own callables, shared by every request, read the
+    # request's language too (i18n.using, lang.Language).
+    templates.env.add_extension("jinja2.ext.i18n")
+    templates.env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=False)
     has_manual = bool(manual) and os.path.isfile(os.path.join(manual, "index.html"))
     templates.env.globals["manual"] = has_manual
     bridge.db = db  # where the page's companion keeps the players' names
 
     def page(request, name, code=200, **ctx):
         ctx.setdefault("active", name)
+        code_ = request.scope.get("state", {}).get("lang") or i18n.DEFAULT
+        tr = i18n.translation(code_)
+        ctx.update(
+            gettext=tr.gettext,
+            ngettext=tr.ngettext,
+            _=tr.gettext,
+            lang=code_,
+            lang_links=_lang_links(request),
+            page_words=page_words(),
+        )
         return templates.TemplateResponse(request, name + ".html", ctx, status_code=code)
 
     def palette_of(request):
@@ -108,7 +130,12 @@ def create_app(
         )
 
     async def call(fn, timeout=10.0):
-        return await asyncio.wait_for(asyncio.wrap_future(bridge.call(fn)), timeout)
+        # run in the link's thread with this request's context: its words
+        # in the request's language (i18n.using)
+        ctx = contextvars.copy_context()
+        return await asyncio.wait_for(
+            asyncio.wrap_future(bridge.call(lambda s: ctx.run(fn, s))), timeout
+        )
 
     # ---- live ---------------------------------------------------------------
     async def live_page(request):
@@ -118,9 +145,10 @@ def create_app(
             state=await snapshot(request),
             modes=words.MODES,
             options=words.OPTIONS,
-            displays=DISPLAYS,
+            displays=list(zip(DISPLAYS, DISPLAY_WORDS)),
             palettes=live.PALETTES,
             computer_seats=COMPUTER_SEATS,
+            player_fields=_player_fields(bridge.session.status),
         )
 
     async def state(request):
@@ -172,23 +200,31 @@ def create_app(
         wrong: the request then changes nothing."""
         size = request.headers.get("content-length", "")
         if size.isdigit() and int(size) > MAX_BODY:
-            raise BadBody(TOO_BIG, 413)
+            raise BadBody(_(TOO_BIG).format(kb=MAX_BODY // 1024), 413)
         body = bytearray()
         async for chunk in request.stream():  # counted as it comes: no length may be sent
             body += chunk
             if len(body) > MAX_BODY:
-                raise BadBody(TOO_BIG, 413)
+                raise BadBody(_(TOO_BIG).format(kb=MAX_BODY // 1024), 413)
         data = _json_object(bytes(body))
         for name, value in data.items():
             if name not in fields:
-                takes = ", ".join(fields) if fields else "no fields"
-                raise BadBody("unknown field %r: this request takes %s" % (name[:40], takes))
+                takes = ", ".join(fields) if fields else _("no fields")
+                raise BadBody(
+                    _("unknown field {name}: this request takes {fields}").format(
+                        name=repr(name[:40]), fields=takes
+                    )
+                )
             if not isinstance(value, str):
-                raise BadBody("%s must be text, not %s" % (name, _json_kind(value)))
+                raise BadBody(
+                    _("{name} must be text, not {kind}").format(name=name, kind=_json_kind(value))
+                )
             try:
                 value.encode()
             except UnicodeEncodeError:  # a lone surrogate (\ud800): no character
-                raise BadBody("%s is not text (it holds a lone surrogate)" % name) from None
+                raise BadBody(
+                    _("{name} is not text (it holds a lone surrogate)").format(name=name)
+                ) from None
         return data
 
     async def set_(request):
@@ -200,14 +236,18 @@ def create_app(
             return JSONResponse({"ok": False, "error": str(e)}, e.status)
         for name in ("key", "value"):
             if name not in data:
-                return JSONResponse({"ok": False, "error": "%s is missing" % name}, 400)
+                return JSONResponse(
+                    {"ok": False, "error": _("{name} is missing").format(name=name)}, 400
+                )
         key, value = data["key"], data["value"]
         try:
             st = bridge.session.status
             if key == "display":
                 if value not in DISPLAYS:
                     raise CommandError(
-                        "display %s? choose one of: %s" % (typed(value), ", ".join(DISPLAYS))
+                        _("display {word}? choose one of: {names}").format(
+                            word=typed(value), names=", ".join(DISPLAYS)
+                        )
                     )
                 n = DISPLAYS.index(value)
             elif key in ("computer", "level", "assist", "hintlimit"):
@@ -223,7 +263,9 @@ def create_app(
             elif key == "palette":
                 if value not in live.PALETTES:
                     raise CommandError(
-                        "palette %s? choose one of: %s" % (typed(value), ", ".join(live.PALETTES))
+                        _("palette {word}? choose one of: {names}").format(
+                            word=typed(value), names=", ".join(live.PALETTES)
+                        )
                     )
                 n = live.PALETTES.index(value)
             else:
@@ -234,7 +276,7 @@ def create_app(
 
             def send(s):
                 if not s.connected:
-                    raise CommandError("no board connected: nothing sent")
+                    raise CommandError(_("no board connected: nothing sent"))
                 try:
                     s.request("SET", key, n)
                 except BoardError as e:  # ERR 6 says what the setting takes: the companion's words
@@ -268,15 +310,17 @@ def create_app(
         try:
             data = await form(request, ("line",))
             if "line" not in data:
-                raise BadBody("line is missing")
+                raise BadBody(_("{name} is missing").format(name="line"))
         except BadBody as e:
             return JSONResponse(
                 {"ok": False, "error": str(e), "lines": ["error: %s" % e]}, e.status
             )
         line = data["line"][:200]
         if line.split()[:1] and line.split()[0].lower() in ("pull", "quit", "exit", "q"):
-            return JSONResponse({"ok": False, "lines": ["error: use the library's pull button"]})
-        _, lines = await call(lambda s: bridge.companion().command(line))
+            return JSONResponse(
+                {"ok": False, "lines": ["error: " + _("use the library's pull button")]}
+            )
+        _done, lines = await call(lambda s: bridge.companion().command(line))
         return JSONResponse({"ok": not any(x.startswith("error:") for x in lines), "lines": lines})
 
     async def hands(request):
@@ -294,7 +338,9 @@ def create_app(
     async def legend_svg(request):
         # the LED legend as a picture, in the page's palette
         palette = palette_of(request)
-        title = "What the LEDs show (%s palette)" % palette
+        title = _("What the LEDs show ({palette} palette)").format(
+            palette=_(PALETTE_WORDS[palette])
+        )
         return Response(led_legend_svg(live.legend(palette), title), media_type="image/svg+xml")
 
     async def library_page(request):
@@ -316,7 +362,9 @@ def create_app(
     async def match_page(request):
         m = await run_in_threadpool(_match, request)
         if m is None:
-            return page(request, "missing", 404, what="match %s" % request.path_params["id"])
+            return page(
+                request, "missing", 404, what=_("match {id}").format(id=request.path_params["id"])
+            )
         ply = m.ply(request.query_params.get("ply"))
         svg = await run_in_threadpool(m.svg, ply)
         return page(
@@ -331,7 +379,7 @@ def create_app(
     async def position(request):
         m = await run_in_threadpool(_match, request)
         if m is None:
-            return PlainTextResponse("no such match", 404)
+            return PlainTextResponse(_("no such match"), 404)
         ply = m.ply(request.query_params.get("ply"))
         svg = await run_in_threadpool(m.svg, ply)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=60"})
@@ -339,7 +387,7 @@ def create_app(
     async def thumb(request):
         m = await run_in_threadpool(_match, request)
         if m is None:
-            return PlainTextResponse("no such match", 404)
+            return PlainTextResponse(_("no such match"), 404)
         svg = await run_in_threadpool(m.svg, len(m.moves), 240, False, False)
         return Response(svg, media_type="image/svg+xml")
 
@@ -347,7 +395,7 @@ def create_app(
         ext = request.path_params["ext"]
         m = await run_in_threadpool(_match, request)
         if m is None:
-            return PlainTextResponse("no such match", 404)
+            return PlainTextResponse(_("no such match"), 404)
         ply = m.ply(request.query_params.get("ply"))
         if ext == "apx":
             body, kind = m.apx().encode(), "text/plain; charset=utf-8"
@@ -360,7 +408,9 @@ def create_app(
                 body = await run_in_threadpool(lambda: svg_to_png(m.svg(ply)))
             except PngUnavailable as e:
                 return PlainTextResponse(
-                    "PNG needs CairoSVG and the cairo library (%s); the SVG works without" % e,
+                    _(
+                        "PNG needs CairoSVG and the cairo library ({why}); the SVG works without"
+                    ).format(why=e),
                     503,
                 )
             kind = "image/png"
@@ -374,7 +424,7 @@ def create_app(
     async def tags(request):
         m = await run_in_threadpool(_match, request)
         if m is None:
-            return JSONResponse({"ok": False, "error": "no such match"}, 404)
+            return JSONResponse({"ok": False, "error": _("no such match")}, 404)
         try:
             new = await form(request, library.tag_names(m.letters))
             # checked before the file is opened to write (which touches it)
@@ -459,7 +509,11 @@ def create_app(
     async def watch_page(request):
         v, code = _watched(request)
         if v is None:
-            what = "online match %s" % code[:12] if watcher else "online watching (--watch-broker)"
+            what = (
+                _("online match {code}").format(code=code[:12])
+                if watcher
+                else _("online watching (--watch-broker)")
+            )
             return page(request, "missing", 404, what=what)
         svg = await run_in_threadpool(_watch_svg, v)
         moves = [x for x in v["lines"] if P.is_move(x)]
@@ -468,7 +522,7 @@ def create_app(
     async def watch_apx(request):
         v, code = _watched(request)
         if v is None:
-            return PlainTextResponse("no such online match", 404)
+            return PlainTextResponse(_("no such online match"), 404)
         return PlainTextResponse(
             "\n".join(v["lines"]) + "\n",
             media_type="text/plain; charset=utf-8",
@@ -503,9 +557,29 @@ def create_app(
         routes.append(Mount("/manual", StaticFiles(directory=manual, html=True), name="manual"))
     middleware = [
         Middleware(Quiet),
+        Middleware(L.Language),
         Middleware(Guard, allow_remote=allow_remote, hosts=hosts or (), token=token),
     ]
     return Starlette(routes=routes, middleware=middleware)
+
+
+def _lang_links(request):
+    """The language switch's links: this page with ?lang=CODE (its other
+    query parameters kept), each language named in its own words."""
+    query = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+    return [
+        (code, name, "%s?%s" % (request.url.path, urlencode(query + [("lang", code)])))
+        for code, name in L.NAMES
+    ]
+
+
+def _player_fields(st):
+    """The players form's fields: (tag, label) for each side of the match
+    on the board (logs.PLAYER_TAGS' names, the side's name in words)."""
+    sides = st.get("sides", "BG")
+    tags = logs.PLAYER_TAGS[1] if sides == "AB" else logs.PLAYER_TAGS[0]
+    letters = sides if sides in ("AB", "BG") else "BG"
+    return [(t, words.side_name(letters[i], letters)) for i, t in enumerate(tags)]
 
 
 def _watch_svg(v):
@@ -514,11 +588,9 @@ def _watch_svg(v):
 
     from ..render import render_svg
 
-    game, _ = record.check(v["lines"], Game)
-    title = "online %s \u00b7 move %d (%d held back)" % (
-        v["code"],
-        v["shown"],
-        v["moves"] - v["shown"],
+    game, _verdicts = record.check(v["lines"], Game)
+    title = _("online {code} \u00b7 move {shown} ({held} held back)").format(
+        code=v["code"], shown=v["shown"], held=v["moves"] - v["shown"]
     )
     return render_svg(game, title=title)
 
@@ -534,7 +606,7 @@ async def favicon(request):
 def _only(handler, exts):
     async def guarded(request):
         if request.path_params["ext"] not in exts:
-            return PlainTextResponse("no such download", 404)
+            return PlainTextResponse(_("no such download"), 404)
         return await handler(request)
 
     return guarded
@@ -543,17 +615,17 @@ def _only(handler, exts):
 def _json_object(body):
     """The JSON object a body holds, or BadBody saying what it is instead."""
     if not body.strip():
-        raise BadBody("send a JSON object: the body is empty")
+        raise BadBody(_("send a JSON object: the body is empty"))
     try:
         data = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
-        raise BadBody("send a JSON object: the body is not UTF-8 text") from None
+        raise BadBody(_("send a JSON object: the body is not UTF-8 text")) from None
     except ValueError as e:
-        raise BadBody("send a JSON object: the body is not JSON (%s)" % e) from None
+        raise BadBody(_("send a JSON object: the body is not JSON ({why})").format(why=e)) from None
     except RecursionError:  # [[[[... nested past what the parser takes
-        raise BadBody("send a JSON object: the body is nested too deep") from None
+        raise BadBody(_("send a JSON object: the body is nested too deep")) from None
     if not isinstance(data, dict):
-        raise BadBody("send a JSON object, not %s" % _json_kind(data))
+        raise BadBody(_("send a JSON object, not {kind}").format(kind=_json_kind(data)))
     return data
 
 
@@ -562,18 +634,18 @@ def _json_kind(value):
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "true or false"
+        return _("true or false")
     if isinstance(value, (int, float)):
-        return "a number"
+        return _("a number")
     if isinstance(value, str):
-        return "a string"
-    return "a list" if isinstance(value, list) else "an object"
+        return _("a string")
+    return _("a list") if isinstance(value, list) else _("an object")
 
 
 def _why(e, key):
     text = str(e)
     if key == "palette" and "ERR" in text:
-        return "this board's firmware has no colour-blind palette (update it); the page's is set"
+        return _("this board's firmware has no colour-blind palette (update it); the page's is set")
     return text
 
 

@@ -12,6 +12,7 @@ poll."""
 import collections
 import concurrent.futures
 import contextlib
+import contextvars
 import io
 import os
 import select
@@ -224,5 +225,8 @@ class Bridge:
             job.running = False
             self.changed()
 
-        self.call(work)
+        # in the link's thread with the asking request's context: the job's
+        # words in that page's language (i18n.using)
+        ctx = contextvars.copy_context()
+        self.call(lambda s: ctx.run(work, s))
         return job

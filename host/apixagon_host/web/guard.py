@@ -27,6 +27,8 @@ from urllib.parse import parse_qsl, urlencode
 from starlette.requests import ClientDisconnect
 from starlette.responses import PlainTextResponse, RedirectResponse
 
+from ..i18n import _
+
 COOKIE = "apixagon_token"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
@@ -82,7 +84,7 @@ def same_origin(scope):
 
 def _cookie(headers, name):
     for part in headers.get("cookie", "").split(";"):
-        k, _, v = part.strip().partition("=")
+        k, _eq, v = part.strip().partition("=")
         if k == name:
             return v
     return None
@@ -115,8 +117,10 @@ class Guard:
         remote = not local(client)
         if remote and not self.allow_remote:
             return await _refuse(
-                "refused: this companion answers only this computer "
-                "(apixagon serve --host ADDRESS --allow-remote opens it)",
+                _(
+                    "refused: this companion answers only this computer "
+                    "(apixagon serve --host ADDRESS --allow-remote opens it)"
+                ),
                 scope,
                 receive,
                 send,
@@ -124,8 +128,10 @@ class Guard:
         headers = headers_of(scope)
         if not self._host_ok(headers):
             return await _refuse(
-                "refused: this server is not %s (apixagon serve --allow-host NAME adds a name)"
-                % host_name(headers.get("host", "")),
+                _(
+                    "refused: this server is not {host} "
+                    "(apixagon serve --allow-host NAME adds a name)"
+                ).format(host=host_name(headers.get("host", ""))),
                 scope,
                 receive,
                 send,
@@ -145,14 +151,14 @@ class Guard:
             held = _cookie(headers, COOKIE)
             if held is None or not hmac.compare_digest(held, self.token):
                 return await _refuse(
-                    "refused: open the address apixagon serve printed (it carries the token)",
+                    _("refused: open the address apixagon serve printed (it carries the token)"),
                     scope,
                     receive,
                     send,
                 )
         if scope["method"] not in ("GET", "HEAD") and not same_origin(scope):
             return await _refuse(
-                "refused: a change must come from this companion's own pages (same origin)",
+                _("refused: a change must come from this companion's own pages (same origin)"),
                 scope,
                 receive,
                 send,

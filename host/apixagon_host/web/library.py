@@ -22,7 +22,7 @@ EDITABLE = ("Event",)
 def header_value(lines, key):
     """A header line's value (`mode beehive` -> beehive), or ''."""
     for line in lines.header:
-        k, _, v = line.partition(" ")
+        k, _sp, v = line.partition(" ")
         if k == key:
             return v.strip()
     return ""
@@ -106,7 +106,7 @@ def matches(db):
                     "board": board,
                     "log": name,
                     "moves": moves,
-                    "state": "done" if complete else "in play",
+                    "state": _("done") if complete else _("in play"),
                     "mode": header_value(lines, "mode") or "?",
                     "players": players_text(tags, letters_of(lines)),
                     "event": tags.get("Event", ""),
@@ -142,7 +142,8 @@ class Match:
 
     def svg(self, ply, size=None, chrome=True, coordinates=True):
         title = clean(
-            "%s \u00b7 %s \u00b7 move %d of %d" % (self.board, self.name, ply, len(self.moves))
+            "%s \u00b7 %s \u00b7 %s"
+            % (self.board, self.name, _("move {ply} of {n}").format(ply=ply, n=len(self.moves)))
         )
         game = game_at(self.lines, ply)
         return R.render_svg(

@@ -13,6 +13,8 @@ from smartboard import cbpalette, tag, view
 from smartboard.sim.legend import LEGEND
 
 from .. import words
+from ..i18n import N_, _
+from ..legend_words import legend_name
 from ..liveview import status_notes
 from ..logs import PLAYER_TAGS
 from ..matchend import end_text
@@ -99,8 +101,8 @@ def turn_text(st):
         return words.winner_text(winner, sides)
     if st.get("phase") == "play" and st.get("to_play"):
         if sides == "JJ":
-            return "anyone who names the symbol first"  # Junior has no turns (§6)
-        return "%s to play" % words.side_name(st["to_play"], sides)
+            return _("anyone who names the symbol first")  # Junior has no turns (§6)
+        return _("{side} to play").format(side=words.side_name(st["to_play"], sides))
     return ""
 
 
@@ -118,56 +120,75 @@ def declarations(st):
     sides = st.get("sides", "BG")
     if mode == "junior":  # §6 D-13: the player who has run out declares it
         n = int(st["players"]) if st.get("players", "").isdigit() else 2
-        return [{"label": "player %d is out" % i, "line": "out %d" % i} for i in range(1, n + 1)]
+        return [
+            {"label": _("player {n} is out").format(n=i), "line": "out %d" % i}
+            for i in range(1, n + 1)
+        ]
     out = []
     if mode in _RESERVE_MODES:
         who = words.side_name(st.get("to_play", "?"), sides)
-        out.append({"label": "pass (%s)" % who, "line": "pass"})  # §4 D-9
+        out.append({"label": _("pass ({side})").format(side=who), "line": "pass"})  # §4 D-9
     letters = ("A", "B") if sides == "AB" else ("black", "gold")
     for i, letter in enumerate(letters):
         who = words.side_name(sides[i], sides)
-        out.append({"label": "deck empty: %s" % who, "line": "declare deck-empty " + letter})
+        out.append(
+            {
+                "label": _("deck empty: {side}").format(side=who),
+                "line": "declare deck-empty " + letter,
+            }
+        )
     if mode in _RESERVE_MODES:
         for i, letter in enumerate(letters):
             who = words.side_name(sides[i], sides)
             out.append(
-                {"label": "forced removal: %s" % who, "line": "declare forced-removal " + letter}
+                {
+                    "label": _("forced removal: {side}").format(side=who),
+                    "line": "declare forced-removal " + letter,
+                }
             )
         # §4 D-14: the keeper's turn; no card lifted is the empty reserve
-        out.append({"label": "reserve (the cards lifted, or none)", "line": "declare reserve"})
+        out.append({"label": _("reserve (the cards lifted, or none)"), "line": "declare reserve"})
     return out
 
 
 PHASES = {
-    "setup": "setting up",
-    "play": "match in play",
-    "over": "match over",
-    "resume": "resuming: put the cards back",
-    "safe": "safe mode",
+    "setup": N_("setting up"),
+    "play": N_("match in play"),
+    "over": N_("match over"),
+    "resume": N_("resuming: put the cards back"),
+    "safe": N_("safe mode"),
 }
 
 
 _PHASE_WORDS = {
-    "start": "the match started",
-    "over": "the match is over",
-    "resumed": "the match resumed",
-    "abandoned": "the match was abandoned",
+    "start": N_("the match started"),
+    "over": N_("the match is over"),
+    "resumed": N_("the match resumed"),
+    "abandoned": N_("the match was abandoned"),
 }
 
 
 def event_words(t, kind, text):
     """One event of the log as the page lists it: {t, kind, text}."""
     if kind == "move":
-        n, _, line = text.partition(" ")
-        text = "move %s: %s" % (n, words.action(line)) if line else "move %s" % n
+        n, _sp, line = text.partition(" ")
+        text = (
+            _("move {n}: {action}").format(n=n, action=words.action(line))
+            if line
+            else _("move {n}").format(n=n)
+        )
     elif kind == "phase":
-        text = _PHASE_WORDS.get(text, "phase: %s" % text)
+        text = (
+            _(_PHASE_WORDS[text])
+            if text in _PHASE_WORDS
+            else _("phase: {phase}").format(phase=text)
+        )
     elif kind == "say" and text.startswith("refused:"):
         # firmware before the `refused` event: a message `refused: <code>`
         text = words.refusal(text.partition(":")[2].strip())
         return {"t": _clock(t), "kind": "refused", "text": text, "said": True}
     elif kind == "say":
-        text = "board: %s" % text
+        text = _("board: {text}").format(text=text)
     return {"t": _clock(t), "kind": kind, "text": text}
 
 
@@ -184,7 +205,17 @@ def legend(palette="standard"):
     """What each LED colour means (smartboard.sim.legend, the one table
     every legend is drawn from), in this palette: [(colour, name, blink)]."""
     pal = palette_bytes(palette)
-    return [(led_colour(v, pal), name, blink_of(v)) for v, name in LEGEND]
+    return [(led_colour(v, pal), legend_name(name), blink_of(v)) for v, name in LEGEND]
+
+
+def link_text(session):
+    """The link in words: which board on which port, or that none is there."""
+    if not session.connected:
+        return _("no board: looking for one…")
+    info = session.info
+    return _("connected to {board} {id} on {port}").format(
+        board=info.get("board", ""), id=info.get("id", ""), port=session.port or ""
+    )
 
 
 def seat_names(mask, sides="BG"):
@@ -210,7 +241,7 @@ def setup_more(conf, st):
     if out["computer"]:
         out["computer"] = seat_names(int(out["computer"]), st.get("sides", "BG"))
     elif st.get("computer"):
-        seats, _, level = st["computer"].partition(":")
+        seats, _colon, level = st["computer"].partition(":")
         out["computer"] = seats
         out["level"] = out["level"] or level
     return out
@@ -237,10 +268,11 @@ def snapshot(session, log, job=None, palette="standard", conf=None):
             last_refusal = ""
     return {
         "connected": session.connected,
+        "link_text": link_text(session),
         "board": {k: info.get(k, "") for k in ("board", "id", "fw", "profile", "proto")},
         "port": session.port or "",
         "phase": st.get("phase", ""),
-        "phase_text": PHASES.get(st.get("phase", ""), st.get("phase", "")),
+        "phase_text": _(PHASES[st["phase"]]) if st.get("phase") in PHASES else st.get("phase", ""),
         "setup": words.setup_text(st).replace("  ", " \u00b7 ") if st else "",
         "turn": turn_text(st),
         "moves": st.get("moves", st.get("ply", "")),

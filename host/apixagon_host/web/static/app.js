@@ -1,6 +1,15 @@
 // Shared by every page: JSON posts to this server (same origin: the
-// browser sends the Origin header the server checks) and the palette.
+// browser sends the Origin header the server checks), the palette, and the
+// words the scripts show, in the page's language (base.html's #page-words,
+// from the server: no English here).
 "use strict";
+const pageWords = JSON.parse(document.getElementById("page-words").textContent);
+// words(key, {name: value}): the words of key, its {name} placeholders filled
+function words(key, values) {
+  let text = pageWords[key] || key;
+  for (const [name, value] of Object.entries(values || {})) text = text.split("{" + name + "}").join(String(value));
+  return text;
+}
 async function apiPost(url, data) {
   const r = await fetch(url, {
     method: "POST",

@@ -10,11 +10,11 @@ async function followJob(progress, textEl, outEl, done) {
     if (outEl) outEl.textContent = job.lines.join("\n");
     if (!job.running) {
       progress.max = 1; progress.value = job.ok ? 1 : 0;
-      textEl.textContent = job.ok ? (job.lines[job.lines.length - 1] || "done") : "failed: " + job.error;
+      textEl.textContent = job.ok ? (job.lines[job.lines.length - 1] || words("job_done")) : words("job_failed", { error: job.error });
       if (done) done(job);
       return;
     }
-    textEl.textContent = job.name + "…";
+    textEl.textContent = words("job_" + job.name);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

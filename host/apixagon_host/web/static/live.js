@@ -10,9 +10,7 @@
     $("board").innerHTML = s.svg;
     const link = $("link");
     link.className = "link " + (s.connected ? "ok" : "down");
-    link.textContent = s.connected
-      ? "connected to " + s.board.board + " " + s.board.id + " on " + s.port
-      : "no board: looking for one…";
+    link.textContent = s.link_text;
     text("phase", s.phase_text || "—");
     text("setup", s.setup || "—");
     text("turn", s.turn || "—");
@@ -57,7 +55,7 @@
         sw.dataset.blink = blink;
         const b = document.createElement("span");
         b.className = "blinks";
-        b.textContent = blink === "fast" ? " (blinks fast)" : " (blinks)";
+        b.textContent = " (" + words(blink === "fast" ? "blinks_fast" : "blinks") + ")";
         li.append(b);
       }
       return li;
@@ -129,7 +127,7 @@
         // (a quote would end the value: the record's tags hold none)
         if (input.value.trim()) pairs.push(input.name + '="' + input.value.trim().replace(/"/g, "") + '"');
       }
-      if (!pairs.length) { text("players-note", "type a name first"); return; }
+      if (!pairs.length) { text("players-note", words("name_first")); return; }
       const r = await apiPost("/api/command", { line: "tag " + pairs.join(" ") });
       text("players-note", r.lines.join("\n"));
     });

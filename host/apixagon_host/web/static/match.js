@@ -15,7 +15,7 @@
       ply = Math.max(0, Math.min(n, ply));
       want = ply;
       slider.value = ply;
-      $("ply-text").textContent = "move " + ply + " of " + n;
+      $("ply-text").textContent = words("ply", { ply: ply, n: n });
       for (const b of document.querySelectorAll("#moves button")) {
         if (Number(b.dataset.ply) === ply) b.setAttribute("aria-current", "step");
         else b.removeAttribute("aria-current");
@@ -48,7 +48,7 @@
       e.preventDefault();
       const data = Object.fromEntries(new FormData(form));
       const r = await apiPost("/match/" + id + "/tags", data);
-      $("tags-note").textContent = r.ok ? "saved" : r.error;
+      $("tags-note").textContent = r.ok ? words("saved") : r.error;
     });
     // Keys pressed before this line did nothing: say when they will
     // (a quick reader, or a test, waits for it instead of guessing).
