@@ -20,7 +20,7 @@ from apixagon_host import link as L
 from ..errors import EXIT_FAILED, CommandError
 from ..i18n import _
 from . import protocol as P
-from .transport import Transport
+from .transport import Transport, redact
 
 POLL_S = 0.5  # how often the board's STATUS is looked at (a reboot, a resume)
 RESEND_S = 3.0  # moves not acknowledged this long: our record is sent again
@@ -159,7 +159,7 @@ class Session:
                 "no match %s on the broker %s within %g s (is the code right, and has the host "
                 "started it?)"
             )
-            % (self.code, self.url, self.wait)
+            % (self.code, redact(self.url), self.wait)
         )
 
     def _publish_setup(self, st):
@@ -301,7 +301,7 @@ class Session:
 
     def _net_item(self, item):
         if item[0] == "up":
-            self.say(_("connected to the broker %s") % self.url)
+            self.say(_("connected to the broker %s") % redact(self.url))
             if self.ready:
                 self._hello()
             return
