@@ -47,6 +47,9 @@ def test_every_page_links_how_to_play_and_it_shows_the_summary(tmp_path, serve):
         assert "\n".join(lines) in text
     # no manual built: said how to get it, no dead link
     assert "make docs" in text and "/manual/" not in body
+    # the page's own words are rules_summary's, marked for translation
+    for value in rules_summary.page_words(False).values():
+        assert value in text, value
 
 
 def test_the_manual_page_is_linked_once_built(tmp_path, serve):
@@ -58,6 +61,7 @@ def test_the_manual_page_is_linked_once_built(tmp_path, serve):
     s = serve(str(site))
     code, body = get(s, "/rules")
     assert code == 200 and 'href="/manual/guide/how-to-play/"' in body
+    assert html.unescape(body).count(rules_summary.page_words(True)["manual_text"]) == 1
     assert get(s, "/manual/guide/how-to-play/") == (200, "<h1>How to play</h1>")
 
 

@@ -460,6 +460,7 @@ def create_app(
         return page(
             request,
             "rules",
+            words=rules_summary.page_words(has_manual),
             summary=rules_summary.summary_lines(),
             topics=rules_summary.topics(),
             manual_page=rules_summary.MANUAL_PAGE,
