@@ -203,9 +203,19 @@ console: $(STAMP)
 # nav is an error (make test builds it too: tests/test_docs.py). First
 # the How to play pictures from their records (tools/rules_pictures.py,
 # a fraction of a second: only a picture that changed is written).
-docs: $(STAMP)
+docs: $(STAMP) screenshots
 	$(PY) tools/rules_pictures.py
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir build/site
+
+# The web page's pictures in the README and the manual (docs/img/web-*.png,
+# and in Italian docs/img/it/), drawn by Chromium from the page itself on
+# the simulated board (tools/screenshots.py, ~10 s): only a picture that
+# changed beyond its tolerance is written. tests/web/test_screenshots.py
+# fails while a committed one is not what the page draws now. Without
+# chromium it says so and leaves the pictures as they are.
+.PHONY: screenshots
+screenshots: $(STAMP) $(MO_FILES)
+	$(PY) tools/screenshots.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check firmware host tests tools
