@@ -1,7 +1,7 @@
 """The manual teaches the rules itself: How to play is the Players'
 guide's first page, and the pages for players link to it instead of a
-RULES.md that a fresh clone does not have. The Italian page stays out of
-the English build until the manual is built in two languages."""
+RULES.md that a fresh clone does not have. Come si gioca is its Italian,
+built beside it (mkdocs-static-i18n's suffix structure)."""
 
 import glob
 import os
@@ -20,12 +20,11 @@ def test_how_to_play_opens_the_players_guide():
     assert re.search(r"- Players' guide:\n\s+- How to play: guide/how-to-play\.md\n", nav)
 
 
-def test_the_italian_page_is_kept_out_of_the_english_build():
+def test_the_italian_page_is_built_as_the_italian_of_how_to_play():
     config = read("mkdocs.yml")
     assert os.path.exists(os.path.join(ROOT, "docs", "guide", "how-to-play.it.md"))
-    # until mkdocs-static-i18n builds it as the Italian page (its suffix
-    # structure), it is excluded rather than built as an orphan English page
-    assert "i18n" in config or "/guide/how-to-play.it.md" in config
+    assert "docs_structure: suffix" in config and "How to play: Come si gioca" in config
+    assert "how-to-play.it.md" not in config  # not excluded, as it was before the plugin
 
 
 def test_players_are_sent_to_how_to_play_not_outside_the_clone():
