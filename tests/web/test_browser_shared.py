@@ -30,3 +30,18 @@ def test_one_chromium_for_the_worker_and_asyncio_after_it():
         timeout=120,
     )
     assert r.returncode == 0 and "3 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
+
+
+def test_no_test_launches_a_chromium_of_its_own():
+    # the one launch is tests/conftest.py's; a test asks for `browser`
+    mine = []
+    for top, _dirs, files in os.walk(os.path.join(ROOT, "tests")):
+        for name in files:
+            path = os.path.join(top, name)
+            if name.endswith(".py") and path != os.path.join(ROOT, "tests", "conftest.py"):
+                with open(path) as f:
+                    text = f.read()
+                # (the words split: this file would find itself)
+                if "chromium" + ".launch(" in text or "sync_" + "playwright(" in text:
+                    mine.append(os.path.relpath(path, ROOT))
+    assert not mine, "use the browser fixture (tests/conftest.py): %s" % mine

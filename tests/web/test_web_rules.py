@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 from apixagon_host import rules_summary
-from webkit import Server, launch
+from webkit import Server
 
 
 def get(server, path):
@@ -65,19 +65,17 @@ def test_the_manual_page_is_linked_once_built(tmp_path, serve):
     assert get(s, "/manual/guide/how-to-play/") == (200, "<h1>How to play</h1>")
 
 
-def test_the_rules_page_and_the_longer_header_fit_a_phone(tmp_path, serve):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright (make installs it)")
+def test_the_rules_page_and_the_longer_header_fit_a_phone(tmp_path, serve, browser):
     s = serve(str(tmp_path / "not-built"))
-    with sync_api.sync_playwright() as p:
-        browser = launch(p)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
-            for path in ("/rules", "/library"):
-                page.goto(s.url + path)
-                inner = page.evaluate(
-                    "[document.querySelector('main').scrollWidth,"
-                    " document.documentElement.scrollWidth, window.innerWidth]"
-                )
-                assert max(inner[:2]) <= inner[2] + 1, (path, inner)
-        finally:
-            browser.close()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        for path in ("/rules", "/library"):
+            page.goto(s.url + path)
+            inner = page.evaluate(
+                "[document.querySelector('main').scrollWidth,"
+                " document.documentElement.scrollWidth, window.innerWidth]"
+            )
+            assert max(inner[:2]) <= inner[2] + 1, (path, inner)
+    finally:
+        ctx.close()

@@ -1,35 +1,18 @@
 """The web companion with real parts for the browser tests: the app
 (create_app around a Bridge) served by uvicorn in a thread on a free port
 of 127.0.0.1, the board on a pseudo-terminal (the simulated firmware, or
-tests/e2e/fakeboard.py), Chromium from Debian driven by Playwright."""
+tests/e2e/fakeboard.py); the browser is the worker's one Chromium
+(tests/conftest.py's `browser` fixture)."""
 
 import json
 import os
-import shutil
 import threading
 import time
 import urllib.error
 import urllib.request
 
-import pytest
-
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCREENS = os.path.join(ROOT, "build", "screens")
-
-
-def chromium_path():
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def launch(p):
-    """Debian's chromium (make installs it like libcairo); Playwright's own
-    browser download cannot work here, and is never asked for."""
-    path = chromium_path()
-    if path is None:
-        pytest.skip(
-            "Debian's chromium is not installed (make installs it: apt-get install chromium)"
-        )
-    return p.chromium.launch(executable_path=path, args=["--no-sandbox"])
 
 
 class Server:
