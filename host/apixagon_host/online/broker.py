@@ -1,7 +1,14 @@
 """A local mosquitto for a match on this machine or this network, for the
 tests and the benchmark: Debian's broker, listening on 127.0.0.1 only
 (anonymous clients: nothing leaves the machine), its settings in a
-temporary folder, stopped with its owner."""
+temporary folder, stopped with its owner.
+
+Persistence is on: the retained setup, records and presence of every
+match, and the queued messages of the bridge, are saved in its state
+folder (every AUTOSAVE_S and at a clean stop) and read back when it
+starts again, so a match goes on after the broker's restart. It may be
+bridged to another mosquitto (mosquitto's own bridge: the topics
+apixagon/# both ways at QoS 1), one broker per home or per club."""
 
 import os
 import shutil
@@ -28,10 +35,29 @@ def free_port():
         return s.getsockname()[1]
 
 
+AUTOSAVE_S = 5  # a killed broker loses at most this long of retained messages
+BRIDGE_RETRY_S = 1  # a cut bridge is tried again this soon (mosquitto's restart_timeout)
+
+
 class Broker:
-    def __init__(self, port=None, host="127.0.0.1", tls=None, users=None):
+    def __init__(
+        self,
+        port=None,
+        host="127.0.0.1",
+        tls=None,
+        users=None,
+        state_dir=None,
+        persistence=True,
+        bridge=None,
+        name="apixagon",
+        folder=None,
+    ):
         # tls: (certfile, keyfile) for an mqtts:// listener; users: {name:
-        # password}, then only they may connect (mosquitto_passwd hashes them)
+        # password}, then only they may connect (mosquitto_passwd hashes them);
+        # state_dir: where persistence keeps its database (kept at stop; by
+        # default in the temporary folder, gone at stop); bridge: "HOST:PORT"
+        # of a mosquitto to bridge to (anonymous, plain MQTT); folder: where
+        # its settings and log go (kept at stop; default a temporary one)
         self.exe = mosquitto()
         if self.exe is None:
             raise NetworkError(
@@ -41,7 +67,14 @@ class Broker:
         self.port = port or free_port()
         self.tls = tls
         self.users = users
-        self.dir = tempfile.mkdtemp(prefix="apixagon-mqtt-")
+        self.own_dir = folder is None
+        self.dir = tempfile.mkdtemp(prefix="apixagon-mqtt-") if folder is None else str(folder)
+        os.makedirs(self.dir, exist_ok=True)
+        self.state_dir = state_dir or os.path.join(self.dir, "state")
+        os.makedirs(self.state_dir, exist_ok=True)
+        self.persistence = persistence
+        self.bridge = bridge
+        self.name = name
         self.proc = None
 
     @property
@@ -52,10 +85,18 @@ class Broker:
         conf = os.path.join(self.dir, "mosquitto.conf")
         self.log = os.path.join(self.dir, "mosquitto.log")
         text = (
-            "listener %d %s\npersistence false\nmax_queued_messages 10000\n"
+            "listener %d %s\nmax_queued_messages 10000\n"
             "log_dest file %s\nlog_type error\nset_tcp_nodelay true\n"
             % (self.port, self.host, self.log)
         )
+        if self.persistence:
+            # mosquitto wants the folder with its trailing slash
+            text += "persistence true\npersistence_location %s/\nautosave_interval %d\n" % (
+                os.path.abspath(self.state_dir),
+                AUTOSAVE_S,
+            )
+        else:
+            text += "persistence false\n"
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             # as root mosquitto drops to the user `mosquitto`, who cannot
             # read this folder (its key, its password file): it stays the
@@ -72,6 +113,16 @@ class Broker:
             text += "allow_anonymous false\npassword_file %s\n" % pw
         else:
             text += "allow_anonymous true\n"
+        if self.bridge:
+            # last: the settings after `connection` are the bridge's own.
+            # cleansession false keeps, on both brokers, what the bridge
+            # has not yet passed on while it is cut
+            text += (
+                "connection %s-bridge-%d\naddress %s\ntopic apixagon/# both 1\n"
+                "cleansession false\nrestart_timeout %d\nkeepalive_interval 10\n"
+                "try_private true\nnotifications false\n"
+                % (self.name, self.port, self.bridge, BRIDGE_RETRY_S)
+            )
         with open(conf, "w") as f:
             f.write(text)
         self.proc = subprocess.Popen(
@@ -98,10 +149,21 @@ class Broker:
         self.stop()
         raise NetworkError(_("mosquitto did not listen on %s:%d") % (self.host, self.port))
 
-    def stop(self):
+    @property
+    def address(self):
+        """HOST:PORT, as another broker's `bridge` names this one."""
+        return "%s:%d" % (self.host, self.port)
+
+    def halt(self, kill=False):
+        """The mosquitto process stopped, its folders kept: a clean stop
+        saves the persistence database, kill=True is a crash (the last
+        autosave is what remains)."""
         p = self.proc
         if p is not None and p.poll() is None:
-            p.terminate()
+            if kill:
+                p.kill()
+            else:
+                p.terminate()
             try:
                 p.wait(5)
             except subprocess.TimeoutExpired:
@@ -109,7 +171,18 @@ class Broker:
                 p.wait(5)
         if p is not None and p.stderr:
             p.stderr.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        self.proc = None
+
+    def restart(self, kill=False, timeout=10.0):
+        """Stopped (or killed) and started again on the same port, with
+        what persistence saved."""
+        self.halt(kill)
+        return self.start(timeout)
+
+    def stop(self):
+        self.halt()
+        if self.own_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self):
         return self.start()
