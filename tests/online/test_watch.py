@@ -85,13 +85,13 @@ def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt, request
     watcher = Watcher(mqtt.url, delay=2).start()
     web = Web(watcher)
     b, g = homes["B"], homes["G"]
+    ctx = page = None
     try:
         b.connect(mqtt.url, "SHWX42", "host", side="black")
         g.connect(mqtt.url, "SHWX42", "join")
         assert web.get("/watch/NXSUCH")[0] == 404
         assert web.get("/watch/not%20a%20code")[0] == 404
         assert web.get("/watch/NXSUCH.apx")[0] == 404
-        ctx = page = None
         if browser is not None:
             ctx = browser.new_context()
             page = ctx.new_page()
