@@ -62,6 +62,7 @@ def test_an_ipv6_broker_url_is_read():
 def no_env(monkeypatch):
     monkeypatch.delenv(T.PASSWORD_ENV, raising=False)
     monkeypatch.setattr(T, "_asked", {})
+    monkeypatch.setattr(T.sys, "stdin", io.StringIO())  # never a prompt, even under -s
 
 
 def test_the_password_comes_from_the_environment_or_the_terminal(no_env, monkeypatch):
@@ -155,7 +156,12 @@ def board(tmp_path, fw, name):
 
 def _run(*args, env=None, timeout=60):
     return subprocess.run(
-        CLI + list(args), capture_output=True, text=True, timeout=timeout, env=env
+        CLI + list(args),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        stdin=subprocess.DEVNULL,  # no terminal: never a password prompt
     )
 
 
@@ -177,6 +183,7 @@ def test_a_run_with_a_password_never_shows_it(tmp_path, firmware_mpy, users_brok
             CLI + ["host", code, "--broker", withpw, "-p", black.port, "--seconds", "5"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
             text=True,
             env=env,
         )

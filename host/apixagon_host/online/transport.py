@@ -93,7 +93,7 @@ def password_for(user, host, port, environ=None, stdin=None):
     stdin = sys.stdin if stdin is None else stdin
     try:
         interactive = stdin is not None and stdin.isatty()
-    except (AttributeError, ValueError):  # closed or replaced standard input
+    except (AttributeError, OSError, ValueError):  # closed or replaced standard input
         interactive = False
     if not interactive:
         return None
