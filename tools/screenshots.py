@@ -200,24 +200,54 @@ def _match_ready(page):
     page.wait_for_selector("#match[data-ready]", timeout=15000)
 
 
-def make(folder=IMG, langs=LANGS, log=print):
+def _draw(browser, live, match, langs, log):
+    """The pictures: the simulated board's moves typed, each page drawn."""
+    out = {}
+    for line in ("confirm", "put E4 B12", "put E6 G5"):
+        live.command(line)
+    live.wait(lambda st: st.get("moves") == "2")
+    live.command("put F3 G3")  # Black is to play: refused, its reason said
+    live.wait(lambda st: st.get("refused"))
+    for lang in langs:
+        log("drawing %s (%s)" % ("web-live.png", lang))
+        out["web-live.png", lang] = _shoot(
+            browser, live.url + "/?lang=" + lang, LAPTOP, False, _live_ready(True)
+        )
+        log("drawing %s (%s)" % ("web-match.png", lang))
+        out["web-match.png", lang] = _shoot(
+            browser, match.url + "/match/1?ply=2&lang=" + lang, LAPTOP, False, _match_ready
+        )
+    live.command("lift F3")
+    live.wait(lambda st: not st.get("refused"))
+    live.command("put D4 B7")
+    live.wait(lambda st: st.get("moves") == "3")
+    for lang in langs:
+        log("drawing %s (%s)" % ("web-phone.png", lang))
+        out["web-phone.png", lang] = _shoot(
+            browser, live.url + "/?lang=" + lang, PHONE, True, _live_ready(False)
+        )
+    return out
+
+
+def make(folder=IMG, langs=LANGS, log=print, browser=None):
     """Every picture, drawn now: {(name, lang): PNG bytes}; the Chromium
-    that drew them (its version). RuntimeError when chromium or
-    Playwright is missing."""
+    that drew them (its version). browser: a Playwright Browser to draw
+    with (the tests' one), else Debian's chromium is launched here.
+    RuntimeError when chromium or Playwright is missing."""
     import shutil
 
     random.seed(SEED)
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        raise RuntimeError("Debian's chromium is missing (make installs it)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        raise RuntimeError("Playwright is missing (make installs it)") from None
+    if browser is None:
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if chromium is None:
+            raise RuntimeError("Debian's chromium is missing (make installs it)")
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            raise RuntimeError("Playwright is missing (make installs it)") from None
     import build_mpy
     import devboard
 
-    out = {}
     here = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="apixagon-screens-") as tmp:
         mpy = os.path.join(tmp, "mpy")
@@ -238,44 +268,20 @@ def make(folder=IMG, langs=LANGS, log=print):
             db = os.path.join(tmp, "match.sqlite")
             _stored_match(db)
             match = _Server(PORT_NAME + "-none", db).start()  # a replay needs no board
+            if browser is not None:
+                return _draw(browser, live, match, langs, log), browser.version
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-                version = browser.version
-                for line in ("confirm", "put E4 B12", "put E6 G5"):
-                    live.command(line)
-                live.wait(lambda st: st.get("moves") == "2")
-                live.command("put F3 G3")  # Black is to play: refused, its reason said
-                live.wait(lambda st: st.get("refused"))
-                for lang in langs:
-                    log("drawing %s (%s)" % ("web-live.png", lang))
-                    out["web-live.png", lang] = _shoot(
-                        browser, live.url + "/?lang=" + lang, LAPTOP, False, _live_ready(True)
-                    )
-                    log("drawing %s (%s)" % ("web-match.png", lang))
-                    out["web-match.png", lang] = _shoot(
-                        browser,
-                        match.url + "/match/1?ply=2&lang=" + lang,
-                        LAPTOP,
-                        False,
-                        _match_ready,
-                    )
-                live.command("lift F3")
-                live.wait(lambda st: not st.get("refused"))
-                live.command("put D4 B7")
-                live.wait(lambda st: st.get("moves") == "3")
-                for lang in langs:
-                    log("drawing %s (%s)" % ("web-phone.png", lang))
-                    out["web-phone.png", lang] = _shoot(
-                        browser, live.url + "/?lang=" + lang, PHONE, True, _live_ready(False)
-                    )
-                browser.close()
+                own = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+                try:
+                    return _draw(own, live, match, langs, log), own.version
+                finally:
+                    own.close()
         finally:
             os.chdir(here)
             for s in (live, match):
                 if s is not None:
                     s.stop()
             board.stop()
-    return out, version
 
 
 def stale(drawn, folder=IMG):

@@ -10,7 +10,6 @@ pictures committed. Another Chromium than the one that made them
 
 import json
 import os
-import shutil
 import sys
 
 import pytest
@@ -47,14 +46,10 @@ def test_same_picture_holds_its_tolerance(tmp_path):
     assert screenshots.same_picture(pa, pb) == (False, "size 100x100, now 100x99")
 
 
-@pytest.mark.skipif(
-    not (shutil.which("chromium") or shutil.which("chromium-browser")),
-    reason="Debian's chromium is missing (make installs it)",
-)
-def test_the_committed_pictures_are_what_the_page_draws_now():
+def test_the_committed_pictures_are_what_the_page_draws_now(browser):
     with open(os.path.join(screenshots.IMG, "screenshots.json")) as f:
         made_by = json.load(f)["chromium"]
-    drawn, version = screenshots.make(log=lambda s: None)
+    drawn, version = screenshots.make(log=lambda s: None, browser=browser)
     if version.split(".")[0] != made_by.split(".")[0]:
         pytest.skip("the pictures were made by Chromium %s, this is %s" % (made_by, version))
     assert sorted(drawn) == sorted(
