@@ -114,6 +114,17 @@ def test_the_scripts_words_come_from_the_server_in_the_page_language(server):
         assert json.load(r)["link_text"] == "[it] no board: looking for one…"
 
 
+def test_the_live_stream_speaks_the_page_language(server):
+    # the page's updates (server-sent events), one stream per page
+    req = urllib.request.Request(server.url + "/events", headers={"Cookie": "lang=it"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        for raw in r:
+            line = raw.decode()
+            if line.startswith("data: "):
+                assert json.loads(line[6:])["link_text"] == "[it] no board: looking for one…"
+                break
+
+
 def test_every_key_the_scripts_ask_for_is_given():
     from apixagon_host.web.pagewords import PAGE_WORDS
 
