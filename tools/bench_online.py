@@ -15,7 +15,9 @@ simulated hosts each (protocol.Side and a paho client, no boards: a board
 is taken to accept at once), 2*MATCHES MQTT connections driven by one
 selector loop. Each side moves every INTERVAL seconds on its turn; every
 move is a `move`, an `ack` and two retained `record` messages, as a real
-session sends. Prints messages/s through the broker, move latency
+session sends, each MAC'd under its sender's seat key and checked by the
+receiver (seal.py; the seats' keys made as a join makes them). Prints
+messages/s through the broker, move latency
 (publish to the other host's protocol handling it: median, p95, p99) and
 the broker's CPU share.
 
@@ -39,6 +41,7 @@ for p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "host"), os.path.join(
         sys.path.insert(0, p)
 
 from apixagon_host.online import protocol as P  # noqa: E402
+from apixagon_host.online import seal  # noqa: E402
 from apixagon_host.online.broker import Broker  # noqa: E402
 
 RECORD = os.path.join(ROOT, "tests", "data", "queens_gambit_full.apx")
@@ -73,6 +76,7 @@ def latency(moves, say):
     build_mpy.build_all(fw)
     homes = {}
     stamps = {"accept": {}, "expect": {}, "leds": []}
+    code = seal.new_code()
     with Broker() as broker:
         try:
             for letter, role in (("B", "host"), ("G", "join")):
@@ -82,7 +86,15 @@ def latency(moves, say):
                 board = devboard.DevBoard(flash, "A").start()
                 link = L.connect(board.port, timeout=10)
                 link.request("HAND", "press", "confirm")
-                s = Session(link, broker.url, "BENCH7", role, side="black", wait=10)
+                s = Session(
+                    link,
+                    broker.url,
+                    code,
+                    role,
+                    side="black",
+                    wait=10,
+                    state_dir=os.path.join(tmp, letter + "-seat"),
+                )
                 s.start()
                 homes[letter] = (board, s)
                 _hook(s, letter, stamps)
@@ -199,12 +211,18 @@ class SimHost:
     network is driven by the shared selector loop; its board accepts at
     once."""
 
-    def __init__(self, mqtt, url_host, port, code, me, other, moves, stats):
-        self.side = P.Side(code, me, other)
+    def __init__(self, mqtt, url_host, port, code, me, other, moves, stats, keys):
+        # keys: the match's seat keys (letter -> key), as the join gives
+        # them: every message MAC'd by its sender and checked by the other
+        self.side = P.Side(keys(other), me, other)
         self.side.load(["mode queens-gambit", "start black"])
+        self.key, self.counter = keys(me), seal.Counter()
+        self.ckey = seal.code_key(code)
+        code = seal.match_id(code)
         self.code, self.me, self.moves, self.stats = code, me, moves, stats
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="sim-%s-%s" % (code, me))
-        c.will_set(P.topic_presence(code, me), b"offline", qos=1, retain=True)
+        will = P.encode("presence", self.key, me, self.counter.next(), state="offline", will=0)
+        c.will_set(P.topic_presence(code, me), will, qos=1, retain=True)
         c.on_message = self._on_message
         c.on_connect = self._on_connect
         c.connect(url_host, port, 60)
@@ -226,7 +244,7 @@ class SimHost:
                 if t0 is not None:
                     self.stats["lat"].append(time.monotonic() - t0)
                 self.do(self.side.board_move(a[1], a[2]))  # the board takes it at once
-            elif a[0] == "error":
+            elif a[0] in ("error", "drop"):
                 self.stats["errors"] += 1
             else:
                 self.do([a])
@@ -234,14 +252,22 @@ class SimHost:
     def do(self, acts):
         for a in acts:
             if a[0] == "send":
-                data = P.encode(a[1], self.code, self.me, **a[2])
+                data = P.encode(a[1], self.key, self.me, self.counter.next(), **a[2])
                 self.client.publish(P.topic_from(self.code, self.me), data, qos=1)
                 self.stats["sent"] += 1
                 self.stats["dirty"].add(self)
                 if a[1] == "move":
                     self.stats["sent_at"][(self.code, a[2]["n"])] = time.monotonic()
             elif a[0] == "record":
-                body = json.dumps({"lines": a[1], "moves": len(self.side.moves)}).encode()
+                body = P.encode(
+                    "record",
+                    self.ckey,
+                    self.me,
+                    self.counter.next(),
+                    lines=a[1],
+                    moves=len(self.side.moves),
+                    head=self.side.head(),
+                )
                 self.client.publish(P.topic_record(self.code), body, qos=1, retain=True)
                 self.stats["sent"] += 1
                 self.stats["dirty"].add(self)
@@ -266,9 +292,12 @@ def load(matches, seconds, interval, say):
         hosts = []
         sel = selectors.DefaultSelector()
         for i in range(matches):
-            code = _code(i)
+            code = seal.new_code()
+            h_secret, j_secret = seal.new_secret(), seal.new_secret()
+            hp, jp = seal.public(h_secret), seal.public(j_secret)
+            keys = seal.seat_keys(seal.code_key(code), seal.exchange(h_secret, jp), hp, jp)
             for me, other in (("B", "G"), ("G", "B")):
-                h = SimHost(mqtt, broker.host, broker.port, code, me, other, allm, stats)
+                h = SimHost(mqtt, broker.host, broker.port, code, me, other, allm, stats, keys)
                 h.next_at = rnd.uniform(0, interval)  # matches out of step, as people are
                 hosts.append(h)
                 sel.register(h.client.socket(), selectors.EVENT_READ, h)
@@ -353,16 +382,6 @@ def load(matches, seconds, interval, say):
         )
     )
     return res
-
-
-def _code(i):
-    # a match code for number i (the codes' alphabet has no 0, 1, I, O)
-    abc = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-    out = ""
-    for _ in range(4):
-        out = abc[i % 32] + out
-        i //= 32
-    return "M" + out
 
 
 def _cpu(pid):

@@ -26,6 +26,13 @@ def firmware_mpy(tmp_path_factory):
     return str(out)
 
 
+@pytest.fixture(autouse=True)
+def seats_here(tmp_path, monkeypatch):
+    """The seats' keys (seal.Keep) of the CLI's runs in the test's folder,
+    never in the user's own state folder."""
+    monkeypatch.setenv("APIXAGON_STATE_DIR", str(tmp_path / "seats"))
+
+
 @pytest.fixture
 def mqtt():
     if B.mosquitto() is None:

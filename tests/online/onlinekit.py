@@ -72,6 +72,7 @@ class Home:
 
     def __init__(self, tmp, fw, name):
         self.flash = os.path.join(str(tmp), name)
+        self.state = os.path.join(str(tmp), name + "-seat")  # its seat's keys (seal.Keep)
         os.makedirs(self.flash)
         devboard.install(self.flash, fw)
         self.board = devboard.DevBoard(self.flash, "A").start()
@@ -86,6 +87,7 @@ class Home:
 
     def connect(self, url, code, role, **kw):
         link = L.connect(self.board.port, timeout=10)
+        kw.setdefault("state_dir", self.state)
         s = Session(link, url, code, role, say=self.said.append, wait=10, **kw)
         s.start()
         self.session = s

@@ -9,6 +9,7 @@ import sys
 
 import devboard
 from apixagon_host import link as L
+from apixagon_host.online import seal
 
 CLI = [sys.executable, "-m", "apixagon_host.cli", "online"]
 
@@ -33,15 +34,23 @@ def test_host_and_join_meet_on_the_broker(tmp_path, firmware_mpy, mqtt):
     b = board(tmp_path, firmware_mpy, "b")
     g = board(tmp_path, firmware_mpy, "g")
     try:
+        # the host draws the code and prints it in groups to read out
         host = subprocess.Popen(
-            CLI + ["host", "cxl7", "--broker", mqtt.url, "-p", b.port, "--seconds", "6"],
+            CLI + ["host", "--broker", mqtt.url, "-p", b.port, "--seconds", "8"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        join = run("join", "CXL7", "--broker", mqtt.url, "-p", g.port, "--seconds", "3")
+        first = [host.stdout.readline() for _i in range(2)]
+        said = [x for x in first if "tell the other player this code" in x]
+        assert said, first
+        code = said[0].split("join ")[-1].strip()
+        assert len(code) == 19 and code.count("-") == 3, code
+        join = run("join", code.lower(), "--broker", mqtt.url, "-p", g.port, "--seconds", "3")
         out, err = host.communicate(timeout=60)
+        out = "".join(first) + out
         assert join.returncode == 0, join.stderr
+        assert "a board joined: it plays Gold" in out
         assert "this board plays Gold" in join.stdout
         assert "the other side (Black) is here" in join.stdout
         assert host.returncode == 0, err
@@ -57,16 +66,21 @@ def test_bad_input_is_said_with_its_exit_code(tmp_path, firmware_mpy, mqtt):
     try:
         r = run("join", "no!", "--broker", mqtt.url, "-p", b.port)
         assert r.returncode == 2 and "bad match code" in r.stderr
-        r = run("join", "ABCD", "--broker", "http://x", "-p", b.port)
+        r = run("join", "--broker", mqtt.url, "-p", b.port)
+        assert r.returncode == 2 and "join needs the match code" in r.stderr
+        code = seal.group(seal.new_code())
+        r = run("join", code[:-1] + ("A" if code[-1] != "A" else "B"), "-p", b.port)
+        assert r.returncode == 2 and "mistyped" in r.stderr
+        r = run("join", code, "--broker", "http://x", "-p", b.port)
         assert r.returncode == 4 and "bad broker URL" in r.stderr
-        r = run("host", "ABCD", "--broker", mqtt.url, "-p", b.port)
+        r = run("host", code, "--broker", mqtt.url, "-p", b.port)
         assert r.returncode == 2 and "no match on the board" in r.stderr
         link = L.connect(b.port, timeout=5)
         link.request("HAND", "press", "confirm")
         link.close()
-        r = run("join", "ZZZZ", "--broker", mqtt.url, "-p", b.port, "--wait", "1")
-        assert r.returncode == 2 and "no match ZZZZ on the broker" in r.stderr
-        r = run("join", "ZZZZ", "--broker", "mqtt://127.0.0.1:9", "-p", b.port, "--wait", "1")
+        r = run("join", code, "--broker", mqtt.url, "-p", b.port, "--wait", "1")
+        assert r.returncode == 2 and "no match %s on the broker" % code in r.stderr
+        r = run("join", code, "--broker", "mqtt://127.0.0.1:9", "-p", b.port, "--wait", "1")
         assert r.returncode == 4 and "broker" in r.stderr, r.stderr
     finally:
         b.stop()
@@ -78,15 +92,16 @@ def test_a_killed_host_is_seen_away_by_its_last_will(tmp_path, firmware_mpy, mqt
 
     b = board(tmp_path, firmware_mpy, "b")
     g = board(tmp_path, firmware_mpy, "g")
+    code = seal.new_code()
     try:
         host = subprocess.Popen(
-            CLI + ["host", "KXLL", "--broker", mqtt.url, "-p", b.port],
+            CLI + ["host", code, "--broker", mqtt.url, "-p", b.port],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         join = subprocess.Popen(
-            CLI + ["join", "KXLL", "--broker", mqtt.url, "-p", g.port, "--grace", "2"],
+            CLI + ["join", code, "--broker", mqtt.url, "-p", g.port, "--grace", "2"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

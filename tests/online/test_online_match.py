@@ -6,6 +6,7 @@ boards' logs end with the same moves. And what the network may bring
 that no honest board sends: a forged move, refused by the receiving
 board, and malformed messages, said and ignored."""
 
+import json
 import os
 import time
 
@@ -13,6 +14,7 @@ import pytest
 from apixagon_host import link as L
 from apixagon_host.errors import CommandError
 from apixagon_host.online import protocol as P
+from apixagon_host.online import seal
 from apixagon_host.online.session import Gone
 from apixagon_host.online.transport import Transport
 from onlinekit import LINES, MOVES, Home, play_move, table_after, wait_for
@@ -32,8 +34,9 @@ def newest_log(home):
 
 def test_a_match_over_the_broker_survives_kills_drops_and_a_power_cut(homes, mqtt):
     b, g = homes["B"], homes["G"]
-    b.connect(mqtt.url, "QG42", "host", side="black")
-    g.connect(mqtt.url, "QG42", "join")
+    code = seal.new_code()
+    b.connect(mqtt.url, code, "host", side="black")
+    g.connect(mqtt.url, code, "join")
     wait_for(lambda: b.session.peer_online and g.session.peer_online, what="presence")
     n = len(MOVES)
     for k in range(1, n + 1):
@@ -44,7 +47,7 @@ def test_a_match_over_the_broker_survives_kills_drops_and_a_power_cut(homes, mqt
             b.hands(LINES, k)
             wait_for(lambda: b.moves >= k)
             time.sleep(0.3)
-            g.connect(mqtt.url, "QG42", "join")
+            g.connect(mqtt.url, code, "join")
             wait_for(lambda: g.session.side.expecting == k, what="the restarted side awaits")
             g.hands(LINES, k)
             wait_for(lambda: g.moves >= k and b.session.side.acked >= k, what="acked after restart")
@@ -81,42 +84,125 @@ def test_a_match_over_the_broker_survives_kills_drops_and_a_power_cut(homes, mqt
     assert any("restarted" in t for t in b.said)
 
 
-def test_a_forged_move_is_refused_by_the_receiving_board(homes, mqtt):
+class Spy:
+    """An outside MQTT client on the same broker: it lists every topic
+    (a wildcard), keeps what it heard, and publishes what it likes."""
+
+    def __init__(self, url):
+        self.net = Transport(url, "spy-%d" % id(self))
+        self.net.subscribe("#")
+        self.net.start()
+        self.heard = []
+
+    def take(self):
+        item = self.net.get(0.05)
+        while item is not None:
+            if item[0] == "msg":
+                self.heard.append(item[1:])
+            item = self.net.get(0)
+        return self.heard
+
+    def last(self, topic, kind, since=0):
+        for t, data in reversed(self.take()[since:]):
+            try:
+                if t == topic and json.loads(data).get("t") == kind:
+                    return data
+            except ValueError:
+                continue
+        return None
+
+    def publish(self, topic, data, retain=False):
+        self.net.publish(topic, data, retain=retain)
+
+
+def dropped_more(home, k, what):
+    wait_for(lambda: len(home.session.dropped) > k, what="%s dropped" % what)
+
+
+def test_forged_replayed_misnumbered_oversize_messages_and_a_third_board_change_nothing(
+    homes, mqtt, tmp_path, firmware_mpy
+):
     b, g = homes["B"], homes["G"]
-    b.connect(mqtt.url, "FRGX7", "host", side="black")
-    g.connect(mqtt.url, "FRGX7", "join")
-    play_move(homes, 1)  # B 11 I9
-    # a third party (or a broken board) says Gold played onto Black's card
-    spy = Transport(mqtt.url, "forger").start()
-    forged = P.encode("move", "FRGX7", "G", n=2, line="G 22 I9", head="x")
-    spy.publish(P.topic_from("FRGX7", "G"), forged)
-    wait_for(lambda: b.session.refused, what="the forged move refused")
-    assert b.session.refused[0][2] == "refused occupied G 22 I9"
-    st = b.status()
-    assert st["moves"] == "1" and "expect" not in st, st
-    # Gold's own board hears of it (the `refused` message)
-    wait_for(lambda: any("refused move 2" in t for t in g.said), what="gold told")
-    # the real move still goes through
+    code = seal.new_code()
+    mid = seal.match_id(code)
+    spy = Spy(mqtt.url)
+    b.connect(mqtt.url, code, "host", side="black")
+    g.connect(mqtt.url, code, "join")
+    wait_for(lambda: b.session.peer_online and g.session.peer_online, what="presence")
+    play_move(homes, 1)
     play_move(homes, 2)
-    # malformed and foreign messages: said, nothing changed
-    for junk in (
-        b"not json",
-        b"[1,2]",
-        P.encode("ack", "OTHER9", "G", n=1, head="x"),
-        b'{"v":1,"t":"dance","code":"FRGX7","side":"G"}',
-        b'{"v":9,"t":"ack","code":"FRGX7","side":"G","n":1,"head":"x"}',
-        P.encode("move", "FRGX7", "G", n=0, line="G 1 A1", head="x"),
-        P.encode("snapshot", "FRGX7", "G", lines=["B 1 A1"], moves=1, head="bad", log=""),
-        P.encode("ack", "FRGX7", "G", n=99, head="x"),
-    ):
-        before = list(b.session.side.moves)
-        k = len(b.session.errors)
-        spy.publish(P.topic_from("FRGX7", "G"), junk)
-        wait_for(lambda: len(b.session.errors) > k, what="the error for %r" % junk[:40])
-        assert b.session.side.moves == before
-    spy.stop(False)
-    play_move(homes, 3)
-    assert b.error is None and g.error is None
+    # the attacker lists the topics: a hash of the code, never the code
+    topics = {t for t, _d in spy.take()}
+    assert topics and all(code not in t and seal.group(code) not in t for t in topics), topics
+    assert P.topic_setup(mid) in topics and P.topic_from(mid, "G") in topics
+    fake = b"f" * 32  # a key of the attacker's own
+    gold, black = P.topic_from(mid, "G"), P.topic_from(mid, "B")
+    line3 = MOVES[2]  # Black's next move, legal: forged under Gold's letter to Black
+    assert line3[0] == "B"
+    forged_gold = MOVES[3]
+    attacks = [
+        # a legal next move under Gold's letter (its own key: it has no other)
+        (b, gold, P.encode("move", fake, "G", 2**40, n=3, line="G" + line3[1:], head="x")),
+        (b, gold, P.encode("move", fake, "G", 2**40, n=4, line=forged_gold, head="x")),
+        # a move with a wrong number to the joiner, and a forged ack to the host
+        (g, black, P.encode("move", fake, "B", 2**40, n=9, line=line3, head="x")),
+        (b, gold, P.encode("ack", fake, "G", 2**40, n=2, head="x")),
+        # unauthenticated, and too long
+        (b, gold, b'{"v":2,"t":"ack","side":"G","seq":99999999999999,"n":2,"head":"x"}'),
+        (g, black, b"x" * (P.MAX_BYTES + 1)),
+        # exact replays of Gold's real move 2 and of Black's real move 1
+        (b, gold, spy.last(gold, "move")),
+        (g, black, spy.last(black, "move")),
+        # Gold's presence forged offline: Black would give up after the grace
+        (
+            b,
+            P.topic_presence(mid, "G"),
+            P.encode("presence", fake, "G", 2**50, state="offline", will=0),
+        ),
+    ]
+    for home, topic, data in attacks:
+        k = len(home.session.dropped)
+        spy.publish(topic, data)
+        dropped_more(home, k, data[:60])
+    # the set-up overwritten by someone: the host puts its own back
+    n = len(spy.take())
+    spy.publish(P.topic_setup(mid), b"nothing here", retain=True)
+    wait_for(
+        lambda: spy.last(P.topic_setup(mid), "setup", since=n) is not None,
+        what="the host's set-up again",
+    )
+    # a third board with the code claims Gold's seat: refused on both sides
+    third = Home(tmp_path, firmware_mpy, "third")
+    try:
+        with pytest.raises(CommandError, match="seat of Gold is taken by another board"):
+            third.connect(mqtt.url, code, "join")
+    finally:
+        third.stop()
+    wait_for(
+        lambda: any("another board asked for the seat of Gold: refused" in t for t in b.said),
+        what="the host to say it",
+    )
+    # nothing stopped, steered or stalled: both boards as before, the match
+    # played to its end
+    for h in (b, g):
+        st = h.status()
+        assert st["moves"] == "2" and "expect" not in st, (h.name, st)
+        assert h.error is None and h.session.errors == [], (h.error, h.session.errors)
+        assert not h.session.done.is_set()
+    assert b.session.peer_online and g.session.peer_online
+    for t in b.session.dropped + g.session.dropped:  # said without a secret
+        assert code not in t and seal.group(code) not in t and seal.code_key(code).hex() not in t
+    for k in range(3, len(MOVES) + 1):
+        play_move(homes, k)
+    wait_for(lambda: b.session.finished and g.session.finished, what="both sides to finish")
+    assert b.error is None and g.error is None, (b.error, g.error)
+    assert b.session.side.lines() == g.session.side.lines()
+    # the end named on both sides, as each board's STATUS says it
+    for h in (b, g):
+        wait_for(lambda: h.session.done.is_set(), what="the session's end")
+        end = [t for t in h.said if "both boards have every move" in t]
+        assert end and "Black (blue) wins" in end[-1], h.said[-3:]
+    spy.net.stop(False)
 
 
 def test_join_with_a_wrong_code_or_a_bad_one_says_so(tmp_path, firmware_mpy, mqtt):
@@ -125,8 +211,9 @@ def test_join_with_a_wrong_code_or_a_bad_one_says_so(tmp_path, firmware_mpy, mqt
         link = L.connect(h.board.port, timeout=5)
         from apixagon_host.online.session import Session
 
-        with pytest.raises(CommandError, match="no match NXSUCH"):
-            Session(link, mqtt.url, "NXSUCH", "join", wait=1).start()
+        nx = seal.new_code()
+        with pytest.raises(CommandError, match="no match %s" % seal.group(nx)):
+            Session(link, mqtt.url, nx, "join", wait=1, state_dir=h.state).start()
         with pytest.raises(CommandError, match="bad match code"):
             Session(link, mqtt.url, "no such!", "join", wait=1)
         link.close()
@@ -136,8 +223,9 @@ def test_join_with_a_wrong_code_or_a_bad_one_says_so(tmp_path, firmware_mpy, mqt
 
 def test_an_absent_side_is_declared_gone_after_the_grace(homes, mqtt):
     b, g = homes["B"], homes["G"]
-    b.connect(mqtt.url, "GNEX55", "host", side="black", grace=1.5)
-    g.connect(mqtt.url, "GNEX55", "join")
+    code = seal.new_code()
+    b.connect(mqtt.url, code, "host", side="black", grace=1.5)
+    g.connect(mqtt.url, code, "join")
     play_move(homes, 1)
     t0 = time.monotonic()
     g.kill()  # its last will: offline
@@ -153,8 +241,9 @@ def test_an_absent_side_is_declared_gone_after_the_grace(homes, mqtt):
 
 def test_a_board_unplugged_and_back_goes_on(homes, mqtt):
     b, g = homes["B"], homes["G"]
-    b.connect(mqtt.url, "PLUG42", "host", side="black")
-    g.connect(mqtt.url, "PLUG42", "join")
+    code = seal.new_code()
+    b.connect(mqtt.url, code, "host", side="black")
+    g.connect(mqtt.url, code, "join")
     play_move(homes, 1)
     s = b.session
     real = s.link.read_frame
@@ -173,8 +262,9 @@ def test_a_board_unplugged_and_back_goes_on(homes, mqtt):
 
 def test_take_backs_cross_the_network(homes, mqtt):
     b, g = homes["B"], homes["G"]
-    b.connect(mqtt.url, "UNDX42", "host", side="black")
-    g.connect(mqtt.url, "UNDX42", "join")
+    code = seal.new_code()
+    b.connect(mqtt.url, code, "host", side="black")
+    g.connect(mqtt.url, code, "join")
     play_move(homes, 1)
     # Gold plays and takes it back before Black's board has it: Black's
     # board stops waiting for it

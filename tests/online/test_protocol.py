@@ -1,29 +1,76 @@
-"""The online protocol, pure (host/apixagon_host/online/protocol.py): no
-broker, no board. Each bad input gets a clear error and changes nothing."""
+"""The online protocol, pure (host/apixagon_host/online/protocol.py and
+its secrets, seal.py): no broker, no board. Each bad input gets a clear
+error and changes nothing; a message not MAC'd by the other seat, too long
+or replayed is dropped unread."""
 
+import itertools
 import json
+import math
+import re
 
 import pytest
 from apixagon_host.online import protocol as P
+from apixagon_host.online import seal
 
-CODE = "TEST42"
+KEY = b"k" * 32  # the other seat's key in these tests
+_seq = itertools.count(1)
 
 
 def side(me="B", other="G"):
-    s = P.Side(CODE, me, other)
+    s = P.Side(KEY, me, other)
     s.load(["mode queens-gambit", "start black"])
     return s
 
 
-def msg(kind, who="G", **f):
-    return P.encode(kind, CODE, who, **f)
+def msg(kind, who="G", key=KEY, seq=None, **f):
+    return P.encode(kind, key, who, next(_seq) if seq is None else seq, **f)
 
 
-def test_codes():
-    assert P.check_code(" qg42 ") == "QG42"
-    for bad in ("", "ab", "QG0O", "Q" * 13, "QG 42", None):
+def test_codes_are_drawn_with_75_bits_and_read_in_groups_of_4():
+    codes = [seal.new_code() for _i in range(400)]
+    assert len(set(codes)) == 400
+    assert seal.entropy_bits() >= 60
+    # every symbol of the alphabet drawn, about equally (15 random a code)
+    counts = {ch: sum(c[:-1].count(ch) for c in codes) for ch in seal.ALPHABET}
+    assert min(counts.values()) > 0.5 * 400 * 15 / 32
+    assert math.log2(len(seal.ALPHABET)) * seal.RANDOM_SYMBOLS >= 75
+    shown = seal.group(codes[0])
+    assert re.match(r"^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$", shown), shown
+    assert not set(shown) & set("ILOU")
+    # typed back in any case, with spaces, I and O for 1 and 0
+    c = codes[0]
+    assert P.check_code(shown.lower()) == c
+    assert P.check_code(" ".join(shown.split("-"))) == c
+    typed = c.replace("1", "I").replace("0", "O")
+    assert P.check_code(typed) == c
+
+
+def test_bad_codes_say_what_a_code_is():
+    c = seal.new_code()
+    wrong = c[:3] + ("A" if c[3] != "A" else "B") + c[4:]
+    with pytest.raises(P.ProtocolError, match="mistyped"):
+        P.check_code(wrong)
+    for bad in ("", "ab", "QG42", c + "A", c[:-1] + "U", None):
         with pytest.raises(P.ProtocolError, match="bad match code"):
             P.check_code(bad)
+
+
+def test_topics_carry_a_hash_of_the_code_never_the_code():
+    c = seal.new_code()
+    mid = seal.match_id(c)
+    assert re.match(r"^[0-9a-f]{32}$", mid) and mid != seal.match_id(seal.new_code())
+    for t in (
+        P.topic_from(mid, "B"),
+        P.topic_presence(mid, "G"),
+        P.topic_record(mid),
+        P.topic_setup(mid),
+        P.topic_join(mid),
+        P.topic_seat(mid),
+    ):
+        low = t.lower()
+        for form in (c, seal.group(c)):
+            assert form.lower() not in low, t
+    assert seal.code_key(c).hex() not in mid
 
 
 def test_a_local_move_goes_out_and_a_far_one_is_awaited_then_acked():
@@ -39,6 +86,56 @@ def test_a_local_move_goes_out_and_a_far_one_is_awaited_then_acked():
     assert s.moves == ["B 11 I9", "G 22 H7"]
     assert s.message(msg("ack", n=1, head=P.chain(["B 11 I9"]))) == []
     assert s.acked == 1 and s.unacked() == []
+
+
+def test_forged_replayed_and_oversize_messages_are_dropped_unread():
+    s = side()
+    s.board_move(1, "B 11 I9")
+    before = (list(s.moves), dict(s.far), s.acked, s.expecting)
+    # a legal move under Gold's letter, MAC'd with another key
+    out = s.message(msg("move", key=b"x" * 32, n=2, line="G 22 H7", head="h"))
+    assert out[0][0] == "drop" and "not signed" in out[0][1]
+    # an ack and a misnumbered move, unsigned
+    forged = json.loads(msg("ack", n=1, head=s.head()))
+    forged["mac"] = "0" * 64
+    assert s.message(json.dumps(forged).encode())[0][0] == "drop"
+    del forged["mac"]
+    assert s.message(json.dumps(forged).encode())[0][0] == "drop"
+    # the real message, then the same bytes again: the copy dropped
+    real = msg("move", n=2, line="G 22 H7", head="h")
+    assert s.message(real) == [("expect", 2, "G 22 H7")]
+    out = s.message(real)
+    assert out[0][0] == "drop" and "replay" in out[0][1]
+    # an older real message (a lower number) after a newer one: dropped
+    old = msg("want", seq=5)
+    assert s.message(old)[0][0] == "drop"
+    # too long: dropped before it is read
+    out = s.message(b"{" + b" " * P.MAX_BYTES + b"}")
+    assert out[0][0] == "drop" and "too long" in out[0][1]
+    assert (list(s.moves), s.acked) == before[:1] + before[2:3]
+    # the secret is never in what is said
+    assert all(KEY.hex() not in a[1] for a in out)
+
+
+def test_a_side_with_no_seat_joined_takes_nothing():
+    s = P.Side(None, "B", "G")
+    s.load([])
+    assert s.message(msg("move", n=1, line="G 22 H7", head="h"))[0][0] == "drop"
+
+
+def test_seat_keys_come_from_both_secrets_and_the_code():
+    h, j, x = seal.new_secret(), seal.new_secret(), seal.new_secret()
+    ck = seal.code_key(seal.new_code())
+    hp, jp = seal.public(h), seal.public(j)
+    on_host = seal.seat_keys(ck, seal.exchange(h, jp), hp, jp)
+    on_join = seal.seat_keys(ck, seal.exchange(j, hp), hp, jp)
+    assert on_host("B") == on_join("B") and on_host("G") == on_join("G")
+    assert on_host("B") != on_host("G")
+    # a third board with the code, and an eavesdropper's guess, get other keys
+    third = seal.seat_keys(ck, seal.exchange(x, hp), hp, seal.public(x))
+    assert third("G") != on_host("G")
+    other_code = seal.seat_keys(seal.code_key(seal.new_code()), seal.exchange(h, jp), hp, jp)
+    assert other_code("G") != on_host("G")
 
 
 def test_repeats_gaps_and_conflicts():
@@ -147,26 +244,47 @@ def test_the_board_refusing_a_far_move_is_reported_and_not_asked_again():
         (b"\xff\xfe", "not JSON"),
         (b"{", "not JSON"),
         (b"[]", "not an object"),
-        (b'{"v":2,"t":"ack"}', "version"),
-        (json.dumps({"v": 1, "t": "hug", "code": CODE, "side": "G"}).encode(), "unknown message"),
-        (msg("ack", n=1, head="x").replace(CODE.encode(), b"THER2"), "wrong match code"),
-        (msg("ack", who="B", n=1, head="x"), "from side"),
-        (msg("ack", n=-1, head="x"), "out of range"),
-        (json.dumps({"v": 1, "t": "ack", "code": CODE, "side": "G", "n": "1"}).encode(), "field n"),
-        (msg("move", n=2, line="hello", head="x"), "not a move line"),
-        (msg("snapshot", lines=["B 1 A1"], moves=2, head="x", log=""), "do not count"),
+        (b'{"v":2,"t":"ack"}', "not signed"),
         (b"x" * (P.MAX_BYTES + 1), "too long"),
     ],
 )
-def test_bad_messages_are_said_and_change_nothing(data, why):
+def test_unreadable_messages_are_dropped_and_change_nothing(data, why):
     s = side()
     s.board_move(1, "B 11 I9")
     before = (list(s.moves), dict(s.far), s.acked, s.expecting)
     out = s.message(data)
+    assert len(out) == 1 and out[0][0] == "drop" and why in out[0][1], out
+    assert (list(s.moves), dict(s.far), s.acked, s.expecting) == before
+
+
+def _signed(**m):
+    m["mac"] = seal.mac(KEY, json.dumps(m, separators=(",", ":"), sort_keys=True).encode())
+    return json.dumps(m).encode()
+
+
+@pytest.mark.parametrize(
+    "make, why",
+    [
+        (lambda: _signed(v=1, t="ack", side="G", seq=next(_seq), n=1, head="x"), "version"),
+        (lambda: _signed(v=2, t="hug", side="G", seq=next(_seq)), "unknown message"),
+        (lambda: msg("setup", setup={}, pub="00" * 32), "unknown message"),
+        (lambda: msg("ack", who="B", n=1, head="x"), "from side"),
+        (lambda: msg("ack", n=-1, head="x"), "out of range"),
+        (lambda: _signed(v=2, t="ack", side="G", seq=next(_seq), n="1", head="x"), "field n"),
+        (lambda: _signed(v=2, t="ack", side="G", seq="1", n=1, head="x"), "its number"),
+        (lambda: msg("move", n=2, line="hello", head="x"), "not a move line"),
+        (lambda: msg("snapshot", lines=["B 1 A1"], moves=2, head="x", log=""), "do not count"),
+    ],
+)
+def test_bad_signed_messages_are_said_and_change_nothing(make, why):
+    s = side()
+    s.board_move(1, "B 11 I9")
+    before = (list(s.moves), dict(s.far), s.acked, s.expecting)
+    out = s.message(make())
     assert len(out) == 1 and out[0][0] == "error" and why in out[0][1], out
     assert (list(s.moves), dict(s.far), s.acked, s.expecting) == before
 
 
 def test_encode_refuses_unknown_types():
     with pytest.raises(P.ProtocolError, match="unknown message type"):
-        P.encode("hug", CODE, "B")
+        P.encode("hug", KEY, "B", 1)

@@ -4,7 +4,6 @@ the chosen number of moves; a record the rules refuse is never shown;
 the page shows the table, never a hand. In Chromium (Debian's, driven by
 Playwright, as tests/web) when it is installed."""
 
-import json
 import os
 import sys
 import threading
@@ -15,6 +14,7 @@ import urllib.request
 
 import pytest
 from apixagon_host.online import protocol as P
+from apixagon_host.online import seal
 from apixagon_host.online.watch import Watcher
 from onlinekit import MOVES, play_move, wait_for
 
@@ -58,23 +58,35 @@ def moves_of(text):
     return [x for x in text.splitlines() if P.is_move(x)]
 
 
-def test_the_watcher_keeps_only_records_the_rules_take(mqtt):
+def rec(key, lines, moves=None):
+    if moves is None:
+        moves = sum(1 for x in lines if P.is_move(x))
+    return P.encode("record", key, "B", 1, lines=lines, moves=moves, head="")
+
+
+def test_the_watcher_shows_only_records_of_the_code_the_rules_take(mqtt):
     w = Watcher(mqtt.url, delay=1)
-    good = json.dumps({"lines": ["mode queens-gambit", "start black"] + MOVES[:3]}).encode()
-    w.take("apixagon/v1/SEEN42/record", good)
-    assert w.view("SEEN42")["shown"] == 2 and w.view("SEEN42", 3)["shown"] == 0
-    assert w.view("SEEN42", 0)["delay"] == 1  # never less than the watcher's own
+    code = seal.new_code()
+    key, topic = seal.code_key(code), P.topic_record(seal.match_id(code))
+    good = rec(key, ["mode queens-gambit", "start black"] + MOVES[:3])
+    w.take(topic, good)
+    assert w.view(code)["shown"] == 2 and w.view(code, 3)["shown"] == 0
+    assert w.view(seal.group(code).lower())["moves"] == 3  # typed as people read it
+    assert w.view(code, 0)["delay"] == 1  # never less than the watcher's own
+    # published after it by someone without the code, or refused by the
+    # rules: the good one is still what spectators see
     for bad in (
         b"nope",
-        json.dumps({"lines": ["mode queens-gambit", "B 11 I9", "G 22 I9"]}).encode(),
-        json.dumps({"lines": ["mode queens-gambit", "hand B 1 2 3"]}).encode(),
-        json.dumps({"lines": "B 11 I9"}).encode(),
+        rec(key, ["mode queens-gambit", "B 11 I9", "G 22 I9"]),
+        rec(key, ["mode queens-gambit", "hand B 1 2 3"], moves=0),
+        rec(key, "B 11 I9", moves=0),
+        rec(seal.code_key(seal.new_code()), ["mode queens-gambit"] + MOVES[:5]),
     ):
-        w.take("apixagon/v1/SEEN42/record", bad)
-        assert w.view("SEEN42")["moves"] == 3
-    assert w.refused == 4
-    w.take("apixagon/v1/bad code/record", good)
-    assert w.view("BAD CODE") is None and w.view("NXSUCH") is None
+        w.take(topic, bad)
+        assert w.view(code)["moves"] == 3
+    assert w.refused >= 4
+    w.take("apixagon/v2/not a match id/record", good)
+    assert w.view("NXSUCH") is None and w.view(seal.new_code()) is None
 
 
 def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt, request):
@@ -87,8 +99,9 @@ def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt, request
     b, g = homes["B"], homes["G"]
     ctx = page = None
     try:
-        b.connect(mqtt.url, "SHWX42", "host", side="black")
-        g.connect(mqtt.url, "SHWX42", "join")
+        code = seal.group(seal.new_code())
+        b.connect(mqtt.url, code, "host", side="black")
+        g.connect(mqtt.url, code, "join")
         assert web.get("/watch/NXSUCH")[0] == 404
         assert web.get("/watch/not%20a%20code")[0] == 404
         assert web.get("/watch/NXSUCH.apx")[0] == 404
@@ -99,12 +112,12 @@ def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt, request
             play_move(homes, k)
             want = max(0, k - 2)
             wait_for(
-                lambda: moves_of(web.get("/watch/SHWX42.apx")[1]) == MOVES[:want],
+                lambda: moves_of(web.get("/watch/%s.apx" % code)[1]) == MOVES[:want],
                 what="the feed at move %d" % k,
             )
             if page is not None:
                 if k == 1:
-                    page.goto(web.url + "/watch/SHWX42")
+                    page.goto(web.url + "/watch/%s" % code)
                 page.wait_for_function(
                     "t => document.querySelector('#shown') && "
                     "document.querySelector('#shown').textContent.startsWith(t)",
@@ -114,9 +127,9 @@ def test_spectators_follow_with_their_delay_and_see_no_hand(homes, mqtt, request
                 items = page.locator("#moves li").all_text_contents()
                 assert items == MOVES[:want]
                 assert "hand" not in page.content().lower()
-        status, text = web.get("/watch/SHWX42.apx?delay=5")
+        status, text = web.get("/watch/%s.apx?delay=5" % code)
         assert status == 200 and moves_of(text) == MOVES[:1]
-        status, text = web.get("/watch/shwx42")
+        status, text = web.get("/watch/%s" % code.lower())
         assert status == 200 and "move 4 shown of 6 played" in text
         if page is not None:
             os.makedirs(os.path.join("build", "screens"), exist_ok=True)

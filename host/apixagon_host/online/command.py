@@ -14,7 +14,14 @@ def add_args(p):
     p.add_argument(
         "role", choices=("host", "join"), help=_("host: start the match; join: the other")
     )
-    p.add_argument("code", help=_("the match's code, agreed by the players (4-12 of A-Z, 2-9)"))
+    p.add_argument(
+        "code",
+        nargs="?",
+        help=_(
+            "the match's code: host draws a new one when none is given (give it again to go "
+            "on with that match); join: the code the host printed, e.g. 7KQ2-M9XD-4TPA-R8HC"
+        ),
+    )
     p.add_argument(
         "--broker",
         help=_(
@@ -69,7 +76,12 @@ def run(state, args):
         side = {"black": "B", "gold": "G"}.get(side.lower(), side.upper())
     url = args.broker or DEFAULT_URL
     parse_url(url)  # a bad URL said before the board is touched
-    P.check_code_or_usage(args.code)
+    if args.code is None and args.role == "join":
+        raise CommandError(
+            _("join needs the match code the host printed (e.g. 7KQ2-M9XD-4TPA-R8HC)")
+        )
+    if args.code is not None:
+        P.check_code_or_usage(args.code)
     broker = None
     if not args.broker and args.role == "host" and not _listening("127.0.0.1", 1883):
         from .broker import Broker
@@ -107,7 +119,12 @@ def run(state, args):
         if broker is not None:
             broker.stop()
     if session is not None and session.errors:
-        say("%d message(s) refused" % len(session.errors))
+        say(_("%d message(s) refused") % len(session.errors))
+    if session is not None and session.dropped:
+        say(
+            _("%d message(s) dropped unread (not from the other seat, old, or too long)")
+            % len(session.dropped)
+        )
     return 0
 
 

@@ -9,8 +9,11 @@ other says: it asks its own board to wait for the move (EXPECT), and the
 board's rules judge it first. What travels is only what lies on the
 table: the record lines of moves, never a hand.
 
-Messages are JSON objects of at most MAX_BYTES, each with the protocol
-version `v`, the match `code` and the sender's `side` letter:
+Messages are JSON objects of at most MAX_BYTES (longer ones are dropped
+unread), each with the protocol version `v`, its type `t`, the sender's
+`side` letter, the sender's message number `seq` (rising: one not newer
+than the last taken from that sender is a replay, dropped) and `mac`, the
+HMAC-SHA256 of the rest under the key of the sender's seat (seal.py):
 
   hello    {moves, head, setup}           sent on every (re)connect
   snapshot {lines, moves, head, log}      the .apx record so far (header
@@ -24,21 +27,54 @@ version `v`, the match `code` and the sender's `side` letter:
   want     {}                             send me your snapshot
   undo     {n, line}                      the sender's players took back
                                           their move n (the last one)
+  presence {state, will}                  online (will: the number of the
+                                          last will it left) or offline;
+                                          retained
 
-Presence is not a message: a retained `online`/`offline` on the side's
-presence topic, `offline` also as the MQTT last will (transport.py)."""
+Under the code key (whoever knows the code), the seats' meeting:
+
+  setup    {setup, pub}                   the host's match and its public
+                                          key; retained, sent again on
+                                          every reconnect
+  join     {pub}                          a board asks for the other seat
+  seat     {pub, proof}                   the host's yes to that board: the
+                                          proof is a MAC under the host's
+                                          seat key, which only that board
+                                          can derive too
+  taken    {pub}                          the host's no: the seat is held
+  record   {lines, moves, head}           the record so far, retained, for
+                                          spectators
+
+A message whose MAC is wrong, whose number is old, or that is too long is
+dropped and said, and changes nothing."""
 
 import hashlib
 import json
 import re
 
 from ..i18n import _
+from . import seal
 
-VERSION = 1
+VERSION = 2
 MAX_BYTES = 16384  # a whole record of the longest match fits many times
-ROOT = "apixagon/v1"
-KINDS = ("hello", "snapshot", "move", "ack", "refused", "want", "undo")
-CODE_RE = re.compile(r"^[A-HJ-NP-Z2-9]{4,12}$")  # no 0/O, 1/I: read aloud, typed by hand
+ROOT = "apixagon/v2"
+KINDS = (
+    "hello",
+    "snapshot",
+    "move",
+    "ack",
+    "refused",
+    "want",
+    "undo",
+    "presence",
+    "setup",
+    "join",
+    "seat",
+    "taken",
+    "record",
+)
+# what a /watch/CODE address may hold before it is read as a code
+CODE_RE = re.compile(r"^[0-9A-Za-z -]{4,24}$")
 GRACE_S = 30.0  # an absent side is declared gone after this long
 _LETTERS = "BGAJ"
 
@@ -47,15 +83,18 @@ class ProtocolError(ValueError):
     """A message that cannot be taken: said, and nothing changes."""
 
 
+class Dropped(ProtocolError):
+    """A message not from the seat it names (its MAC), too long, or a
+    replay: dropped unread, and nothing in it steers the session."""
+
+
 def check_code(code):
-    """The match code, upper-cased; ProtocolError if it is not one."""
-    c = (code or "").strip().upper()
-    if not CODE_RE.match(c):
-        raise ProtocolError(
-            _("bad match code %r: 4 to 12 of the letters A-Z but I, O and the digits 2-9")
-            % (code or "")[:20]
-        )
-    return c
+    """The match code, normalised (seal.parse_code); ProtocolError if it
+    is not one."""
+    try:
+        return seal.parse_code(code)
+    except seal.CodeError as e:
+        raise ProtocolError(str(e)) from None
 
 
 def check_code_or_usage(code):
@@ -68,24 +107,34 @@ def check_code_or_usage(code):
         raise CommandError(str(e)) from None
 
 
-# ---- topics ---------------------------------------------------------------------
-def topic_from(code, side):
+# ---- topics: the match's id (a hash of its code), never the code -----------------
+def topic_from(mid, side):
     """Where a side publishes its messages (the other subscribes)."""
-    return "%s/%s/from/%s" % (ROOT, code, side)
+    return "%s/%s/from/%s" % (ROOT, mid, side)
 
 
-def topic_presence(code, side):
-    return "%s/%s/presence/%s" % (ROOT, code, side)
+def topic_presence(mid, side):
+    return "%s/%s/presence/%s" % (ROOT, mid, side)
 
 
-def topic_record(code):
+def topic_record(mid):
     """The record so far, retained, for spectators (never a hand)."""
-    return "%s/%s/record" % (ROOT, code)
+    return "%s/%s/record" % (ROOT, mid)
 
 
-def topic_setup(code):
+def topic_setup(mid):
     """The host's match settings, retained: who plays which side."""
-    return "%s/%s/setup" % (ROOT, code)
+    return "%s/%s/setup" % (ROOT, mid)
+
+
+def topic_join(mid):
+    """Boards asking for the joiner's seat."""
+    return "%s/%s/join" % (ROOT, mid)
+
+
+def topic_seat(mid):
+    """The host's answers to them."""
+    return "%s/%s/seat" % (ROOT, mid)
 
 
 # ---- the moves' chain -------------------------------------------------------------
@@ -124,11 +173,18 @@ def mover(line):
 
 
 # ---- messages ---------------------------------------------------------------------
-def encode(kind, code, side, **fields):
+def _body(msg):
+    return json.dumps(msg, separators=(",", ":"), sort_keys=True).encode()
+
+
+def encode(kind, key, side, seq, **fields):
+    """The message's bytes, MAC'd under key (the sender's seat key, or the
+    code key for the seats' meeting and the record)."""
     if kind not in KINDS:
         raise ProtocolError(_("unknown message type %r") % kind)
-    msg = dict(fields, v=VERSION, t=kind, code=code, side=side)
-    data = json.dumps(msg, separators=(",", ":"), sort_keys=True).encode()
+    msg = dict(fields, v=VERSION, t=kind, side=side, seq=seq)
+    msg["mac"] = seal.mac(key, _body(msg))
+    data = _body(msg)
     if len(data) > MAX_BYTES:
         raise ProtocolError(_("message too long: %d bytes") % len(data))
     return data
@@ -142,48 +198,74 @@ _FIELDS = {
     "refused": {"n": int, "line": str, "reason": str},
     "want": {},
     "undo": {"n": int, "line": str},
+    "presence": {"state": str, "will": int},
+    "setup": {"setup": dict, "pub": str},
+    "join": {"pub": str},
+    "seat": {"pub": str, "proof": str},
+    "taken": {"pub": str},
+    "record": {"lines": list, "moves": int, "head": str},
 }
 
 
-def decode(data, code, side=None):
-    """The message in data (bytes) for match code, from the side expected
-    (None: any); ProtocolError saying what is wrong otherwise."""
+def authentic(data, key):
+    """The message in data (bytes) if its MAC is right under key; Dropped
+    (saying no secret) otherwise. Nothing else is looked at first."""
     if len(data) > MAX_BYTES:
-        raise ProtocolError(_("message too long: %d bytes") % len(data))
+        raise Dropped(_("a message too long (%d bytes): dropped") % len(data))
     try:
         msg = json.loads(data.decode())
     except (UnicodeDecodeError, ValueError):
-        raise ProtocolError(_("malformed message: not JSON")) from None
+        raise Dropped(_("a message that is not JSON: dropped")) from None
     if not isinstance(msg, dict):
-        raise ProtocolError(_("malformed message: not an object"))
+        raise Dropped(_("a message that is not an object: dropped"))
+    tag = msg.pop("mac", None)
+    if not isinstance(tag, str) or key is None or not seal.same(seal.mac(key, _body(msg)), tag):
+        raise Dropped(
+            _("a message of type %s not signed by the other seat: dropped")
+            % (str(msg.get("t"))[:12],)
+        )
+    return msg
+
+
+def decode(data, key, side=None, kinds=None):
+    """The message in data (bytes) MAC'd under key, from the side expected
+    (None: any), of one of kinds (None: any); Dropped for a message not
+    authentic, ProtocolError saying what is wrong otherwise."""
+    msg = authentic(data, key)
     if msg.get("v") != VERSION:
         raise ProtocolError(
             _("protocol version %r not supported (this is %d)") % (msg.get("v"), VERSION)
         )
     kind = msg.get("t")
-    if kind not in _FIELDS:
+    if kind not in _FIELDS or (kinds and kind not in kinds):
         raise ProtocolError(_("unknown message type %r") % (str(kind)[:20],))
-    if msg.get("code") != code:
-        raise ProtocolError(_("wrong match code %r") % (str(msg.get("code"))[:20],))
     s = msg.get("side")
     if not isinstance(s, str) or len(s) != 1 or s not in _LETTERS or (side and s != side):
         raise ProtocolError(_("message from side %r, not %s") % (str(s)[:4], side or "a side"))
+    seq = msg.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 2**63:
+        raise ProtocolError(_("malformed %s: its number") % kind)
     for name, typ in _FIELDS[kind].items():
         v = msg.get(name)
         if not isinstance(v, typ) or isinstance(v, bool):
-            raise ProtocolError("malformed %s: field %s" % (kind, name))
-        if typ is int and not 0 <= v <= 100000:
+            raise ProtocolError(_("malformed %s: field %s") % (kind, name))
+        if typ is int and name != "will" and not 0 <= v <= 100000:
             raise ProtocolError(_("malformed %s: %s out of range") % (kind, name))
-    if kind == "snapshot":
+    if kind in ("snapshot", "record"):
         if not all(isinstance(x, str) and len(x) < 200 for x in msg["lines"]):
-            raise ProtocolError(_("malformed snapshot: lines"))
+            raise ProtocolError(_("malformed %s: lines") % kind)
         if sum(1 for x in msg["lines"] if is_move(x)) != msg["moves"]:
             raise ProtocolError(_("malformed snapshot: its moves do not count %d") % msg["moves"])
     if kind in ("move", "refused", "undo") and not is_move(msg["line"]):
         raise ProtocolError(_("malformed %s: %r is not a move line") % (kind, msg["line"][:40]))
     if kind in ("move", "refused", "undo") and msg["n"] < 1:
         raise ProtocolError(_("malformed %s: move number %d") % (kind, msg["n"]))
+    if kind in ("setup", "join", "seat", "taken") and not seal.is_pub(msg["pub"]):
+        raise ProtocolError(_("malformed %s: its key") % kind)
     return msg
+
+
+_SEATED = ("hello", "snapshot", "move", "ack", "refused", "want", "undo")
 
 
 # ---- one side's state -----------------------------------------------------------
@@ -198,13 +280,16 @@ class Side:
       ("record", lines)          publish the record so far (spectators)
       ("say", text)              tell the players
       ("error", text)            a message refused: nothing changed
+      ("drop", text)             a message not authentic, too long or
+                                 a replay: dropped unread
       ("resync", text)           read the board's record again (load)
       ("unexpect",)              the board waits for no far move (REMOTE again)
       ("diverged", text)         the boards' matches differ: stop
     """
 
-    def __init__(self, code, side, other):
-        self.code = code
+    def __init__(self, key, side, other, heard=0):
+        self.key = key  # the other seat's MAC key (None: no seat joined yet)
+        self.heard = heard  # the newest message number taken from the other seat
         self.side = side
         self.other = other
         self.header = []
@@ -325,9 +410,21 @@ class Side:
     def message(self, data):
         """Actions for a message (bytes) from the other side."""
         try:
-            msg = decode(data, self.code, self.other)
+            msg = decode(data, self.key, self.other, _SEATED)
+        except Dropped as e:
+            return [("drop", str(e))]
         except ProtocolError as e:
             return [("error", str(e))]
+        if msg["seq"] <= self.heard:
+            # an exact repeat, or an old message sent again by a third party
+            return [
+                (
+                    "drop",
+                    _("a %s numbered %d, not newer than %d: a replay, dropped")
+                    % (msg["t"], msg["seq"], self.heard),
+                )
+            ]
+        self.heard = msg["seq"]
         return getattr(self, "_on_" + msg["t"])(msg)
 
     def _on_hello(self, msg):

@@ -8,18 +8,26 @@ board's power cut (it comes back resuming: once its cards are back, its
 log is read again) and after a restart of this program, the record is
 read from the log in play, the far seats are named (REMOTE) and the far
 move awaited again (EXPECT); the other side gets our whole record
-(snapshot) on every (re)connect and sends back what we lack."""
+(snapshot) on every (re)connect and sends back what we lack.
 
-import json
+The seats: the host draws the code (or is given its own again) and
+publishes its set-up with its public key; the first board to join with
+the code takes the other seat (an X25519 exchange: seal.py), every later
+one is refused. Both keep their seat on disk (seal.Keep), so the same
+command started again takes the same seat. Every message is MAC'd under
+the sender's seat key; anything else is dropped and said."""
+
 import os
 import threading
 import time
 
 from apixagon_host import link as L
 
+from .. import matchend
 from ..errors import EXIT_FAILED, CommandError
 from ..i18n import _
 from . import protocol as P
+from . import seal
 from .transport import Transport, redact
 
 POLL_S = 0.5  # how often the board's STATUS is looked at (a reboot, a resume)
@@ -47,22 +55,41 @@ class Session:
         user=None,
         password=None,
         client=None,
+        state_dir=None,
     ):
         self.link = link
         self.url = url
+        if role not in ("host", "join"):
+            raise CommandError(_("role must be host or join, not %r") % role)
+        if code is None and role == "host":
+            code = seal.new_code()
         try:
             self.code = P.check_code(code)
         except P.ProtocolError as e:
             raise CommandError(str(e)) from None
-        if role not in ("host", "join"):
-            raise CommandError(_("role must be host or join, not %r") % role)
+        self.mid = seal.match_id(self.code)  # the topics' name: no code in it
+        self.ckey = seal.code_key(self.code)
+        self.state_dir = seal.state_dir(state_dir)
+        self.keep = None  # seal.Keep: this side's seat, on disk
+        self.counter = seal.Counter()
+        self.my_key = None  # this seat's MAC key, once both seats are known
+        self.peer_pub = None
+        self.will_seq = None  # the number of our last will (presence offline)
+        self.will_data = None
+        self.peer_will = None  # the other side's, from its last presence online
+        self.peer_presence = 0  # the newest presence number heard from it
+        self.setup_data = None  # our retained set-up (host)
+        self.setup_again = 0.0  # when it was overwritten by someone else
+        self.dropped = []  # messages dropped unread (not authentic, old, too long)
+        self.end_text = None
         self.role = role
         self.want_side = side
         self.grace = grace
         self.wait = wait
         self.say = say or (lambda text: None)
         self.tls = (ca, user, password)
-        self.client = client or "apixagon-%s-%s-%s" % (self.code, role, os.urandom(3).hex())
+        # no code in the client id either: a broker's log shows it
+        self.client = client or "apixagon-%s-%s-%s" % (self.mid[:8], role, os.urandom(3).hex())
         self.side = None  # protocol.Side once the sides are known
         self.net = None
         self.events = []  # the board's events, (kind, text), not handled yet
@@ -93,79 +120,211 @@ class Session:
                 _("online play is for two players, one at each board (this board is set for %s)")
                 % st.get("mode", "?")
             )
-        mine = self._setup_sides(st, letters)
-        other = letters[1 - letters.index(mine)]
-        self.side = P.Side(self.code, mine, other)
-        self.net = Transport(
-            self.url,
-            self.client,
-            P.topic_presence(self.code, mine),
-            ca=self.tls[0],
-            user=self.tls[1],
-            password=self.tls[2],
-        )
-        self.net.subscribe(P.topic_from(self.code, other))
-        self.net.subscribe(P.topic_presence(self.code, other))
-        self._attach()
-        self.net.start()
+        self.keep = seal.Keep(self.state_dir, self.mid, self.role)
+        self.pub = seal.public(self.keep.secret)
+        self.setup_fields = {k: st.get(k, "") for k in ("mode", "start", "option", "players")}
         if self.role == "host":
-            self._publish_setup(st)
-        self.say(_("online: match %s, this board plays %s") % (self.code, _side_name(mine)))
-        return self
-
-    def _setup_sides(self, st, letters):
-        # The host says which side it plays, retained on the match's setup
-        # topic; the joiner takes the other, and its board must be set for
-        # the same match.
-        if self.role == "host":
-            w = (self.want_side or letters[0])[:1].upper()
-            if w not in letters:
+            # The host says which side it plays, retained on the match's
+            # set-up topic; the joiner takes the other.
+            mine = (self.want_side or letters[0])[:1].upper()
+            if mine not in letters:
                 raise CommandError(
                     _("side %r: this match's sides are %s") % (self.want_side, letters)
                 )
-            return w
-        setup = self._fetch_setup()
-        for key in ("mode", "start", "option"):
-            if setup["setup"].get(key) != st.get(key):
-                raise CommandError(
-                    _("the boards are set for different matches: %s is %s there, %s here")
-                    % (key, setup["setup"].get(key), st.get(key))
-                )
-        theirs = setup["side"]
-        if theirs not in letters:
-            raise CommandError(_("the host plays side %s, which this match does not have") % theirs)
-        return letters[1 - letters.index(theirs)]
+            other = letters[1 - letters.index(mine)]
+            self.side = P.Side(None, mine, other)
+            peer = self.keep.get("peer")
+            if peer:  # started again: the seat taken before is still taken
+                self._seat(bytes.fromhex(peer))
+        else:
+            mine, other, host_pub = self._meet(st, letters)
+            self.side = P.Side(None, mine, other)
+            self._seat(host_pub)
+        self._open_net()
+        self._attach()
+        self.say(
+            _("online: match {code}, this board plays {side}").format(
+                code=seal.group(self.code), side=_side_name(mine)
+            )
+        )
+        if self.role == "host" and self.peer_pub is None:
+            self.say(
+                _(
+                    "tell the other player this code (by phone, in person): {code}; "
+                    "they run: apixagon online join {code}"
+                ).format(code=seal.group(self.code))
+            )
+        return self
 
-    def _fetch_setup(self):
-        # the retained setup of the match named by the code, read once
+    def _seat(self, peer_pub):
+        """Both seats known: the seat keys (seal.seat_keys)."""
+        s = self.side
+        host_pub, join_pub = (self.pub, peer_pub) if self.role == "host" else (peer_pub, self.pub)
+        keys = seal.seat_keys(
+            self.ckey, seal.exchange(self.keep.secret, peer_pub), host_pub, join_pub
+        )
+        self.peer_pub = peer_pub
+        self.my_key = keys(s.side)
+        s.key = keys(s.other)
+        if self.keep.get("peer") != peer_pub.hex():
+            self.keep.set(peer=peer_pub.hex(), heard=0)
+        s.heard = self.keep.get("heard", 0)
+
+    def _open_net(self):
+        """The broker connection, with our last will once our seat has a
+        key (the host: opened again when the other seat is taken)."""
+        if self.net is not None:
+            self.net.stop(False)
+        s = self.side
+        net = Transport(
+            self.url, self.client, ca=self.tls[0], user=self.tls[1], password=self.tls[2]
+        )
+        if self.my_key is not None:
+            # presence: the will left with the broker, MAC'd like any message;
+            # its number goes in each `online` so only this will counts
+            self.will_seq = self.counter.next()
+            self.will_data = P.encode(
+                "presence", self.my_key, s.side, self.will_seq, state="offline", will=0
+            )
+            net.client.will_set(
+                P.topic_presence(self.mid, s.side), self.will_data, qos=1, retain=True
+            )
+        net.subscribe(P.topic_from(self.mid, s.other))
+        net.subscribe(P.topic_presence(self.mid, s.other))
+        if self.role == "host":
+            net.subscribe(P.topic_join(self.mid))
+            net.subscribe(P.topic_setup(self.mid))  # someone else's there: ours again
+        self.net = net
+        net.start()
+
+    def _meet(self, st, letters):
+        """The joiner: the host's set-up (its board must be set for the same
+        match), then the seat asked for and granted; (mine, other, the
+        host's public key). A board refused says why."""
         probe = Transport(
             self.url, self.client + "-probe", ca=self.tls[0], user=self.tls[1], password=self.tls[2]
         )
-        probe.subscribe(P.topic_setup(self.code))
+        probe.subscribe(P.topic_setup(self.mid))
+        probe.subscribe(P.topic_seat(self.mid))
         probe.start()
+        mine = other = host_pub = None
+        asked = 0.0
+        me = self.pub.hex()
         try:
             end = time.monotonic() + self.wait
             while time.monotonic() < end:
+                if host_pub is not None and time.monotonic() - asked > 2.0:
+                    data = P.encode("join", self.ckey, mine, self.counter.next(), pub=me)
+                    info = probe.client.publish(P.topic_join(self.mid), data, qos=1)
+                    asked = time.monotonic()
+                    if self.keep.get("peer") == host_pub.hex():
+                        # this board's seat already (a restart): the host
+                        # hears the join when it is there
+                        try:
+                            info.wait_for_publish(2)
+                        except (RuntimeError, ValueError):
+                            pass
+                        return mine, other, host_pub
                 item = probe.get(0.2)
-                if item and item[0] == "msg" and item[2]:
-                    try:
-                        return P.decode(item[2], self.code)
-                    except P.ProtocolError as e:
-                        raise CommandError(_("the match %s's setup: %s") % (self.code, e))
+                if not item or item[0] != "msg" or not item[2]:
+                    continue
+                try:
+                    msg = P.decode(item[2], self.ckey, None, ("setup", "seat", "taken"))
+                except P.ProtocolError as e:
+                    self._drop(str(e))
+                    continue
+                if msg["t"] == "setup" and item[1] == P.topic_setup(self.mid):
+                    mine, other = self._their_setup(msg, st, letters)
+                    host_pub = bytes.fromhex(msg["pub"])
+                elif msg["t"] in ("seat", "taken") and msg["pub"] == me and host_pub:
+                    if msg["t"] == "taken":
+                        raise CommandError(
+                            _(
+                                "match {code}: the seat of {side} is taken by another board "
+                                "(the first to join holds it)"
+                            ).format(code=seal.group(self.code), side=_side_name(mine))
+                        )
+                    self.side = P.Side(None, mine, other)
+                    self._seat(host_pub)
+                    if seal.same(seal.mac(self.side.key, b"seat " + me.encode()), msg["proof"]):
+                        return mine, other, host_pub
+                    self._drop(_("a seat answer the host did not sign: dropped"))
         finally:
             probe.stop(False)
+        if host_pub is None:
+            raise CommandError(
+                _(
+                    "no match {code} on the broker {url} within {s:g} s (is the code right, "
+                    "and has the host started it?)"
+                ).format(code=seal.group(self.code), url=redact(self.url), s=self.wait)
+            )
         raise CommandError(
             _(
-                "no match %s on the broker %s within %g s (is the code right, and has the host "
-                "started it?)"
-            )
-            % (self.code, redact(self.url), self.wait)
+                "match {code}: the host did not answer within {s:g} s (is its program running?)"
+            ).format(code=seal.group(self.code), s=self.wait)
         )
 
-    def _publish_setup(self, st):
-        setup = {k: st.get(k, "") for k in ("mode", "start", "option", "players")}
-        data = P.encode("hello", self.code, self.side.side, moves=0, head="", setup=setup)
-        self.net.publish(P.topic_setup(self.code), data, retain=True)
+    def _their_setup(self, msg, st, letters):
+        for key in ("mode", "start", "option"):
+            if msg["setup"].get(key) != st.get(key):
+                raise CommandError(
+                    _("the boards are set for different matches: %s is %s there, %s here")
+                    % (key, msg["setup"].get(key), st.get(key))
+                )
+        theirs = msg["side"]
+        if theirs not in letters:
+            raise CommandError(_("the host plays side %s, which this match does not have") % theirs)
+        mine = letters[1 - letters.index(theirs)]
+        return mine, theirs
+
+    def _publish_setup(self):
+        self.setup_data = P.encode(
+            "setup",
+            self.ckey,
+            self.side.side,
+            self.counter.next(),
+            setup=self.setup_fields,
+            pub=self.pub.hex(),
+        )
+        self.net.publish(P.topic_setup(self.mid), self.setup_data, retain=True)
+        self.setup_again = 0.0
+
+    def _on_join(self, payload):
+        """The host: a board asks for the other seat. The first holds it;
+        the same board again (restarted) is answered yes again; any other
+        is refused, on both sides in words."""
+        try:
+            msg = P.decode(payload, self.ckey, self.side.other, ("join",))
+        except P.ProtocolError as e:
+            self._drop(str(e))
+            return
+        pub = bytes.fromhex(msg["pub"])
+        if self.peer_pub is None:
+            self._seat(pub)
+            self.say(_("a board joined: it plays {side}").format(side=_side_name(self.side.other)))
+            self._open_net()  # our last will, now that our seat has a key
+        elif pub != self.peer_pub:
+            self.say(
+                _(
+                    "another board asked for the seat of {side}: refused, the board that "
+                    "joined first holds it"
+                ).format(side=_side_name(self.side.other))
+            )
+            data = P.encode("taken", self.ckey, self.side.side, self.counter.next(), pub=msg["pub"])
+            self.net.publish(P.topic_seat(self.mid), data)
+            return
+        proof = seal.mac(self.my_key, b"seat " + msg["pub"].encode())
+        data = P.encode(
+            "seat", self.ckey, self.side.side, self.counter.next(), pub=msg["pub"], proof=proof
+        )
+        self.net.publish(P.topic_seat(self.mid), data)
+
+    def _drop(self, text):
+        # said without any secret (no key, no MAC); a flood is said in part
+        self.dropped.append(text)
+        n = len(self.dropped)
+        if n <= 20 or n % 100 == 0:
+            self.say(_("ignored a message (%d so far): %s") % (n, text))
 
     def _check_match(self, st):
         if st.get("phase") not in ("play", "resume", "over"):
@@ -285,13 +444,59 @@ class Session:
     # ---- the network ------------------------------------------------------------------
     def _hello(self):
         s = self.side
+        if self.my_key is None:
+            return  # no seat joined yet: nobody to tell
         self.send("hello", moves=len(s.moves), head=s.head(), setup={})
         self.send("snapshot", **s.snapshot(self.log_head))
         self.do([("record", s.lines())])
 
     def send(self, kind, **fields):
-        data = P.encode(kind, self.code, self.side.side, **fields)
-        self.net.publish(P.topic_from(self.code, self.side.side), data)
+        if self.my_key is None:
+            return
+        data = P.encode(kind, self.my_key, self.side.side, self.counter.next(), **fields)
+        self.net.publish(P.topic_from(self.mid, self.side.side), data)
+
+    def _presence_online(self):
+        if self.my_key is None:
+            return
+        data = P.encode(
+            "presence",
+            self.my_key,
+            self.side.side,
+            self.counter.next(),
+            state="online",
+            will=self.will_seq,
+        )
+        self.net.publish(P.topic_presence(self.mid, self.side.side), data, retain=True)
+
+    def _on_presence(self, payload):
+        # only the other seat's own words count: an `online` newer than the
+        # last, or the very last will its `online` named
+        if not payload:
+            return
+        try:
+            msg = P.decode(payload, self.side.key, self.side.other, ("presence",))
+        except P.ProtocolError as e:
+            self._drop(str(e))
+            return
+        if msg["state"] == "online" and msg["seq"] > self.peer_presence:
+            self.peer_presence = msg["seq"]
+            self.peer_will = msg["will"]
+            online = True
+        elif msg["state"] == "offline" and msg["seq"] == self.peer_will:
+            self.peer_will = None
+            online = False
+        else:
+            self._drop(_("an old presence message: dropped"))
+            return
+        if online and self.peer_online is not True:
+            self.say(_("the other side (%s) is here") % _side_name(self.side.other))
+        elif not online and self.peer_online:
+            self.say(
+                _("the other side is away: waiting %g s before declaring it gone") % self.grace
+            )
+        self.peer_online = online
+        self.gone_at = None if online else time.monotonic()
 
     def _network(self, timeout):
         item = self.net.get(timeout)
@@ -302,6 +507,11 @@ class Session:
     def _net_item(self, item):
         if item[0] == "up":
             self.say(_("connected to the broker %s") % redact(self.url))
+            if self.role == "host" and self.finished is None:
+                # again on every connect: a broker started again without its
+                # retained messages still has the set-up for a joiner
+                self._publish_setup()
+            self._presence_online()
             if self.ready:
                 self._hello()
             return
@@ -309,20 +519,22 @@ class Session:
             self.say(_("lost the broker (%s): reconnecting") % item[1])
             return
         _kind, topic, payload = item
-        if topic == P.topic_presence(self.code, self.side.other):
-            online = payload == b"online"
-            if online and self.peer_online is not True:
-                self.say(_("the other side (%s) is here") % _side_name(self.side.other))
-            elif not online and self.peer_online:
-                self.say(
-                    _("the other side is away: waiting %g s before declaring it gone") % self.grace
-                )
-            self.peer_online = online
-            self.gone_at = None if online else time.monotonic()
+        if topic == P.topic_presence(self.mid, self.side.other):
+            self._on_presence(payload)
+            return
+        if topic == P.topic_join(self.mid):
+            self._on_join(payload)
+            return
+        if topic == P.topic_setup(self.mid):
+            if payload != self.setup_data and self.finished is None and not self.setup_again:
+                self.setup_again = time.monotonic()  # someone else's: ours again soon
             return
         if not self.ready:
             return  # the snapshot after our attach brings it again
+        heard = self.side.heard
         self.do(self.side.message(payload))
+        if self.side.heard != heard:
+            self.keep.set(heard=self.side.heard)  # a replay stays old after a restart
 
     def do(self, actions):
         for a in actions:
@@ -334,13 +546,23 @@ class Session:
             elif kind == "record":
                 if len(self.side.moves) < self.side.peer_moves:
                     continue  # the other side's is newer: spectators keep it
-                body = {"lines": a[1], "moves": len(self.side.moves), "head": self.side.head()}
-                self.net.publish(P.topic_record(self.code), json.dumps(body).encode(), retain=True)
+                data = P.encode(
+                    "record",
+                    self.ckey,
+                    self.side.side,
+                    self.counter.next(),
+                    lines=a[1],
+                    moves=len(self.side.moves),
+                    head=self.side.head(),
+                )
+                self.net.publish(P.topic_record(self.mid), data, retain=True)
             elif kind == "say":
                 self.say(a[1])
             elif kind == "error":
                 self.errors.append(a[1])
-                self.say("refused a message: %s" % a[1])
+                self.say(_("refused a message: %s") % a[1])
+            elif kind == "drop":
+                self._drop(a[1])
             elif kind == "unexpect":
                 try:
                     self.link.request("REMOTE", self.side.other)  # its expect cleared
@@ -397,6 +619,8 @@ class Session:
                 self.unacked_at = now
         else:
             self.unacked_at = None
+        if self.setup_again and now - self.setup_again > 0.5 and self.net.connected.is_set():
+            self._publish_setup()
         if self.gone_at is not None and now - self.gone_at > self.grace:
             raise Gone(
                 _(
@@ -406,7 +630,11 @@ class Session:
                 % self.grace
             )
         if self.over and self.ready and not s.unacked() and s.peer_moves >= len(s.moves):
-            self.finished = self.status.get("winner", "?")
+            # the board's STATUS read now: the one polled before the last
+            # move may not name the winner yet
+            st = self._board_status()
+            self.finished = st.get("winner") or "?"
+            self.end_text = matchend.end_text(st)
             return False
         return True
 
@@ -436,9 +664,9 @@ class Session:
                 if end and time.monotonic() > end:
                     break
             if self.finished is not None:
-                self.say(_("match over (winner: %s): both boards have every move") % self.finished)
+                self.say(_("{end}; both boards have every move").format(end=self.end_text))
                 if self.role == "host":
-                    self.net.publish(P.topic_setup(self.code), b"", retain=True)
+                    self.net.publish(P.topic_setup(self.mid), b"", retain=True)
         finally:
             self.done.set()
 
@@ -465,7 +693,20 @@ class Session:
         self._stop = True
         if self.net is not None:
             if clean:
-                self.net.stop()
+                if self.will_data is not None and self.net.connected.is_set():
+                    # our goodbye is our last will itself: the other side
+                    # takes only that one
+                    info = self.net.client.publish(
+                        P.topic_presence(self.mid, self.side.side),
+                        self.will_data,
+                        qos=1,
+                        retain=True,
+                    )
+                    try:
+                        info.wait_for_publish(2)
+                    except (RuntimeError, ValueError):
+                        pass
+                self.net.stop(False)
             else:
                 self.net.client.loop_stop()  # no reconnect after the cut
                 self.net.drop()
