@@ -289,3 +289,35 @@ def test_take_backs_cross_the_network(homes, mqtt):
         play_move(homes, k)
     assert b.error is None and g.error is None
     assert b.session.errors == [] and g.session.errors == []
+
+
+def test_a_broker_restart_then_a_joiner_killed_and_started_again(homes, mqtt):
+    b, g = homes["B"], homes["G"]
+    code = seal.new_code()
+    b.connect(mqtt.url, code, "host", side="black")
+    g.connect(mqtt.url, code, "join")
+    wait_for(lambda: b.session.peer_online and g.session.peer_online, what="presence")
+    play_move(homes, 1)
+    play_move(homes, 2)
+    # the broker crashes and comes back with nothing retained (its saved
+    # state gone too: the worst case), then Gold's program is killed
+    ups = [sum("connected to the broker" in t for t in h.said) for h in (b, g)]
+    mqtt.halt(kill=True)
+    for name in os.listdir(mqtt.state_dir):
+        os.remove(os.path.join(mqtt.state_dir, name))
+    mqtt.start()
+    for h, n in zip((b, g), ups):
+        wait_for(
+            lambda: sum("connected to the broker" in t for t in h.said) > n,
+            what="%s connected again" % h.name,
+        )
+    g.kill()
+    # the same command again: the host's set-up is there again, the seat kept
+    g.connect(mqtt.url, code, "join")
+    wait_for(lambda: g.session.peer_online, what="gold sees black again")
+    for k in (3, 4, 5):
+        play_move(homes, k)
+    assert b.error is None and g.error is None, (b.error, g.error)
+    assert b.session.errors == [] and g.session.errors == []
+    assert b.session.side.lines() == g.session.side.lines()
+    assert not any("another board" in t for t in b.said)  # the same seat, not a new one
