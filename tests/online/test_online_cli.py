@@ -4,8 +4,11 @@ broker URL, an unknown match, a board with no match), each a clear
 message and its exit code."""
 
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 
 import devboard
 from apixagon_host import link as L
@@ -115,6 +118,70 @@ def test_a_killed_host_is_seen_away_by_its_last_will(tmp_path, firmware_mpy, mqt
         assert "has been away for 2 s" in err
     finally:
         for p in (host, join):
+            if p.poll() is None:
+                p.kill()
+        b.stop()
+        g.stop()
+
+
+class Lines:
+    """A process's output lines, read as they come."""
+
+    def __init__(self, stream):
+        self.got = []
+        threading.Thread(
+            target=lambda: self.got.extend(iter(stream.readline, "")), daemon=True
+        ).start()
+
+    def wait(self, text, timeout=20):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if any(text in x for x in self.got):
+                return
+            time.sleep(0.05)
+        raise AssertionError("no %r in %r" % (text, self.got[-6:]))
+
+
+def test_the_hands_typed_at_two_simulated_boards(tmp_path, firmware_mpy, mqtt):
+    b = board(tmp_path, firmware_mpy, "b")
+    g = board(tmp_path, firmware_mpy, "g")
+    code = seal.group(seal.new_code())
+    procs = []
+    try:
+        for role, port in (("host", b.port), ("join", g.port)):
+            procs.append(
+                subprocess.Popen(
+                    CLI + [role, code, "--broker", mqtt.url, "-p", port, "--hands"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
+        host, join = procs
+        said = [Lines(p.stdout) for p in procs]
+        said[0].wait("the other side (Gold) is here")
+        said[0].wait("type the players' hands here")
+        host.stdin.write("put I9 nocard\nput I9 B11\n")  # MOVES[0]: B 11 I9
+        host.stdin.flush()
+        said[0].wait("no card nocard")
+        said[1].wait("the other side played move 1: B 11 I9")
+        # a line after it is answered once the put has gone to the board
+        join.stdin.write("put I9 B11\nbad\n")
+        join.stdin.flush()
+        said[1].wait("'bad': type one of put CELL CARD")
+        for p in procs:
+            p.send_signal(signal.SIGINT)  # Ctrl-C: the match stays on the boards
+        for p, lines in zip(procs, said):
+            p.wait(30)
+            assert p.returncode == 0, p.stderr.read()
+            lines.wait("stopped: the match stays on the board")
+        for x in (b, g):
+            link = L.connect(x.port, timeout=5)
+            assert L.fields(link.request("STATUS"))["moves"] == "1"
+            link.close()
+    finally:
+        for p in procs:
             if p.poll() is None:
                 p.kill()
         b.stop()

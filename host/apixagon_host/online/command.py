@@ -3,9 +3,11 @@ whose other side is a board in another home, over an MQTT broker."""
 
 import os
 import socket
+import sys
 
 from ..errors import CommandError
 from ..i18n import _
+from . import hands
 from . import protocol as P
 from .transport import DEFAULT_URL, parse_url
 
@@ -52,6 +54,14 @@ def add_args(p):
     )
     p.add_argument(
         "--seconds", type=float, default=0, help=_("stop after this long (default: never)")
+    )
+    p.add_argument(
+        "--hands",
+        action="store_true",
+        help=_(
+            "the simulated board: read the players' hands (put, lift, tap, confirm) from the "
+            "standard input (default: when it is a terminal)"
+        ),
     )
 
 
@@ -108,6 +118,16 @@ def run(state, args):
             password=os.environ.get(args.password_env) if args.password_env else None,
         )
         session.start()
+        if getattr(link, "info", {}).get("board") == hands.SIMULATOR and (
+            args.hands or sys.stdin.isatty()
+        ):
+            # no cards to put down on the simulated board: typed here
+            say(
+                _("the simulated board: type the players' hands here ({usage})").format(
+                    usage=hands.USAGE
+                )
+            )
+            hands.typed_hands(session, sys.stdin, say)
         session.run(args.seconds)
     except KeyboardInterrupt:
         say(_("stopped: the match stays on the board; run the same command to go on"))

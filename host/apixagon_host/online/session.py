@@ -583,6 +583,14 @@ class Session:
             return
         if reply.startswith("refused"):
             self.refused.append((n, line, reply))
+        elif reply.startswith("expect"):
+            # the board pulses the target; said too, for players who type
+            # their hands on the simulated board
+            self.say(
+                _("the other side played move {n}: {line}; this board waits for its card").format(
+                    n=n, line=line
+                )
+            )
         self.do(self.side.expect_answer(n, line, reply))
 
     # ---- the loop ---------------------------------------------------------------------
