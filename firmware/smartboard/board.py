@@ -507,9 +507,25 @@ class Board:
         held = computer.seats_of(g, mask)
         if not held:
             return
-        self.remote = computer.Computer(g, held, level, seed or 1 + (self.now & 0x3FFF))
+        seed = seed or 1 + (self.now & 0x3FFF)
+        self.remote = computer.Computer(g, held, level, seed)
         if self.log is not None:
-            self.log.match_tags = computer.tags(g, held, level)
+            self.log.match_tags = computer.tags(g, held, level, seed)
+
+    def _resumed_remote(self, g, tags):
+        # The computer of a match being resumed (its seats, [Level] and
+        # [Seed] tags), made on its game before the first line is replayed:
+        # dealt as when the match began, its hand the board's own draw
+        # (RULES §8), then each line applied through it (Replay) so that its
+        # hands and choices are what they were before the restart
+        for name, value in tags:
+            if name == "Computer":
+                from . import computer
+
+                mask = computer.mask_of(g, value)
+                self._make_remote(g, mask, computer.level_of(tags), computer.seed_of(tags))
+                return self.remote
+        return None
 
     def _remote_turn(self):
         """A seat played from elsewhere: work out the move the board waits
@@ -584,26 +600,22 @@ class Board:
         play continues where it stopped."""
         from apixagon import record
 
-        c = _replayer()
+        c = _replayer(self)
         try:
             record.read(lines, c)
         except ValueError:  # not text (an edit that kept the chain whole)
             c.verdicts.append((0, 0))
         if c.verdicts:
+            self.remote = None  # (made for the lines before the bad one)
             if log is not None:
                 log.release()  # left as it is on flash
             self._say("log unreadable at line %d: new match" % c.verdicts[0][0])
             return False
         g = c.game
         self.ref = referee.Referee(g, self.hw.paired)
-        for name, value in c.tags:
-            if name == "Computer":
-                # its seats again (the [Level] tag follows it), a new deal
-                # of the cards it has not placed: its hand was the board's
-                # own draw (RULES §8)
-                from . import computer
-
-                self._make_remote(g, computer.mask_of(g, value), computer.level_of(c.tags))
+        if c.seats is None:
+            # no line replayed: its seats dealt now, as when the match began
+            self._resumed_remote(g, c.tags)
         if log is not None:
             log.adopt(g)
         self.want = bytearray(NCELLS)
@@ -1036,19 +1048,24 @@ class Board:
             self.listener.on_event(self, what)
 
 
-def _replayer():
+def _replayer(board):
     # A record.Checker keeping only the lines that fail: a boot after a
     # power cut replays a whole match in a heap that a verdict per line (a
     # tuple each) would only crowd. Made here: the board imports the record
-    # module only when it resumes.
+    # module only when it resumes. The computer's seats (board._resumed_remote)
+    # are made on the game before its first line and told each line.
     from apixagon import record
 
     class Replay(record.Checker):
+        seats = None
+
         def move(self, lineno, letter, seat, kind, card, cells):
             if self.game is None:
                 self._start_game()
+                self.seats = board._resumed_remote(self.game, self.tags)
             if not self.verdicts:
-                r = record.apply_move(self.game, letter, seat, kind, card, cells)
+                s = self.seats or record
+                r = s.apply_move(self.game, letter, seat, kind, card, cells)
                 if r != OK:
                     self.verdicts.append((lineno, r))
 

@@ -16,9 +16,9 @@
 # that hand, never another seat's (apixagon.engine).
 import gc
 
-from apixagon import dealer
+from apixagon import dealer, record
 from apixagon import engine as E
-from apixagon.codes import DECK_EMPTY, OK, PLACE, RESERVE
+from apixagon.codes import BEEKEEPER, DECK_EMPTY, OK, PLACE, RAIN_MOVE, RESERVE, SMOKER
 
 # the seats played from elsewhere, shared with smartboard.remote (here
 # under their old names: the board and the tests call them computer.*)
@@ -46,15 +46,25 @@ def level_of(tags):
     return 1
 
 
-def tags(g, held, level):
-    """The match log's tags naming the computer's seats and its level."""
-    return (("Computer", names(g, held)), ("Level", "%d" % level))
+def seed_of(tags):
+    """The [Seed] tag's number (1 for a log from before it was written)."""
+    for name, value in tags:
+        if name == "Seed" and value.isdigit() and 0 < len(value) < 6:
+            return int(value)
+    return 1
+
+
+def tags(g, held, level, seed):
+    """The match log's tags naming the computer's seats, its level and its
+    seed (a resumed match deals and chooses from it again)."""
+    return (("Computer", names(g, held)), ("Level", "%d" % level), ("Seed", "%d" % seed))
 
 
 class Computer(Remote):
     def __init__(self, g, held, level, seed):
         Remote.__init__(self, held)
         self.level = level
+        self.seed = seed
         self.table = dealer.Table(g, held, seed)
         self.eng = E.Engine(level, seed)
         # The heap free at the end of its searches, the lowest this match
@@ -87,6 +97,10 @@ class Computer(Remote):
         nothing in its hand fits (§3.3, §4); 0 when it has nothing at all
         to do (the players declare for it)."""
         t, seat = g.side_to_play(), g.seat_to_play()
+        # its chance a function of the match, the seed and how far the
+        # record has come, not of the searches before (a position seen
+        # again after a take-back or a restart gets the same choice)
+        self.eng.rng.seed(self.seed + 1009 * g.nmoves())
         tab = self.table
         tab.sync(t)  # a teammate's card from its pile placed (team games)
         h = tab.hand(t, seat)
@@ -124,3 +138,23 @@ class Computer(Remote):
 
     def reserve_cells(self):
         return bytes(self.eng.reserve_cells[: self.eng.nres])
+
+    # ---- a resumed match: its record replayed from the start ------------------
+    def apply_move(self, g, letter, seat, kind, card, cells):
+        """record.apply_move for a line of the record replayed at a resume,
+        the hands kept as the match kept them: the seat to play, if it is
+        the computer's, drew before its move as _move does (unless it
+        played a special instead, D-2), and its move left the hand as
+        done() says."""
+        t, s = g.side_to_play(), g.seat_to_play()
+        mine = (t, s) in self.held
+        if mine:
+            tab = self.table
+            tab.sync(t)
+            if not g.reserve_due() and not g.placement_pending():
+                if kind != RAIN_MOVE and kind != BEEKEEPER and kind != SMOKER:
+                    tab.draw(t, s)
+        r = record.apply_move(g, letter, seat, kind, card, cells)
+        if r == OK and mine:
+            self.done(E.move(kind, card or 0), t, s, g)
+        return r

@@ -7,7 +7,7 @@ import sys
 import time
 
 from apixagon import record
-from apixagon.codes import JUNIOR, MODES, TEEN, TWO_SEQUENCES
+from apixagon.codes import JUNIOR, MODES, TEEN
 from apixagon.compat import const
 from apixagon.geometry import NCELLS
 
@@ -29,19 +29,6 @@ _SETTINGS = ("display", "bright", "mode", "start", "option", "players", "palette
 _MORE = ("computer", "level", "assist", "hintlimit")
 _MORE_AT = (S.COMPUTER, S.LEVEL, S.ASSIST, S.HINT_LIMIT)
 _PHASE_EVENTS = ("start", "over", "resumed", "abandoned")
-# STATUS end=: the rule that ended the match, by Game.over()'s code
-# (apixagon.codes: RULES §3.3 two sequences of 4, a side that cannot move,
-# the cards declared run out; §6 D-13 every card placed, a player's last
-# card, a player declared out), for the host to word
-_ENDS = (
-    "",
-    "two-sequences-of-4",
-    "no-legal-move",
-    "cards-run-out",
-    "all-cards-placed",
-    "ran-out",
-    "declared-out",
-)
 MAX_OFFSET = const(1 << 24)  # GET: beyond any log a 2 MB flash can hold
 # FETCH: bytes a request at most: ~30 ms of the RP2040's loop on it (spans
 # and whole logs, version 5; it was 16384 when a frame a 2 KB chunk cost
@@ -374,13 +361,9 @@ class Link:
                     parts.append("winner=" + ("J%d" % w if w else "none"))
                 else:
                     parts.append("winner=" + (letters[w] if w < 2 else "draw"))
-                how = g.over()
-                parts.append("end=" + _ENDS[how])
-                if m != JUNIOR and how != TWO_SEQUENCES:
-                    # D-6: the count decided; the sequences of 3, then of 4
-                    a3, a4 = g.count_runs(0)
-                    b3, b4 = g.count_runs(1)
-                    parts.append("runs=%d:%d:%d:%d" % (a3, b3, a4, b4))
+                from . import ending  # the rule that ended it: end=, runs=
+
+                ending.fields(g, parts)
             start, stp = g.start, g.special_then_place
             players = g.players if m == JUNIOR else 2 * g.seats[0]
             if b.declaring or b.ref.refusal is not None or b.phase == RESUME or b.remote:
