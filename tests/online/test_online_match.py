@@ -74,6 +74,10 @@ def test_a_match_over_the_broker_survives_kills_drops_and_a_power_cut(homes, mqt
     wait_for(lambda: b.session.finished and g.session.finished, what="both sides to finish")
     assert b.error is None and g.error is None, (b.error, g.error)
     assert b.session.errors == [] and g.session.errors == []
+    assert b.session.dropped == [] and g.session.dropped == [], (
+        b.session.dropped,
+        g.session.dropped,
+    )
     time.sleep(0.5)
     logs = [newest_log(h) for h in (b, g)]
     want = [P.norm(x) for x in MOVES]
@@ -321,3 +325,4 @@ def test_a_broker_restart_then_a_joiner_killed_and_started_again(homes, mqtt):
     assert b.session.errors == [] and g.session.errors == []
     assert b.session.side.lines() == g.session.side.lines()
     assert not any("another board" in t for t in b.said)  # the same seat, not a new one
+    assert b.session.dropped == [] and g.session.dropped == []  # nothing honest dropped

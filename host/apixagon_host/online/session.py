@@ -78,6 +78,7 @@ class Session:
         self.will_data = None
         self.peer_will = None  # the other side's, from its last presence online
         self.peer_presence = 0  # the newest presence number heard from it
+        self.peer_said = None  # the number of the last presence taken
         self.setup_data = None  # our retained set-up (host)
         self.setup_again = 0.0  # when it was overwritten by someone else
         self.dropped = []  # messages dropped unread (not authentic, old, too long)
@@ -479,6 +480,8 @@ class Session:
         except P.ProtocolError as e:
             self._drop(str(e))
             return
+        if msg["seq"] == self.peer_said:
+            return  # the retained one again, sent on each (re)subscribe
         if msg["state"] == "online" and msg["seq"] > self.peer_presence:
             self.peer_presence = msg["seq"]
             self.peer_will = msg["will"]
@@ -489,6 +492,7 @@ class Session:
         else:
             self._drop(_("an old presence message: dropped"))
             return
+        self.peer_said = msg["seq"]
         if online and self.peer_online is not True:
             self.say(_("the other side (%s) is here") % _side_name(self.side.other))
         elif not online and self.peer_online:
