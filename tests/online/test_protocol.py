@@ -288,3 +288,17 @@ def test_bad_signed_messages_are_said_and_change_nothing(make, why):
 def test_encode_refuses_unknown_types():
     with pytest.raises(P.ProtocolError, match="unknown message type"):
         P.encode("hug", KEY, "B", 1)
+
+
+def test_message_numbers_rise_across_a_restart_even_with_the_clock_set_back(tmp_path, monkeypatch):
+    keep = seal.Keep(str(tmp_path), "m" * 32, "host")
+    first = seal.Counter(keep)
+    a = first.next()
+    assert first.next() > a
+    # started again with the clock an hour behind
+    now = seal.time.time_ns()
+    monkeypatch.setattr(seal.time, "time_ns", lambda: now - 3600 * 10**9)
+    again = seal.Counter(seal.Keep(str(tmp_path), "m" * 32, "host"))
+    assert again.next() > first.last
+    # the file holds the seat's keys for its user only
+    assert oct(seal.os.stat(keep.path).st_mode & 0o777) == "0o600"

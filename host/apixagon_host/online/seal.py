@@ -139,16 +139,23 @@ def is_pub(text):
         return False
 
 
+RESERVE = 10**9  # numbers claimed on disk at a time (about 17 minutes of the clock)
+
+
 class Counter:
     """A sender's message numbers: rising, and rising across restarts (the
-    clock in microseconds), so the other side can drop anything not newer
-    than what it has."""
+    clock in microseconds, and never below what keep says was reserved
+    before: a clock set back does not make our messages look old), so the
+    other side can drop anything not newer than what it has."""
 
-    def __init__(self):
-        self.last = 0
+    def __init__(self, keep=None):
+        self.keep = keep
+        self.last = keep.get("sent", 0) if keep is not None else 0
 
     def next(self):
         self.last = max(self.last + 1, time.time_ns() // 1000)
+        if self.keep is not None and self.last >= self.keep.get("sent", 0):
+            self.keep.set(sent=self.last + RESERVE)  # written once per block
         return self.last
 
 

@@ -122,6 +122,7 @@ class Session:
                 % st.get("mode", "?")
             )
         self.keep = seal.Keep(self.state_dir, self.mid, self.role)
+        self.counter = seal.Counter(self.keep)
         self.pub = seal.public(self.keep.secret)
         self.setup_fields = {k: st.get(k, "") for k in ("mode", "start", "option", "players")}
         if self.role == "host":
