@@ -29,8 +29,10 @@ from . import keys, matchend, words
 from . import link as L
 from .companion import SIMULATOR, Companion
 from .errors import CommandError
+from .i18n import N_, _, ngettext
 from .liveview import cells_text, hexagon, led_text, status_line, status_notes
 from .termtext import cap
+from .worded import Worded, message
 from .words import declaration, refusal, want_cells, want_line
 
 # A typed line echoed in the events above the prompt: two rows of 80 at
@@ -104,8 +106,15 @@ class Session:
             i = self.info
             self.notify(
                 "link",
-                "connected to %s %s on %s (fw %s, profile %s)"
-                % (i.get("board"), i.get("id"), self.port, i.get("fw"), i.get("profile")),
+                Worded(
+                    message,
+                    N_("connected to {board} {id} on {port} (fw {fw}, profile {profile})"),
+                    board=i.get("board"),
+                    id=i.get("id"),
+                    port=self.port,
+                    fw=i.get("fw"),
+                    profile=i.get("profile"),
+                ),
             )
         link.on_event = self._on_event
         for text in early:
@@ -153,16 +162,16 @@ class Session:
         if st.get("declare") and st["declare"] != previewed:
             # what DECLARE now previews, in words: a line of its own (the
             # plain log has no status line to show it in)
-            self.notify("declare", declaration(st["declare"], st.get("sides", "BG")))
+            self.notify("declare", Worded(declaration, st["declare"], st.get("sides", "BG")))
         if st.get("phase") == "over" and was != "over":
             # who won and the rule that ended it (STATUS winner=, end=)
-            self.notify("over", matchend.end_text(st))
+            self.notify("over", Worded(matchend.end_text, dict(st)))
         if was in ("over", "play") and st.get("phase") == "setup":
             # CONFIRM after a match (or a long one, abandoning it) is only a
             # `changed` event: what it did and what comes next, in words
             cards = sum(1 for c in self.cells or b"" if c)
             simulated = self.info.get("board") == SIMULATOR
-            self.notify("setup", matchend.next_match(cards, simulated, was))
+            self.notify("setup", Worded(matchend.next_match, cards, simulated, was))
 
     def request(self, *args):
         """A request on the live link; CommandError if it failed (the link
@@ -189,14 +198,18 @@ class Session:
         self.retry_at = time.monotonic() + RETRY_S
         if not self._lost:
             self._lost = True
-            self.notify("link", "lost the board (%s): reconnecting" % why)
+            self.notify(
+                "link", Worded(message, N_("lost the board ({why}): reconnecting"), why=why)
+            )
 
     def _on_event(self, text):
         kind, _, rest = text.partition(" ")
         if kind in ("cells", "leds"):
             data = proto.unhex(rest, NCELLS)
             if data is None:
-                self.notify("link", "ignored a malformed %s event" % kind)
+                self.notify(
+                    "link", Worded(message, N_("ignored a malformed {kind} event"), kind=kind)
+                )
                 return
             # WATCH 1 sends the whole state again after each reconnect:
             # only a change is news.
@@ -223,14 +236,24 @@ class Session:
             self.message = rest
         elif kind == "refused":
             self.stale = True
-            rest = refusal(rest, self.moves)  # Junior's first card: where it goes
+            # Junior's first card: where it goes. Worded, to be said again
+            # in each web page's language (web/live.py)
+            rest = Worded(refusal, rest, self.moves)
         elif kind == "want":
             self.stale = True
             self.want = want_cells(rest)
-            rest = want_line(self.want) if self.want else "put back: nothing left"
+            rest = (
+                Worded(want_line, list(self.want))
+                if self.want
+                else Worded(message, N_("put back: nothing left"))
+            )
         elif kind == "expect":
             self.stale = True
-            rest = words.expect_line(rest, self.letters) if rest else "the computer's move: done"
+            rest = (
+                Worded(words.expect_line, rest, self.letters)
+                if rest
+                else Worded(message, N_("the computer's move: done"))
+            )
         elif kind == "changed":  # a STATUS field changed: nothing to show
             self.stale = True
             return
@@ -252,8 +275,7 @@ class Session:
         gone = before - n
         taken = self.history[-gone:] if len(self.history) >= gone else []
         del self.history[max(0, len(self.history) - gone) :]
-        what = ", ".join(taken) if taken else "%d move%s" % (gone, "s" * (gone > 1))
-        return "take-back", "take-back: %s taken back (%d move%s)" % (what, n, "s" * (n != 1))
+        return "take-back", Worded(take_back_line, taken, gone, n)
 
     def fileno(self):
         return self.link.ser.fileno() if self.link is not None else None
@@ -273,7 +295,7 @@ class Session:
                     break
                 _, seq, ok, rest = f
                 if seq == 0 and ok and rest == "rebooting":
-                    self.notify("link", "the board is rebooting")
+                    self.notify("link", Worded(message, N_("the board is rebooting")))
                     self.next_beat = time.monotonic() + 0.5
         except (OSError, L.LinkLost) as e:  # unplugged: reconnect
             self._drop(str(e))
@@ -297,7 +319,7 @@ class Session:
             if self.status.get("watch") == "0":
                 # the board restarted (or another program said WATCH 0)
                 self._watch()
-                self.notify("link", "the board restarted: watching again")
+                self.notify("link", Worded(message, N_("the board restarted: watching again")))
         except CommandError:
             pass  # dropped if the board is gone; tick() reconnects
 
@@ -331,6 +353,14 @@ class Session:
                 pass
             self.link.close()
             self.link = None
+
+
+def take_back_line(taken, gone, n):
+    """A take-back in words: the move lines taken (or how many, when they
+    were not seen) and the match's move count after it."""
+    what = ", ".join(taken) if taken else ngettext("{n} move", "{n} moves", gone).format(n=gone)
+    left = ngettext("{n} move", "{n} moves", n).format(n=n)
+    return _("take-back: {what} taken back ({left})").format(what=what, left=left)
 
 
 # events whose text is a whole line in words (`refused: ...`)

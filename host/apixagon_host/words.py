@@ -131,18 +131,20 @@ def refusal(text, moves=None):
     `refused: G3 on E6: beside an opponent card ... (adjacent-opponent)`.
     moves: the match's move count (STATUS moves=), for the refusals whose
     words depend on it (Junior's first card, junior_target)."""
-    code, _, apx = text.strip().partition(" ")
+    code, _sp, apx = text.strip().partition(" ")
     if not apx:
-        return "refused: %s" % reason(code) if code else "refused"
+        return _("refused: {why}").format(why=reason(code)) if code else _("refused")
     if code == "bad-target" and apx[:1] == "J" and "".join(apx.split()[1:2]).isdigit():
-        return "refused: %s: %s (%s)" % (action(apx), junior_target(moves), code)
+        return _("refused: {move}: {why}").format(
+            move=action(apx), why="%s (%s)" % (junior_target(moves), code)
+        )
     if code == "not-allowed-in-mode" and apx.split()[0] == "G":
         # only Junior refuses a Gold card so (a side letter G is a
         # two-player record's, where no card is refused for its mode): §6
         # plays one deck, and the board takes the Black one
-        why = "Junior is played with the Black deck alone (%s)" % code
-        return "refused: %s: %s" % (action(apx), why)
-    return "refused: %s: %s" % (action(apx), reason(code))
+        why = _("Junior is played with the Black deck alone ({code})").format(code=code)
+        return _("refused: {move}: {why}").format(move=action(apx), why=why)
+    return _("refused: {move}: {why}").format(move=action(apx), why=reason(code))
 
 
 def expect_line(apx, sides="BG"):
@@ -471,7 +473,8 @@ def want_cells(text):
 
 
 def want_line(pairs):
-    return "put back: " + ", ".join("%s %s" % p for p in pairs)
+    """A resume's cards to put back (want_cells's pairs) in words."""
+    return _("put back: {cards}").format(cards=", ".join("%s %s" % p for p in pairs))
 
 
 _SPECIAL_LETTERS = {"r": "rain", "b": "bee", "s": "smoker"}

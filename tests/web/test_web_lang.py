@@ -145,7 +145,7 @@ def test_every_key_the_scripts_ask_for_is_given():
 NOT_WORDS = (
     "APIXAGON",
     "JSON",
-    "(put E4 B12 · lift E4 · tap Gbee · confirm · declare · mode · pass · out 3)",
+    "(put E4 B12 · lift E4 · clear · tap Gbee · confirm · declare · mode · pass · out 3)",
 )
 
 

@@ -19,6 +19,7 @@ from ..liveview import status_notes
 from ..logs import PLAYER_TAGS
 from ..matchend import end_text
 from ..render import render_svg
+from ..worded import again
 
 PALETTES = ("standard", "colour-blind")
 
@@ -169,7 +170,11 @@ _PHASE_WORDS = {
 
 
 def event_words(t, kind, text):
-    """One event of the log as the page lists it: {t, kind, text}."""
+    """One event of the log as the page lists it: {t, kind, text}, in the
+    page's language: the monitor's lines in words (a refusal, a take-back,
+    the cards to put back) are worded again for each page (worded.py), not
+    left in the language of the thread that heard them."""
+    text = again(text)
     if kind == "move":
         n, _sp, line = text.partition(" ")
         text = (
