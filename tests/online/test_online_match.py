@@ -175,6 +175,13 @@ def test_forged_replayed_misnumbered_oversize_messages_and_a_third_board_change_
         lambda: spy.last(P.topic_setup(mid), "setup", since=n) is not None,
         what="the host's set-up again",
     )
+    # Gold's retained presence overwritten: Gold puts its own back
+    n = len(spy.take())
+    spy.publish(P.topic_presence(mid, "G"), b"gone", retain=True)
+    wait_for(
+        lambda: spy.last(P.topic_presence(mid, "G"), "presence", since=n) is not None,
+        what="gold's presence again",
+    )
     # a third board with the code claims Gold's seat: refused on both sides
     third = Home(tmp_path, firmware_mpy, "third")
     try:

@@ -81,6 +81,8 @@ class Session:
         self.peer_said = None  # the number of the last presence taken
         self.setup_data = None  # our retained set-up (host)
         self.setup_again = 0.0  # when it was overwritten by someone else
+        self.presence_data = None  # our retained presence
+        self.presence_again = 0.0  # when it was overwritten by someone else
         self.dropped = []  # messages dropped unread (not authentic, old, too long)
         self.end_text = None
         self.role = role
@@ -193,6 +195,8 @@ class Session:
             )
         net.subscribe(P.topic_from(self.mid, s.other))
         net.subscribe(P.topic_presence(self.mid, s.other))
+        if self.my_key is not None:
+            net.subscribe(P.topic_presence(self.mid, s.side))  # someone else's there: ours again
         if self.role == "host":
             net.subscribe(P.topic_join(self.mid))
             net.subscribe(P.topic_setup(self.mid))  # someone else's there: ours again
@@ -469,6 +473,8 @@ class Session:
             state="online",
             will=self.will_seq,
         )
+        self.presence_data = data
+        self.presence_again = 0.0
         self.net.publish(P.topic_presence(self.mid, self.side.side), data, retain=True)
 
     def _on_presence(self, payload):
@@ -533,6 +539,12 @@ class Session:
         if topic == P.topic_setup(self.mid):
             if payload != self.setup_data and self.finished is None and not self.setup_again:
                 self.setup_again = time.monotonic()  # someone else's: ours again soon
+            return
+        if topic == P.topic_presence(self.mid, self.side.side):
+            # a retained presence not ours would hide us from the other side
+            # when it (re)subscribes: ours again soon
+            if payload not in (self.presence_data, self.will_data) and not self.presence_again:
+                self.presence_again = time.monotonic()
             return
         if not self.ready:
             return  # the snapshot after our attach brings it again
@@ -634,6 +646,8 @@ class Session:
             self.unacked_at = None
         if self.setup_again and now - self.setup_again > 0.5 and self.net.connected.is_set():
             self._publish_setup()
+        if self.presence_again and now - self.presence_again > 0.5 and self.net.connected.is_set():
+            self._presence_online()
         if self.gone_at is not None and now - self.gone_at > self.grace:
             raise Gone(
                 _(
