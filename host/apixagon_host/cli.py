@@ -104,6 +104,12 @@ def _logs_args(p):
         "tags", nargs="+", metavar="Name=value", help=_('Black=Anna Gold=Ben Event="Club night"')
     )
     _db(a)
+    a = sub.add_parser("review", help=_("each move graded against the best one the seat could see"))
+    a.add_argument("id", type=int, help=_("match id (apixagon logs list)"))
+    a.add_argument("--json", action="store_true", help=_("print the review as one JSON object"))
+    a.add_argument("--progress", action="store_true", help=_("progress bar even when not a tty"))
+    a.add_argument("--jobs", type=int, default=1, help=_("processes scoring moves (default 1)"))
+    _db(a)
     a = sub.add_parser("render", help=_("draw a position as SVG or PNG"))
     a.add_argument("id", type=int, help=_("match id (apixagon logs list)"))
     a.add_argument("--ply", type=int, default=None, help=_("after this many moves (default: all)"))
@@ -140,6 +146,8 @@ _LOGS = {"list": "list_"}  # logs ACTION -> its function in logs.py, where not t
 
 
 def _run_logs(state, args):
+    if args.action == "review":
+        return _run("reviewcli")(state, args)  # the engine loaded only for a review
     return _run("logs:" + _LOGS.get(args.action, args.action))(state, args)
 
 
@@ -186,7 +194,11 @@ COMMANDS = {
     ),
     "ports": (_run("logs:ports"), lambda p: None, N_("find APIXAGON boards on USB serial ports")),
     "status": (_run("logs:status"), _port, N_("the board's identity, match and storage")),
-    "logs": (_run_logs, _logs_args, N_("match logs: pull, list, show, export, tag, render")),
+    "logs": (
+        _run_logs,
+        _logs_args,
+        N_("match logs: pull, list, show, export, tag, review, render"),
+    ),
     "selftest": (
         _run("logs:selftest"),
         _selftest_args,
