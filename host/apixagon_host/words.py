@@ -13,42 +13,42 @@ from .termtext import typed
 # NOTATION "Stable reason codes" -> why, as RULES.md says it. A code a
 # newer board sends that is not here is shown as itself.
 REASON_WORDS = {
-    "bad-syntax": "not a move the board can read",
-    "bad-cell": "no such cell on the board",
-    "unknown-card": "the board does not know this card",
-    "not-your-turn": "it is the other side's turn",
-    "occupied": "the cell already holds a card",
+    "bad-syntax": N_("not a move the board can read"),
+    "bad-cell": N_("no such cell on the board"),
+    "unknown-card": N_("the board does not know this card"),
+    "not-your-turn": N_("it is the other side's turn"),
+    "occupied": N_("the cell already holds a card"),
     # §3 rule 1, §3.1
-    "royal-locked": "the Royal Cell (E5) takes a card only from a side with a sequence of 3",
+    "royal-locked": N_("the Royal Cell (E5) takes a card only from a side with a sequence of 3"),
     # §3 rule 4, D-4
-    "adjacent-opponent": "beside an opponent card without blocking or extending a run",
-    "card-already-played": "this card has already been played",
+    "adjacent-opponent": N_("beside an opponent card without blocking or extending a run"),
+    "card-already-played": N_("this card has already been played"),
     # §3.2: specials only after the Royal Cell is occupied
-    "specials-locked": "special cards unlock once the Royal Cell is occupied",
-    "special-used": "each special card is used once, and this one has been",
+    "specials-locked": N_("special cards unlock once the Royal Cell is occupied"),
+    "special-used": N_("each special card is used once, and this one has been"),
     # §3.2 Rain / Beekeeper: an open end of a run
-    "not-open-end": "not a free open end of a run",
-    "sealed": "a sequence of 4 is sealed: its cards never move again",
-    "royal-immovable": "the card on the Royal Cell never moves",
-    "bad-target": "not something this move can be made on now",
-    "game-over": "the match is over",
-    "not-allowed-in-mode": "not played in this game mode",
+    "not-open-end": N_("not a free open end of a run"),
+    "sealed": N_("a sequence of 4 is sealed: its cards never move again"),
+    "royal-immovable": N_("the card on the Royal Cell never moves"),
+    "bad-target": N_("not something this move can be made on now"),
+    "game-over": N_("the match is over"),
+    "not-allowed-in-mode": N_("not played in this game mode"),
     # §4 D-9: a pass only in a tactical void
-    "cannot-pass": (
+    "cannot-pass": N_(
         "a pass only in a tactical void: after the team's deck-empty and before its keeper's"
         " reserve, never by the keeper (and with two to a team only when nothing can be played)"
     ),
     # the board's own (firmware smartboard.referee): a seat played from
     # elsewhere, the computer's, whose move the board waits for
-    "wrong-move": "not the computer's move: put the card it names where it pulses",
+    "wrong-move": N_("not the computer's move: put the card it names where it pulses"),
 }
 
 # STATUS declare=<what>:<who> -> what CONFIRM would declare (%s: who)
 DECLARATION_WORDS = {
-    "deck-empty": "deck empty for %s",
-    "forced-removal": "a forced removal for %s",
-    "pass": "pass of %s",  # §4 D-9: the seat to play
-    "out": "%s is out of cards and wins",  # §6 D-13
+    "deck-empty": N_("deck empty for %s"),
+    "forced-removal": N_("a forced removal for %s"),
+    "pass": N_("pass of %s"),  # §4 D-9: the seat to play
+    "out": N_("%s is out of cards and wins"),  # §6 D-13
 }
 
 # RULES §1: records and code say Black and Gold. The board lights Black in
@@ -83,17 +83,17 @@ def winner_text(winner, sides="BG"):
     """STATUS winner= in words: `Black (blue) wins`, `team A wins`,
     `player 3 wins` (Junior), `draw`, `no winner (all cards placed)`."""
     if winner == "draw":
-        return "draw"
+        return _("draw")
     if winner == "none":
-        return "no winner (all cards placed)"  # §6 D-13: nobody named
-    return "%s wins" % side_name(winner, sides)
+        return _("no winner (all cards placed)")  # §6 D-13: nobody named
+    return _("{side} wins").format(side=side_name(winner, sides))
 
 
 def reason(code):
     """The refusal's why, with its code: a player reads the first, a bug
     report quotes the second."""
     words = REASON_WORDS.get(code)
-    return "%s (%s)" % (words, code) if words else code
+    return "%s (%s)" % (_(words), code) if words else code
 
 
 def action(apx):
@@ -108,21 +108,23 @@ def action(apx):
     if not rest:
         return who
     what = rest[0]
-    if what.isdigit():
-        return "%s%s%s%s" % (side, what, " on " + rest[1] if len(rest) > 1 else "", by)
-    if what in _SPECIALS:
-        card = side + _SPECIALS[what]
+    if what.isdigit() or what in _SPECIALS:
+        card = side + (what if what.isdigit() else _SPECIALS[what])
         if what == "beekeeper" and len(rest) == 3:
-            return "%s %s to %s%s" % (card, rest[1], rest[2], by)
-        return "%s%s%s" % (card, " on " + rest[1] if len(rest) > 1 else "", by)
+            moved = _("{card} {start} to {end}").format(card=card, start=rest[1], end=rest[2])
+            return moved + by
+        if len(rest) > 1:
+            return _("{card} on {cell}").format(card=card, cell=rest[1]) + by
+        return card + by
     if what == "pass":
-        return "%s passes" % who  # §4 D-9
+        return _("{who} passes").format(who=who)  # §4 D-9
     if what == "out":
-        return "%s is out of cards" % side_name(who)  # §6 D-13
+        return _("{who} is out of cards").format(who=side_name(who))  # §6 D-13
     if what == "reserve" and len(rest) == 1:
-        return "%s: the empty reserve" % who  # §4 D-14: nothing could come back
+        # §4 D-14: nothing could come back
+        return _("{who}: the empty reserve").format(who=who)
     if what in DECLARATION_WORDS:
-        return "%s declares %s" % (who, what)
+        return _("{who} declares {what}").format(who=who, what=what)
     return " ".join(words)
 
 
@@ -153,48 +155,51 @@ def expect_line(apx, sides="BG"):
     `Gold plays G12 on F5 — take G12 from Gold's deck`."""
     words = apx.replace("_", " ").split()
     if len(words) < 2:
-        return "the computer: %s" % apx
+        return _("the computer: {move}").format(move=apx)
     who, what, rest = words[0], words[1], words[2:]
     side, seat = who[:1], who[1:]
     name = side_name(side, sides) if not seat else who
-    deck = "%s's deck" % (side_name(side, sides) if sides != "AB" else "team %s" % side)
+    if sides != "AB":
+        deck = _("{side}'s deck").format(side=side_name(side, sides))
+    else:
+        deck = _("team {team}'s deck").format(team=side)
     if what.isdigit() and rest:
-        card = "%s%s" % (side, what)
-        return "%s plays %s on %s — take %s from %s" % (name, card, rest[0], card, deck)
+        return _("{who} plays {card} on {cell} — take {card} from {deck}").format(
+            who=name, card="%s%s" % (side, what), cell=rest[0], deck=deck
+        )
     if what == "rain" and rest:
-        return "%s plays a Rain on %s — put a %s Rain there" % (name, rest[0], side)
+        return _("{who} plays a Rain on {cell} — put a {side} Rain there").format(
+            who=name, cell=rest[0], side=side
+        )
     if what == "smoker" and rest:
-        return "%s plays its Smoker on %s — tap %ssmoker on the pad, then lift the card on %s" % (
-            name,
-            rest[0],
-            side,
-            rest[0],
-        )
+        return _(
+            "{who} plays its Smoker on {cell} — tap {side}smoker on the pad,"
+            " then lift the card on {cell}"
+        ).format(who=name, cell=rest[0], side=side)
     if what == "beekeeper" and len(rest) == 2:
-        return "%s plays its Beekeeper: %s to %s — tap %sbee on the pad, then move that card" % (
-            name,
-            rest[0],
-            rest[1],
-            side,
-        )
+        return _(
+            "{who} plays its Beekeeper: {start} to {end} — tap {side}bee on the pad,"
+            " then move that card"
+        ).format(who=name, start=rest[0], end=rest[1], side=side)
     if what == "reserve":
-        cells = " ".join(rest) or "nothing"
-        return "%s takes back %s for the reserve — lift them, then press CONFIRM" % (name, cells)
-    return "the computer: %s" % " ".join(words)
+        return _("{who} takes back {cells} for the reserve — lift them, then press CONFIRM").format(
+            who=name, cells=" ".join(rest) or _("nothing")
+        )
+    return _("the computer: {move}").format(move=" ".join(words))
 
 
 def computer_text(value, sides="BG"):
     """STATUS computer=<seats>:<level> (`G:3`, `A2+B1:2`) in words."""
-    seats, _, level = value.partition(":")
+    seats, _sp, level = value.partition(":")
     who = ", ".join(
         side_name(w, sides) if len(w) == 1 and sides != "AB" else w for w in seats.split("+") if w
     )
-    return "the computer plays %s at level %s" % (who or "?", level or "?")
+    return _("the computer plays {who} at level {level}").format(who=who or "?", level=level or "?")
 
 
 def status_refusal(value, moves=None):
     """STATUS refused=<code>:<apx with _> in words (moves: STATUS moves=)."""
-    code, _, apx = value.partition(":")
+    code, _sp, apx = value.partition(":")
     return refusal("%s %s" % (code, apx.replace("_", " ")), moves)
 
 
@@ -224,11 +229,11 @@ def declaration(value, sides="BG"):
     """STATUS declare=<declaration>:<who> -> what CONFIRM would declare:
     `DECLARE: pass of A2 — press CONFIRM`. sides: STATUS sides= (B is
     Black in BG, team B in AB)."""
-    what, _, letter = value.partition(":")
+    what, _sp, letter = value.partition(":")
     form = DECLARATION_WORDS.get(what)
     who = side_name(letter, sides)
-    said = form % who if form else "%s %s" % (who, what)
-    return "DECLARE: %s — press CONFIRM" % said
+    said = _(form) % who if form else "%s %s" % (who, what)
+    return _("DECLARE: {what} — press CONFIRM").format(what=said)
 
 
 def setting_value(key, word, sides="BG", mode=None):

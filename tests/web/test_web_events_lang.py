@@ -55,15 +55,24 @@ def events_until(r, kind):
 def test_two_pages_at_once_each_read_the_events_in_their_language(server, monkeypatch):
     monkeypatch.setitem(i18n._catalogues, "it", Marked())  # '[it] ' before every message
     with stream(server, "it") as it_page, stream(server, "en") as en_page:
-        hear(server, "move 1 B 3 E6", "move 0", "want E4:B12 F5:G3", "refused occupied")
+        hear(
+            server,
+            "move 1 B 3 E6",
+            "move 0",
+            "want E4:B12 F5:G3",
+            "expect G_12_F5",
+            "refused occupied",
+        )
         it = events_until(it_page, "refused")
         en = events_until(en_page, "refused")
     assert en["take-back"] == "take-back: B 3 E6 taken back (0 moves)"
     assert it["take-back"] == "[it] take-back: B 3 E6 taken back ([it] 0 moves)"
     assert en["want"] == "put back: E4 B12, F5 G3"
     assert it["want"] == "[it] put back: E4 B12, F5 G3"
-    assert en["refused"].startswith("refused: ") and "[it]" not in en["refused"]
-    assert it["refused"].startswith("[it] refused: ")
+    assert en["expect"] == "Gold plays G12 on F5 — take G12 from Gold's deck"
+    assert it["expect"] == "[it] [it] Gold plays G12 on F5 — take G12 from [it] [it] Gold's deck"
+    assert en["refused"] == "refused: the cell already holds a card (occupied)"
+    assert it["refused"] == "[it] refused: [it] the cell already holds a card (occupied)"
     assert i18n.lang() == "en"  # the server's own language untouched
 
 
