@@ -23,6 +23,7 @@ from .errors import CommandError
 from .i18n import N_, _
 from .liveview import legend
 from .termtext import ECHO, cap, typed
+from .worded import Worded, message
 
 SIMULATOR = logs.SIMULATOR  # HELLO board= of the simulated board
 BUTTONS = ("mode", "confirm", "declare")
@@ -466,11 +467,19 @@ class Companion:
             with Store(self.db, True) as store:
                 store.pend_tags(s.info.get("id", "?"), log, tags)
         except (ValueError, CommandError) as e:
-            return ["error: the tags were not kept: %s" % e]
+            # Worded: the web page's events list says it in each page's language
+            return [Worded(message, N_("error: the tags were not kept: {why}"), why=str(e))]
         named = {k: v for k, v in tags.items() if k not in ("Date", "Time")}
         if not named:
             return []  # the date alone: nothing a player asked for
-        return ["match %s: %s (stored with it when pulled)" % (log, _pairs(named))]
+        return [
+            Worded(
+                message,
+                N_("match {log}: {tags} (stored with it when pulled)"),
+                log=log,
+                tags=_pairs(named),
+            )
+        ]
 
     def _connected(self):
         if not self.session.connected:
