@@ -26,8 +26,8 @@ from apixagon_host import link as L
 from .. import matchend
 from ..errors import EXIT_FAILED, CommandError
 from ..i18n import _
+from . import feed, seal
 from . import protocol as P
-from . import seal
 from .transport import Transport, redact
 
 POLL_S = 0.5  # how often the board's STATUS is looked at (a reboot, a resume)
@@ -56,8 +56,12 @@ class Session:
         password=None,
         client=None,
         state_dir=None,
+        watch_delay=feed.DEFAULT_DELAY,
     ):
         self.link = link
+        self.watch_delay = feed.check_delay(watch_delay)
+        self.watch_key = None  # the host's key signing the spectators' feed (feed.py)
+        self.watch_fp = None  # its fingerprint: what spectators are given
         self.url = url
         if role not in ("host", "join"):
             raise CommandError(_("role must be host or join, not %r") % role)
@@ -126,6 +130,9 @@ class Session:
         self.keep = seal.Keep(self.state_dir, self.mid, self.role)
         self.counter = seal.Counter(self.keep)
         self.pub = seal.public(self.keep.secret)
+        if self.role == "host":
+            self.watch_key = feed.load_key(self.state_dir, self.mid)
+            self.watch_fp = feed.fingerprint(feed.public(self.watch_key))
         self.setup_fields = {k: st.get(k, "") for k in ("mode", "start", "option", "players")}
         if self.role == "host":
             # The host says which side it plays, retained on the match's
@@ -560,19 +567,11 @@ class Session:
                 self.send(a[1], **a[2])
             elif kind == "expect":
                 self._expect(a[1], a[2])
-            elif kind == "record":
-                if len(self.side.moves) < self.side.peer_moves:
-                    continue  # the other side's is newer: spectators keep it
-                data = P.encode(
-                    "record",
-                    self.ckey,
-                    self.side.side,
-                    self.counter.next(),
-                    lines=a[1],
-                    moves=len(self.side.moves),
-                    head=self.side.head(),
-                )
-                self.net.publish(P.topic_record(self.mid), data, retain=True)
+            elif kind == "record" and self.watch_key is not None:
+                # only the host publishes for spectators, and only the
+                # record held back by watch_delay moves: never the live one
+                data = feed.encode(self.watch_key, self.counter.next(), a[1], self.watch_delay)
+                self.net.publish(feed.topic(self.watch_fp), data, retain=True)
             elif kind == "say":
                 self.say(a[1])
             elif kind == "error":
