@@ -341,12 +341,19 @@ def _game(lines, upto):
     return g
 
 
+HAND_TAGS = ("Computer ", "Seed ")  # the tags a review reads (the dealt hands)
+
+
 def record_hash(text_lines):
-    """The review cache's key: the record's lines, the review's version."""
+    """The review cache's key: the record's lines but its tags (players'
+    names, dates: the review reads only those of HAND_TAGS), the
+    review's version."""
     h = hashlib.sha256()
     h.update(("review %d level %d seed %d\n" % (SCHEMA, LEVEL, SEED)).encode())
     for x in text_lines:
-        h.update(x.encode() + b"\n")
+        tag = x.lstrip().startswith("[")
+        if not tag or x.lstrip()[1:].startswith(HAND_TAGS):
+            h.update(x.encode() + b"\n")
     return h.hexdigest()
 
 

@@ -41,6 +41,7 @@ from . import lang as L
 from . import library, live
 from .guard import Guard, Quiet
 from .pagewords import page_words
+from .reviews import Reviews
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The manual as `make docs` builds it in this checkout (build/site): served
@@ -452,6 +453,25 @@ def create_app(
             return JSONResponse({"ok": False, "error": str(e)}, 409)
         return JSONResponse({"ok": True, "job": job.as_dict()})
 
+    reviews = Reviews()
+
+    async def review_state(request):
+        m = await run_in_threadpool(_match, request)
+        if m is None:
+            return JSONResponse({"state": "failed", "error": _("no such match")}, 404)
+        return JSONResponse(await run_in_threadpool(reviews.state, m.apx().splitlines()))
+
+    async def review_start(request):
+        m = await run_in_threadpool(_match, request)
+        if m is None:
+            return JSONResponse({"ok": False, "error": _("no such match")}, 404)
+        try:
+            await form(request)  # {}: the button's, nothing more
+        except BadBody as e:
+            return JSONResponse({"ok": False, "error": str(e)}, e.status)
+        got = await run_in_threadpool(reviews.start, m.apx().splitlines())
+        return JSONResponse(dict(got, ok=True))
+
     async def job(request):
         return JSONResponse(bridge.job.as_dict() if bridge.job else None)
 
@@ -547,6 +567,8 @@ def create_app(
         Route("/match/{id:int}/thumb.svg", thumb),
         Route("/match/{id:int}/download.{ext:str}", _only(download, ("apx", "json", "svg", "png"))),
         Route("/match/{id:int}/tags", tags, methods=["POST"]),
+        Route("/match/{id:int}/review.json", review_state),
+        Route("/match/{id:int}/review", review_start, methods=["POST"]),
         Route("/board", board_page),
         Route("/rules", rules_page),
         Route("/watch/{code:str}.apx", watch_apx),

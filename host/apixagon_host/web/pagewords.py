@@ -19,6 +19,20 @@ PAGE_WORDS = {
     # match.js: the replay's position, the tags saved
     "ply": N_("move {ply} of {n}"),
     "saved": N_("saved"),
+    # match.js: the review (review.py's grades)
+    "review_running": N_("reviewing: {done} of {total} moves…"),
+    "review_done": N_("reviewed at the computer's level 6"),
+    "review_failed": N_("failed: {error}"),
+    "review_better": N_("move {ply}, {move}: {grade}; better: {better}"),
+    "review_fine": N_("move {ply}, {move}: {grade}"),
+    "review_turn": N_("move {ply}: {swing} points towards {side}"),
+    "grade_best": N_("best"),
+    "grade_good": N_("good"),
+    "grade_inaccuracy": N_("inaccuracy"),
+    "grade_mistake": N_("mistake"),
+    "grade_blunder": N_("blunder"),
+    "grade_missed": N_("missed"),
+    "grade_in-time": N_("in time"),
 }
 
 
