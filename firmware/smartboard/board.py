@@ -709,7 +709,7 @@ class Board:
         if rem is not None and not rem.level and self._far_declaration(rem, kind, arg):
             # a seat played from elsewhere (smartboard.remote) declares at
             # its own board: its move comes from there, its deck is there
-            who = arg if kind == DECK_EMPTY else ref.game.side_to_play()
+            who = arg if kind == DECK_EMPTY or kind == FORCED_REMOVAL else ref.game.side_to_play()
             ref._refuse(referee.WRONG_MOVE, kind, bytes((who,)))
             self._refresh()
             return referee.WRONG_MOVE
@@ -730,7 +730,13 @@ class Board:
         g = self.ref.game
         if kind == PASS:
             return rem.plays(g)
-        if kind == DECK_EMPTY:
+        if kind == FORCED_REMOVAL and rem.plays(g):
+            # on the far seat's turn its board may be placing this very
+            # move: declared then, the two boards' records would cross
+            return True
+        if kind == DECK_EMPTY or kind == FORCED_REMOVAL:
+            # the far team's deck is at its board (RULES.md §4): so is the
+            # card a forced removal locks away
             for t, _ in rem.held:
                 if t == arg:
                     return True

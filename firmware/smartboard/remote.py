@@ -14,6 +14,8 @@ from apixagon.codes import (
     BAD_SYNTAX,
     BEEKEEPER,
     DECK_EMPTY,
+    FORCED_REMOVAL,
+    NOT_ALLOWED_IN_MODE,
     NOT_YOUR_TURN,
     OK,
     PASS,
@@ -130,6 +132,8 @@ def expect(board, args):
     letter, seat, kind, card, cells = v.got
     t = g.side_to_play()
     letters = record.side_letters(g)
+    if kind == FORCED_REMOVAL:
+        return _forced(b, rem, g, letter, seat, text)
     r = OK
     if letter != letters[t] or (seat and seat != g.seat_to_play()) or not rem.plays(g):
         r = NOT_YOUR_TURN  # not the far seat's turn: nothing it may do
@@ -154,7 +158,7 @@ def expect(board, args):
     elif kind == DECK_EMPTY:
         m = _move(DECK_EMPTY)  # the core judges it as the board declares it
     else:
-        r = BAD_SYNTAX  # a forced removal or Junior's out: the players' own, at their board
+        r = BAD_SYNTAX  # Junior's out: the players' own, at their board
     if r:
         return "refused %s %s" % (report.reason_name(r), text)
     nlog = g.nlog
@@ -172,3 +176,28 @@ def expect(board, args):
         b._refresh()
         return "refused %s %s" % (report.reason_name(BAD_SYNTAX), text)
     return "expect " + report.expect_text(b)
+
+
+def _forced(b, rem, g, letter, seat, text):
+    # RULES.md §4: a forced removal falls on no turn; the far team's deck
+    # is at its own board, so it is declared there and carried out here at
+    # once, whoever is to play.
+    letters = record.side_letters(g)
+    t = letters.index(letter) if letter in letters else -1
+    held = False
+    for x, _ in rem.held:
+        if x == t:
+            held = True
+    if seat or not held:
+        return "refused %s %s" % (
+            report.reason_name(NOT_YOUR_TURN if not seat else BAD_SYNTAX),
+            text,
+        )
+    if not g.teams:
+        return "refused %s %s" % (report.reason_name(NOT_ALLOWED_IN_MODE), text)
+    nlog = g.nlog
+    r = b.ref.declare_forced_removal(t)
+    b._refresh()
+    if r or g.nlog == nlog:
+        return "refused %s %s" % (report.reason_name(r or BAD_SYNTAX), text)
+    return "%d %s" % (g.nmoves(), record.last_move(g)[2])

@@ -6,6 +6,7 @@
 # also run under the MicroPython unix port.
 import sys
 
+from apixagon.codes import SILENT_SWARM
 from apixagon.geometry import NCELLS, cell_name
 from boardkit import card
 from eventkit import evs, started
@@ -86,7 +87,7 @@ def test_a_move_the_rules_refuse_changes_nothing():
         ("G 5 Z9", "refused bad-cell G 5 Z9"),
         ("G 44 E5", "refused unknown-card G 44 E5"),
         ("G hello E5", "refused bad-syntax G hello E5"),
-        ("G forced-removal", "refused bad-syntax G forced-removal"),
+        ("G forced-removal", "refused not-allowed-in-mode G forced-removal"),  # §4 only
     ):
         assert bd.ask("EXPECT 1 " + line) == (True, want), line
         assert g.nmoves() == 1 and not bd.r.board.ref.expect & 0xFFFF, line
@@ -113,3 +114,25 @@ def test_the_far_side_declares_at_its_own_board():
     # its declaration, given by the host, the board carries out itself
     assert bd.ask("EXPECT 1 G deck-empty") == (True, "2 G deck-empty")
     assert g.over()
+
+
+def test_a_forced_removal_is_declared_at_the_guilty_teams_board():
+    # RULES.md §4: the card it locks away is drawn from the guilty team's
+    # deck, which is at its own board: the far team's is refused here and,
+    # given by the host, carried out on any turn; this board's own team's
+    # waits for its own turn (on the far seat's, the records would cross).
+    bd = started("lr-forced", SILENT_SWARM)
+    g = bd.r.board.ref.game
+    assert bd.ask("REMOTE B1+B2") == (True, "remote=B1+B2")
+    assert bd.ask("DECLARE forced-removal B") == (True, "refused wrong-move B forced-removal")
+    assert bd.ask("EXPECT 0 B1 forced-removal")[1].startswith("refused bad-syntax")
+    assert bd.ask("EXPECT 0 A forced-removal")[1].startswith("refused not-your-turn")
+    assert g.nmoves() == 0
+    assert bd.ask("EXPECT 0 B forced-removal") == (True, "1 B forced-removal")
+    assert g.forced_removals(1) == 1 and g.side_to_play() == 0  # A1 still to play
+    assert bd.ask("DECLARE forced-removal A") == (True, "2 A forced-removal")
+    bd.r.put("E3", card(0, 12))
+    bd.r.settle()
+    assert g.nmoves() == 3, bd.r.board.ref.refusal
+    assert bd.ask("DECLARE forced-removal A") == (True, "refused wrong-move A forced-removal")
+    assert g.forced_removals(0) == 1 and g.nmoves() == 3
