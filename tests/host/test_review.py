@@ -138,3 +138,40 @@ def test_logs_review_of_no_such_match_says_so(tmp_path):
     assert code != 0
     code = cli.main(["logs", "review", "1", "--db", db, "--jobs", "0"], cli.State(out=out))
     assert code != 0
+
+
+def test_the_computers_seat_is_judged_with_the_hand_the_board_dealt_it():
+    # A board's match against the computer (smartboard.computer, level 2,
+    # [Seed] 1234 in its log): the review deals the computer's hand again
+    # from the seed and judges each of its moves with exactly the cards
+    # it held then; Black, whose hand the board never saw (§8), is judged
+    # with an estimate from its own cards.
+    from apixagon import dealer
+    from apixagon import engine as E
+    from apixagon.codes import DECK_EMPTY, OK
+    from smartboard.computer import Computer, tags
+
+    g = Game(0, 0, 0, False)
+    comp = Computer(g, [(1, 1)], 2, 1234)
+    table = dealer.Table(g, [(0, 1)], 99)
+    black = E.Engine(2, 5)
+    held = {}
+    while not g.over() and g.nmoves() < 24:
+        if g.side_to_play() == 1:
+            m = comp.move(g)
+            if not m or E.kind_of(m) == DECK_EMPTY:
+                break
+            held[g.nmoves() + 1] = sorted(comp.table.hand(1, 1))
+            assert E.play(g, m, 1, 1) == OK
+            comp.done(m, 1, 1, g)
+        else:
+            m = dealer.choose(g, table, black, 0, 1)
+            if not m:
+                break
+            assert dealer.carry_out(g, table, black, m, 0, 1) == OK
+    lines = ['[%s "%s"]' % kv for kv in tags(g, [(1, 1)], 2, 1234)] + record.write(g)
+    got = review.review(lines)
+    gold = [m for m in got["moves"] if m["seat"] == "G" and m["grade"]]
+    assert gold and {m["ply"]: m["cards"] for m in gold} == {p: held[p] for p in held}
+    assert all(m["hand"] == "dealt" for m in gold)
+    assert all(m["hand"] == "inferred" for m in got["moves"] if m["seat"] == "B" and m["grade"])
