@@ -7,7 +7,7 @@ import sys
 
 from ..errors import CommandError
 from ..i18n import _
-from . import hands
+from . import feed, hands
 from . import protocol as P
 from .transport import DEFAULT_URL, parse_url
 
@@ -56,6 +56,14 @@ def add_args(p):
         "--seconds", type=float, default=0, help=_("stop after this long (default: never)")
     )
     p.add_argument(
+        "--watch-delay",
+        type=int,
+        default=feed.DEFAULT_DELAY,
+        help=_(
+            "host: moves the spectators' feed is held back (default %(default)s, at least {min})"
+        ).format(min=feed.MIN_DELAY),
+    )
+    p.add_argument(
         "--hands",
         action="store_true",
         help=_(
@@ -92,6 +100,7 @@ def run(state, args):
         )
     if args.code is not None:
         P.check_code_or_usage(args.code)
+    feed.check_delay(args.watch_delay)  # said before the board is touched
     broker = None
     if not args.broker and args.role == "host" and not _listening("127.0.0.1", 1883):
         from .broker import Broker
@@ -116,8 +125,16 @@ def run(state, args):
             ca=args.ca,
             user=args.user,
             password=os.environ.get(args.password_env) if args.password_env else None,
+            watch_delay=args.watch_delay,
         )
         session.start()
+        if session.watch_fp is not None:
+            say(
+                _(
+                    "spectators: give them the fingerprint {fp} (never the code); they watch "
+                    "{n} moves behind at /watch/{fp} of apixagon serve --watch-broker URL"
+                ).format(fp=session.watch_fp, n=args.watch_delay)
+            )
         if getattr(link, "info", {}).get("board") == hands.SIMULATOR and (
             args.hands or sys.stdin.isatty()
         ):

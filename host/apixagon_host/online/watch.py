@@ -1,60 +1,36 @@
-"""Spectators: the records of online matches, as their sides publish them
-(retained on apixagon/v2/MATCH-ID/record, MAC'd under the code key: a
-spectator needs the code), shown delayed by a number of moves
-(a spectator beside a player could otherwise tell them the other side's
-move before the board shows it). What is kept is checked first: a record
-line the rules core does not take, or anything but header and move lines,
-drops the whole message (a side's publish is never trusted more than a
-move is). Hands are never in it: no message of the protocol carries one."""
+"""Spectators: the feeds of online matches (feed.py), as their hosts
+publish them, already held back by at least feed.MIN_DELAY moves and signed
+with each match's own Ed25519 key. A spectator is given the key's
+fingerprint, never the match code. Only a record that verifies against the
+fingerprint's key, is newer than the last one taken (a replayed older one
+is not) and that the rules core takes is kept; anything else on the topic
+is ignored and said in a log line. Hands are never in it: no message of the
+protocol carries one."""
 
-import re
+import sys
 import threading
 
-from apixagon import record
-from apixagon.game import Game
-
 from ..i18n import _
-from . import protocol as P
-from . import seal
+from . import feed
 
-DEFAULT_DELAY = 2  # moves held back from spectators
+DEFAULT_DELAY = feed.DEFAULT_DELAY  # moves held back from spectators
 MAX_MATCHES = 1000  # matches kept at once (the oldest heard goes first)
-KEEP = 8  # records kept a match, the newest first to be shown
-_MID = re.compile(r"^[0-9a-f]{32}$")
-
-
-def check_record(data, key):
-    """(lines, moves) of a record message MAC'd under the match's code key,
-    or ProtocolError."""
-    msg = P.decode(data, key, None, ("record",))
-    lines = msg["lines"]
-    for x in lines:
-        if not (P.is_move(x) or x.startswith("[") or x.split(" ")[0] in record_headers()):
-            raise P.ProtocolError(_("malformed record: %r") % x[:40])
-    game, verdicts = record.check(lines, Game)
-    bad = [v for v in verdicts if v[1]]
-    if bad:
-        raise P.ProtocolError(_("record refused by the rules: line %d") % bad[0][0])
-    return lines, sum(1 for x in lines if P.is_move(x))
-
-
-def record_headers():
-    return ("mode", "option", "start", "players")
 
 
 class Watcher:
-    """The latest record of every match heard on the broker."""
+    """The newest verified record of every match heard on the broker."""
 
-    def __init__(self, url, delay=DEFAULT_DELAY, client=None):
+    def __init__(self, url, delay=DEFAULT_DELAY, client=None, log=None):
         from .transport import Transport
 
-        self.delay = max(0, int(delay))
+        self.delay = feed.check_delay(delay)
         self.url = url
-        self.records = {}  # match id -> the last few record messages heard
+        self.records = {}  # fingerprint -> the newest verified feed message
         self.refused = 0
+        self.log = log or _stderr
         self._lock = threading.Lock()
         self.net = Transport(url, client or "apixagon-watch-%d" % id(self))
-        self.net.subscribe(P.ROOT + "/+/record")
+        self.net.subscribe(feed.ROOT + "/+")
         self._thread = None
         self._stop = False
 
@@ -71,48 +47,54 @@ class Watcher:
                 self.take(item[1], item[2])
 
     def take(self, topic, data):
-        # kept by the match's id (its topic): its code, and so its key, is
-        # known only when someone asks for it (view). The last few kept: one
-        # published by someone without the code does not hide the real one
-        parts = topic.split("/")
-        if len(parts) != 4 or not _MID.match(parts[2]) or not data or len(data) > P.MAX_BYTES:
-            return
-        with self._lock:
-            got = self.records.pop(parts[2], [])
-            got = (got + [data])[-KEEP:]
-            self.records[parts[2]] = got
-            while len(self.records) > MAX_MATCHES:
-                self.records.pop(next(iter(self.records)))
-
-    def _record(self, code):
+        """Keep the feed message data heard on topic if it is the
+        fingerprint's, newer than the one kept, and the rules take it."""
+        fp = topic[len(feed.ROOT) + 1 :] if topic.startswith(feed.ROOT + "/") else ""
         try:
-            c = P.check_code(code)
-        except P.ProtocolError:
-            return None
-        key = seal.code_key(c)
-        with self._lock:
-            got = list(self.records.get(seal.match_id(c), []))
-        for data in reversed(got):
-            try:
-                return check_record(data, key)
-            except P.ProtocolError:
-                self.refused += 1
-        return None
+            fp = feed.check_fingerprint(fp)
+            msg = feed.verify(data, fp)
+            with self._lock:
+                old = self.records.get(fp)
+                if old is not None and msg["seq"] <= old["seq"]:
+                    raise feed.FeedError(_("not newer than the record shown: a replay"))
+                self.records.pop(fp, None)
+                self.records[fp] = msg
+                while len(self.records) > MAX_MATCHES:
+                    self.records.pop(next(iter(self.records)))
+        except feed.FeedError as e:
+            self.refused += 1
+            self.log(_("watch: ignored a record on {topic}: {why}").format(topic=topic[:80], why=e))
 
-    def view(self, code, delay=None):
+    def view(self, fp, delay=None):
         """The match as spectators see it: header and the moves but the
-        last `delay` (at least the watcher's own); None if not heard."""
-        d = self.delay if delay is None else max(self.delay, delay)
-        rec = self._record(code)
-        if rec is None:
+        last `delay` (at least the watcher's own and the host's); None if
+        not heard or fp is no fingerprint."""
+        try:
+            fp = feed.check_fingerprint(fp)
+        except feed.FeedError:
             return None
-        lines, moves = rec
-        shown = max(0, moves - d)
-        header = [x for x in lines if not P.is_move(x)]
-        kept = [x for x in lines if P.is_move(x)][:shown]
-        c = seal.group(P.check_code(code))
-        return {"code": c, "moves": moves, "shown": shown, "delay": d, "lines": header + kept}
+        with self._lock:
+            msg = self.records.get(fp)
+        if msg is None:
+            return None
+        d = max(self.delay, delay or 0, msg["held"])
+        shown = max(0, msg["played"] - d)
+        lines = msg["lines"]
+        header = [x for x in lines if not feed.is_move(x)]
+        kept = [x for x in lines if feed.is_move(x)][:shown]
+        return {
+            "fp": fp,
+            "moves": msg["played"],
+            "shown": shown,
+            "delay": d,
+            "lines": header + kept,
+        }
 
     def stop(self):
         self._stop = True
         self.net.stop(False)
+
+
+def _stderr(text):
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()

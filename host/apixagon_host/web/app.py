@@ -82,6 +82,7 @@ def create_app(
     token=None,
     manual=MANUAL,
     watcher=None,
+    watch_token=None,
 ):
     """The app around a started bridge.Bridge (or any object with its
     session, log, version, job, call, watch, unwatch, run_job) and the
@@ -90,7 +91,9 @@ def create_app(
     names the Host header may carry besides the loopback ones; token: the
     secret remote clients need (--allow-remote); manual: the built manual's
     folder, served at /manual/ if it holds an index.html. watcher: the
-    online matches' records for spectators (online.watch.Watcher), or None."""
+    online matches' records for spectators (online.watch.Watcher), or None;
+    watch_token: the spectators' link's secret, opening the watch pages
+    only (guard.py)."""
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
     # {% trans %} and _() in the templates (babel.cfg extracts them): each
     # page gets its request's catalogue in its context (page()); the
@@ -518,20 +521,22 @@ def create_app(
 
     # ---- spectators of online matches (read-only, delayed, no hands) --------
     def _watched(request):
-        code = request.path_params["code"].upper()
-        if watcher is None or not P.CODE_RE.match(code):
-            return None, code
+        # by the fingerprint of the host's signing key (online/feed.py):
+        # a spectator is never given the match's code
+        fp = request.path_params["fp"]
+        if watcher is None:
+            return None, fp
         try:
             delay = int(request.query_params.get("delay", "0"))
         except ValueError:
             delay = 0
-        return watcher.view(code, delay), code
+        return watcher.view(fp, delay), fp
 
     async def watch_page(request):
         v, code = _watched(request)
         if v is None:
             what = (
-                _("online match {code}").format(code=code[:12])
+                _("online match {code}").format(code=code[:32])
                 if watcher
                 else _("online watching (--watch-broker)")
             )
@@ -571,8 +576,8 @@ def create_app(
         Route("/match/{id:int}/review", review_start, methods=["POST"]),
         Route("/board", board_page),
         Route("/rules", rules_page),
-        Route("/watch/{code:str}.apx", watch_apx),
-        Route("/watch/{code:str}", watch_page),
+        Route("/watch/{fp:str}.apx", watch_apx),
+        Route("/watch/{fp:str}", watch_page),
         Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=os.path.join(HERE, "static")), name="static"),
     ]
@@ -581,7 +586,13 @@ def create_app(
     middleware = [
         Middleware(Quiet),
         Middleware(L.Language),
-        Middleware(Guard, allow_remote=allow_remote, hosts=hosts or (), token=token),
+        Middleware(
+            Guard,
+            allow_remote=allow_remote,
+            hosts=hosts or (),
+            token=token,
+            watch_token=watch_token,
+        ),
     ]
     return Starlette(routes=routes, middleware=middleware)
 
@@ -613,7 +624,7 @@ def _watch_svg(v):
 
     game, _verdicts = record.check(v["lines"], Game)
     title = _("online {code} \u00b7 move {shown} ({held} held back)").format(
-        code=v["code"], shown=v["shown"], held=v["moves"] - v["shown"]
+        code=v["fp"][:8], shown=v["shown"], held=v["moves"] - v["shown"]
     )
     return render_svg(game, title=title)
 

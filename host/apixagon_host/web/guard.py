@@ -10,6 +10,10 @@ and a database:
 - with --allow-remote, a client on another computer needs the secret
   printed with the server's URL (as notebook servers do): the URL's
   `?token=` is exchanged once for a cookie, then every request carries it;
+- a spectators' link (apixagon serve --watch-broker) carries another
+  token, `?watch=`, exchanged likewise for its own cookie: it opens the
+  watch pages of online matches and nothing else (a spectator is given
+  the match's position, never the board, its settings or the library);
 - every request that changes something (POST) must come from this
   server's own pages: its Origin (or Sec-Fetch-Site) says so, else 403;
 - the pages run only this server's scripts (Content-Security-Policy) and
@@ -21,6 +25,7 @@ mid-request is nobody's error; anything else is one line on stderr and a
 
 import hmac
 import ipaddress
+import re
 import sys
 from urllib.parse import parse_qsl, urlencode
 
@@ -30,6 +35,9 @@ from starlette.responses import PlainTextResponse, RedirectResponse
 from ..i18n import _
 
 COOKIE = "apixagon_token"
+WATCH_COOKIE = "apixagon_watch"
+# what the spectators' link opens: a watch page and its .apx, the icon
+_WATCH_PATH = re.compile(r"^/watch/[0-9A-Za-z]{1,64}(\.apx)?$|^/favicon\.ico$")
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 # The pages load only this server's scripts and styles, and no other site
@@ -96,11 +104,12 @@ class Guard:
     names the Host header may carry (loopback ones are always allowed);
     token: the secret remote clients need (None: not served remotely)."""
 
-    def __init__(self, app, allow_remote=False, hosts=(), token=None):
+    def __init__(self, app, allow_remote=False, hosts=(), token=None, watch_token=None):
         self.app = app
         self.allow_remote = allow_remote
         self.hosts = set(LOOPBACK_NAMES) | {h.lower().strip("[]") for h in hosts or ()}
         self.token = token
+        self.watch_token = watch_token  # the spectators' link's (None: no spectators)
 
     def _host_ok(self, headers):
         name = host_name(headers.get("host", ""))
@@ -109,6 +118,13 @@ class Guard:
         # An address typed as such was not looked up: no rebinding there.
         # Locally only the loopback ones (a page of this computer's).
         return self.allow_remote and _ip(name)
+
+    def _watcher(self, given):
+        return (
+            self.watch_token is not None
+            and given is not None
+            and hmac.compare_digest(given.encode(), self.watch_token.encode())
+        )
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -148,8 +164,29 @@ class Guard:
                 r = RedirectResponse(url, 303)
                 r.set_cookie(COOKIE, self.token, httponly=True, samesite="strict")
                 return await r(scope, receive, send)
+            watching = _WATCH_PATH.match(scope["path"]) is not None
+            given = query.get("watch")
+            if self._watcher(given) and watching:
+                del query["watch"]  # as the token above: a cookie, the link again without it
+                url = scope["path"] + ("?" + urlencode(query) if query else "")
+                r = RedirectResponse(url, 303)
+                r.set_cookie(WATCH_COOKIE, self.watch_token, httponly=True, samesite="strict")
+                return await r(scope, receive, send)
             held = _cookie(headers, COOKIE)
-            if held is None or not hmac.compare_digest(held, self.token):
+            if held is not None and hmac.compare_digest(held, self.token):
+                pass
+            elif self._watcher(_cookie(headers, WATCH_COOKIE)):
+                if not watching or scope["method"] not in ("GET", "HEAD"):
+                    return await _refuse(
+                        _(
+                            "refused: a spectators' link opens only the watch pages of online "
+                            "matches (/watch/FINGERPRINT), nothing else of this companion"
+                        ),
+                        scope,
+                        receive,
+                        send,
+                    )
+            else:
                 return await _refuse(
                     _("refused: open the address apixagon serve printed (it carries the token)"),
                     scope,

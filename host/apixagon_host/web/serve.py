@@ -5,7 +5,9 @@ serial link runs in the bridge's thread.
 
 --allow-remote opens it to the network, guarded (guard.py): the Host
 header must be one of this computer's names (or an address), and other
-computers need the secret token in the URL it prints."""
+computers need the secret token in the URL it prints. With --watch-broker
+it prints a second link too, for spectators: its own token opens the
+watch pages only (guard.py), never the board or the library."""
 
 import ipaddress
 import secrets
@@ -14,6 +16,8 @@ import sys
 import webbrowser
 
 from ..errors import EXIT_USAGE, CommandError
+from ..i18n import _
+from ..online.feed import DEFAULT_DELAY, MIN_DELAY, check_delay
 
 DEFAULT_PORT = 8765
 
@@ -45,13 +49,18 @@ def add_args(p):
     p.add_argument(
         "--watch-broker",
         metavar="URL",
-        help="spectators: show the online matches of this broker at /watch/CODE",
+        help=_(
+            "spectators: show the online matches of this broker at /watch/FINGERPRINT "
+            "(the fingerprint the host printed)"
+        ),
     )
     p.add_argument(
         "--watch-delay",
         type=int,
-        default=2,
-        help="moves held back from spectators (default %(default)s)",
+        default=DEFAULT_DELAY,
+        help=_("moves held back from spectators (default %(default)s, at least {min})").format(
+            min=MIN_DELAY
+        ),
     )
 
 
@@ -103,6 +112,8 @@ def run(state, args):
         raise CommandError(
             "the web companion is not installed (%s): pip install starlette uvicorn jinja2" % e
         )
+    if args.watch_broker:
+        check_delay(args.watch_delay)  # said before anything starts
     sock = listen(args.host, args.web_port)
     port = sock.getsockname()[1]
     bridge = Bridge(args.port)
@@ -115,10 +126,13 @@ def run(state, args):
         token = secrets.token_urlsafe(18)
     server = None
     watcher = None
+    watch_token = None
     if args.watch_broker:
         from ..online.watch import Watcher
 
         watcher = Watcher(args.watch_broker, args.watch_delay).start()
+        if token is not None:
+            watch_token = secrets.token_urlsafe(18)
     app = create_app(
         bridge,
         args.db,
@@ -127,6 +141,7 @@ def run(state, args):
         stopping=lambda: server is not None and server.should_exit,
         token=token,
         watcher=watcher,
+        watch_token=watch_token,
     )
     shown = socket.gethostname() if wildcard else args.host
     name = "[%s]" % shown if ":" in shown else shown
@@ -138,6 +153,14 @@ def run(state, args):
             "board and the match library; names accepted: %s and addresses\n" % ", ".join(hosts)
         )
         sys.stderr.flush()
+    if watch_token is not None:
+        state.out.write(
+            _(
+                "spectators' link (it opens the watch pages only): "
+                "{url}watch/FINGERPRINT?watch={token} (FINGERPRINT: what apixagon online host "
+                "printed)\n"
+            ).format(url=url.split("?")[0], token=watch_token)
+        )
     # (on Ctrl-C the pages' event streams end themselves: stopping above;
     # a request still busy after 2 s is cut)
     config = uvicorn.Config(
