@@ -390,8 +390,9 @@ def review(text_lines, progress=None, jobs=1, evaluator=None):
         entries.append(
             {"ply": i + 1, "seat": seats_label[-1], "move": None, "m": m, "ok": gradable}
         )
-        if record.apply_move(gg, letter, seat, kind, card, cells) != OK:
-            raise ReviewError("line %d: illegal" % lineno)
+        r = record.apply_move(gg, letter, seat, kind, card, cells)
+        if r != OK:  # (NOTATION.md's reason codes: stable words, not translated)
+            raise ReviewError("line %d: illegal %s" % (lineno, REASONS[r]))
         entries[-1]["move"] = record.move_text(gg, *list(gg.history())[-1])
     for i, en in enumerate(entries):
         if not en["ok"]:

@@ -73,6 +73,7 @@ def test_the_evaluator_is_given_the_movers_own_cards_only():
 def test_the_review_is_deterministic_and_keeps_its_schema():
     got = review.review(MISSED)
     assert got == review.review(MISSED)
+    assert got == review.review(MISSED, jobs=2)  # a pool of 2 processes: the same review
     assert json.loads(json.dumps(got)) == got
     assert review.check_schema(got) == []
     assert got["schema"] == review.SCHEMA and got["mode"] == "queens-gambit"
@@ -129,6 +130,16 @@ def test_logs_review_prints_the_moves_turning_points_and_accuracy(tmp_path):
     assert row(got, 7)["better_cells"] == ["A4"]
 
 
+def test_logs_review_draws_its_progress_on_stderr_only(tmp_path, capsys):
+    db = str(tmp_path / "m.sqlite")
+    with Store(db) as s:
+        s.put("sim-A", "0001.alog", log_bytes(MISSED))
+    code, text = run(["logs", "review", "1", "--db", db, "--json", "--progress"])
+    assert code == 0 and json.loads(text)["schema"] == review.SCHEMA  # stdout: the JSON alone
+    err = capsys.readouterr().err
+    assert "reviewing [" in err and "9/9" in err, err
+
+
 def test_logs_review_of_no_such_match_says_so(tmp_path):
     db = str(tmp_path / "m.sqlite")
     with Store(db) as s:
@@ -138,6 +149,16 @@ def test_logs_review_of_no_such_match_says_so(tmp_path):
     assert code != 0
     code = cli.main(["logs", "review", "1", "--db", db, "--jobs", "0"], cli.State(out=out))
     assert code != 0
+
+
+def test_an_illegal_record_is_refused_with_its_line_and_reason():
+    # the Royal Cell is locked at the start (RULES §3.1)
+    try:
+        review.review(HEAD + ["B 0 E5"])
+    except review.ReviewError as e:
+        assert str(e) == "line 3: illegal royal-locked"
+    else:
+        raise AssertionError("an illegal record was reviewed")
 
 
 def test_the_computers_seat_is_judged_with_the_hand_the_board_dealt_it():
