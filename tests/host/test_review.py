@@ -196,3 +196,20 @@ def test_the_computers_seat_is_judged_with_the_hand_the_board_dealt_it():
     assert gold and {m["ply"]: m["cards"] for m in gold} == {p: held[p] for p in held}
     assert all(m["hand"] == "dealt" for m in gold)
     assert all(m["hand"] == "inferred" for m in got["moves"] if m["seat"] == "B" and m["grade"])
+
+
+def test_the_review_benchmark_runs_small(capsys, monkeypatch):
+    # tools/bench_review.py's figures, on 6 moves (its time is a figure it
+    # prints, never checked here)
+    import os
+    import sys
+
+    tools = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
+    monkeypatch.syspath_prepend(tools)
+    import bench_review
+
+    monkeypatch.setattr(sys, "argv", ["bench_review.py", "--moves", "6", "--jobs", "1", "--json"])
+    assert bench_review.main() == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["moves"] == 6 and got["mode"] == "queens-gambit"
+    assert got["runs"][0]["jobs"] == 1 and got["runs"][0]["graded"] == 6
