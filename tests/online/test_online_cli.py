@@ -54,6 +54,10 @@ def test_host_and_join_meet_on_the_broker(tmp_path, firmware_mpy, mqtt):
         out = "".join(first) + out
         assert join.returncode == 0, join.stderr
         assert "a board joined: it plays Gold" in out
+        assert (
+            "spectators: give them the fingerprint" in out
+            and code not in out.split("fingerprint")[-1]
+        )
         assert "this board plays Gold" in join.stdout
         assert "the other side (Black) is here" in join.stdout
         assert host.returncode == 0, err
