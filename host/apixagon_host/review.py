@@ -36,6 +36,7 @@ must the move played (scored too, whatever the evaluator keeps)."""
 
 import hashlib
 import math
+import threading
 from collections import namedtuple
 
 from apixagon import dealer, record
@@ -235,7 +236,10 @@ class _Reviewer(E.Engine):
                 cv[i] = cv[i] - lift + orig
 
 
-_engines = {}
+# One engine per thread (its tables made once): an engine's search keeps
+# its state in the object, and the web server may review two matches at
+# once, each in its own thread.
+_local = threading.local()
 
 
 def evaluate(game, view, must):
@@ -244,9 +248,9 @@ def evaluate(game, view, must):
     move looked at (the engine's best and the move played, must), how
     much it gains after the opponent's best answer over the deals of its
     unseen cards. Reads the game's public state and view.hand only."""
-    eng = _engines.get(LEVEL)
+    eng = getattr(_local, "engine", None)
     if eng is None:
-        eng = _engines[LEVEL] = _Reviewer(LEVEL, SEED)
+        eng = _local.engine = _Reviewer(LEVEL, SEED)
     eng.must = must
     eng.rng.seed(view.seed)
     hand = bytes(view.hand)
