@@ -13,6 +13,7 @@ import devboard
 from apixagon import record
 from apixagon.codes import BEEKEEPER, PLACE, RAIN_MOVE, RESERVE, SMOKER
 from apixagon_host import link as L
+from apixagon_host.online import protocol as P
 from apixagon_host.online.session import Session
 from smartboard import tag
 
@@ -70,7 +71,7 @@ def wait_for(pred, timeout=20, what="the condition"):
 class Home:
     """A board, its serial link and its session (in a thread)."""
 
-    def __init__(self, tmp, fw, name):
+    def __init__(self, tmp, fw, name, mode=0):
         self.flash = os.path.join(str(tmp), name)
         self.state = os.path.join(str(tmp), name + "-seat")  # its seat's keys (seal.Keep)
         os.makedirs(self.flash)
@@ -82,6 +83,8 @@ class Home:
         self.thread = None
         self.error = None
         link = L.connect(self.board.port, timeout=5)
+        if mode:
+            link.request("SET", "mode", str(mode))  # apixagon.codes.MODES, team A starts
         link.request("HAND", "press", "confirm")  # queens-gambit, black starts
         link.close()
 
@@ -127,7 +130,7 @@ class Home:
         board lacks)."""
         keep, n = [], 0
         for line in lines:
-            if line[:1] in "BG" and line[1:2] == " ":
+            if P.is_move(line):
                 n += 1
                 if n > upto:
                     break

@@ -33,7 +33,13 @@ def add_args(p):
         % DEFAULT_URL,
     )
     p.add_argument("--port", "-p", help=_("serial port of the board (default: the first found)"))
-    p.add_argument("--side", help=_("host: the side this board plays, black|gold (default black)"))
+    p.add_argument(
+        "--side",
+        help=_(
+            "host: the side this board plays, black|gold (default black), or in a team "
+            "game a|b (default a: this board plays every seat of team A)"
+        ),
+    )
     p.add_argument("--user", help=_("broker user name (or in the URL)"))
     p.add_argument(
         "--password-env",

@@ -64,7 +64,8 @@ def typed_hands(session, stream, say):
             if session.done.is_set():
                 return
             try:
-                args = parse(line)
+                # a team game's cards are A12 and B12 (RULES.md §4), not Black's and Gold's
+                args = parse(line, getattr(session, "teams", False))
                 if args is None:
                     continue
                 session.call(lambda link, a=args: link.request("HAND", *a))

@@ -115,6 +115,8 @@ class Session:
         self.status = {}
         self.finished = None  # the result once the match is over on both boards
         self.log_head = "-"  # NAME@LINK of the board's log as last read
+        self.teams = False  # a team game (RULES.md §4, §5, §7): sides A and B
+        self.far_seats = None  # REMOTE's argument: the other side's seats (B1+B2)
 
     # ---- set-up ---------------------------------------------------------------------
     def start(self):
@@ -122,11 +124,23 @@ class Session:
         st = self._board_status()
         self._check_match(st)
         letters = st.get("sides", "")
-        if len(letters) != 2 or letters in ("AB", "JJ") or st.get("players", "2") != "2":
+        if letters == "JJ":
+            # RULES.md §6: Junior is a race, every player turning a card at
+            # once and the first to name the symbol placing; across homes the
+            # network's delay, not the children, would decide who was first.
             raise CommandError(
-                _("online play is for two players, one at each board (this board is set for %s)")
+                _(
+                    "Junior is not played online: it is a race to name the symbol first, "
+                    "and over the network the faster connection would win it; play it at "
+                    "one board"
+                )
+            )
+        if len(letters) != 2 or letters[0] == letters[1]:
+            raise CommandError(
+                _("online play needs a match of two sides (this board is set for %s)")
                 % st.get("mode", "?")
             )
+        self.teams = letters == "AB"
         self.keep = seal.Keep(self.state_dir, self.mid, self.role)
         self.counter = seal.Counter(self.keep)
         self.pub = seal.public(self.keep.secret)
@@ -144,18 +158,20 @@ class Session:
                 )
             other = letters[1 - letters.index(mine)]
             self.side = P.Side(None, mine, other)
+            self.far_seats = _far_seats(st, other, self.teams)
             peer = self.keep.get("peer")
             if peer:  # started again: the seat taken before is still taken
                 self._seat(bytes.fromhex(peer))
         else:
             mine, other, host_pub = self._meet(st, letters)
             self.side = P.Side(None, mine, other)
+            self.far_seats = _far_seats(st, other, self.teams)
             self._seat(host_pub)
         self._open_net()
         self._attach()
         self.say(
             _("online: match {code}, this board plays {side}").format(
-                code=seal.group(self.code), side=_side_name(mine)
+                code=seal.group(self.code), side=self._name(mine)
             )
         )
         if self.role == "host" and self.peer_pub is None:
@@ -166,6 +182,9 @@ class Session:
                 ).format(code=seal.group(self.code))
             )
         return self
+
+    def _name(self, letter):
+        return _side_name(letter, self.teams)
 
     def _seat(self, peer_pub):
         """Both seats known: the seat keys (seal.seat_keys)."""
@@ -255,7 +274,7 @@ class Session:
                             _(
                                 "match {code}: the seat of {side} is taken by another board "
                                 "(the first to join holds it)"
-                            ).format(code=seal.group(self.code), side=_side_name(mine))
+                            ).format(code=seal.group(self.code), side=self._name(mine))
                         )
                     self.side = P.Side(None, mine, other)
                     self._seat(host_pub)
@@ -278,8 +297,8 @@ class Session:
         )
 
     def _their_setup(self, msg, st, letters):
-        for key in ("mode", "start", "option"):
-            if msg["setup"].get(key) != st.get(key):
+        for key in ("mode", "start", "option", "players"):
+            if msg["setup"].get(key, "") != st.get(key, ""):
                 raise CommandError(
                     _("the boards are set for different matches: %s is %s there, %s here")
                     % (key, msg["setup"].get(key), st.get(key))
@@ -314,14 +333,14 @@ class Session:
         pub = bytes.fromhex(msg["pub"])
         if self.peer_pub is None:
             self._seat(pub)
-            self.say(_("a board joined: it plays {side}").format(side=_side_name(self.side.other)))
+            self.say(_("a board joined: it plays {side}").format(side=self._name(self.side.other)))
             self._open_net()  # our last will, now that our seat has a key
         elif pub != self.peer_pub:
             self.say(
                 _(
                     "another board asked for the seat of {side}: refused, the board that "
                     "joined first holds it"
-                ).format(side=_side_name(self.side.other))
+                ).format(side=self._name(self.side.other))
             )
             data = P.encode("taken", self.ckey, self.side.side, self.counter.next(), pub=msg["pub"])
             self.net.publish(P.topic_seat(self.mid), data)
@@ -370,7 +389,7 @@ class Session:
         self.side.load(lines)
         if st.get("phase") == "play":
             try:
-                self.link.request("REMOTE", self.side.other)
+                self.link.request("REMOTE", self.far_seats)
             except L.BoardError as e:
                 if getattr(e, "board_code", 0) == 5:
                     raise CommandError(
@@ -508,7 +527,7 @@ class Session:
             return
         self.peer_said = msg["seq"]
         if online and self.peer_online is not True:
-            self.say(_("the other side (%s) is here") % _side_name(self.side.other))
+            self.say(_("the other side (%s) is here") % self._name(self.side.other))
         elif not online and self.peer_online:
             self.say(
                 _("the other side is away: waiting %g s before declaring it gone") % self.grace
@@ -581,7 +600,7 @@ class Session:
                 self._drop(a[1])
             elif kind == "unexpect":
                 try:
-                    self.link.request("REMOTE", self.side.other)  # its expect cleared
+                    self.link.request("REMOTE", self.far_seats)  # its expect cleared
                 except L.BoardError as e:
                     self.say(_("the board cannot stop waiting: %s") % e)
             elif kind == "resync":
@@ -746,5 +765,23 @@ def _count(text):
         return -1
 
 
-def _side_name(letter):
-    return {"B": "Black", "G": "Gold"}.get(letter, letter)
+def _side_name(letter, teams=False):
+    if teams:
+        return _("team %s") % letter
+    return {"B": _("Black"), "G": _("Gold")}.get(letter, letter)
+
+
+def _far_seats(st, letter, teams):
+    """REMOTE's argument for the other side: its letter with two players,
+    every seat of its team in a team game (RULES.md §4, §5: one board plays
+    all of a team's seats, the other board all of the other's)."""
+    from apixagon.codes import MODES, seats_of
+
+    if not teams or st.get("mode") not in MODES:
+        return letter
+    try:
+        players = int(st.get("players") or 0)
+    except ValueError:
+        players = 0
+    n = seats_of(MODES.index(st["mode"]), players)["AB".index(letter)]
+    return "+".join("%s%d" % (letter, i) for i in range(1, n + 1))
