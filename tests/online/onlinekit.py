@@ -71,7 +71,7 @@ def wait_for(pred, timeout=20, what="the condition"):
 class Home:
     """A board, its serial link and its session (in a thread)."""
 
-    def __init__(self, tmp, fw, name, mode=0):
+    def __init__(self, tmp, fw, name, mode=0, players=0):
         self.flash = os.path.join(str(tmp), name)
         self.state = os.path.join(str(tmp), name + "-seat")  # its seat's keys (seal.Keep)
         os.makedirs(self.flash)
@@ -85,6 +85,8 @@ class Home:
         link = L.connect(self.board.port, timeout=5)
         if mode:
             link.request("SET", "mode", str(mode))  # apixagon.codes.MODES, team A starts
+        if players:
+            link.request("SET", "players", str(players))  # Teen's 2, 4 or 6
         link.request("HAND", "press", "confirm")  # queens-gambit, black starts
         link.close()
 

@@ -8,7 +8,7 @@ Junior refused in words."""
 import os
 
 import pytest
-from apixagon.codes import JUNIOR, SILENT_SWARM, THREE_VS_TWO
+from apixagon.codes import JUNIOR, SILENT_SWARM, TEEN, THREE_VS_TWO
 from apixagon_host.errors import CommandError
 from apixagon_host.online import protocol as P
 from apixagon_host.online import seal
@@ -110,6 +110,18 @@ def test_junior_is_refused_in_words(tmp_path, firmware_mpy, mqtt):
             home.connect(mqtt.url, seal.new_code(), "host")
     finally:
         home.stop()
+
+
+def test_teen_boards_set_for_another_number_of_players_do_not_meet(tmp_path, firmware_mpy, mqtt):
+    homes = [Home(tmp_path, firmware_mpy, "teen%d" % n, mode=TEEN, players=n) for n in (4, 6)]
+    try:
+        code = seal.new_code()
+        homes[0].connect(mqtt.url, code, "host")
+        with pytest.raises(CommandError, match="players is 4 there, 6 here"):
+            homes[1].connect(mqtt.url, code, "join")
+    finally:
+        for h in homes:
+            h.stop()
 
 
 def test_typed_hands_name_a_team_games_cards_by_team():
