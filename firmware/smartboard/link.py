@@ -16,7 +16,7 @@ from . import settings as S
 from .board import DISPLAY_NAMES, OVER, PHASES, PLAY, RESUME, SETUP
 from .logstore import folder, names
 
-FW_VERSION = "0.9.2"
+FW_VERSION = "0.9.3"
 _BYTES_PER_POLL = const(512)  # bytes taken from the port per loop tick
 _CTRL_C = const(3)
 # LOGS: entries a reply (~20 bytes each), the most a listing keeps sizes

@@ -30,7 +30,7 @@ def test_status_names_the_board_and_its_state(board):
         play_record(link, RECORD, upto=4)
     rc, out = run_cli("status", "-p", board.port)
     assert rc == 0
-    assert "board sim-A (APIXAGON_simulator), firmware 0.9.2, protocol 5, profile A" in out
+    assert "board sim-A (APIXAGON_simulator), firmware 0.9.3, protocol 5, profile A" in out
     want = ("phase     play", "moves     4\n", "log       0001.alog", "unpulled  1", "low       0")
     for line in want:
         assert line in out
@@ -49,7 +49,7 @@ def test_ports_finds_the_board_and_says_when_there_is_none(board, monkeypatch, t
     # A pseudo-terminal is not in pyserial's USB list: $APIXAGON_PORT names it.
     monkeypatch.setenv(L.PORT_ENV, board.port)
     rc, out = run_cli("ports")
-    assert rc == 0 and out.startswith(board.port + "  APIXAGON_simulator sim-A fw 0.9.2")
+    assert rc == 0 and out.startswith(board.port + "  APIXAGON_simulator sim-A fw 0.9.3")
     rc, out = run_cli("status")  # the default port for every command
     assert rc == 0 and "board sim-A" in out
     monkeypatch.setenv(L.PORT_ENV, str(tmp_path / "gone"))
