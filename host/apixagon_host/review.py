@@ -237,8 +237,9 @@ class _Reviewer(E.Engine):
 
 
 # One engine per thread (its tables made once): an engine's search keeps
-# its state in the object, and the web server may review two matches at
-# once, each in its own thread.
+# its state in the object. A review is still one per process at a time:
+# the rules core's games share their scratch buffers (apixagon.base), so
+# the web server runs each in a process of its own (web/reviews.py).
 _local = threading.local()
 
 

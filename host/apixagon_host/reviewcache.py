@@ -39,9 +39,15 @@ def reviewed(lines, progress=None, jobs=1):
             progress(1, 1)
         return got
     got = review.review(lines, progress=progress, jobs=jobs)
+    keep(lines, got)
+    return got
+
+
+def keep(lines, got):
+    """Keep a review of the record's lines (a folder that cannot be
+    written only loses the cache)."""
     try:
         os.makedirs(folder(), exist_ok=True)
         outfile.write_atomic(path_of(lines), json.dumps(got).encode())
     except (OSError, CommandError):
         pass
-    return got

@@ -213,22 +213,3 @@ def test_the_review_benchmark_runs_small(capsys, monkeypatch):
     got = json.loads(capsys.readouterr().out)
     assert got["moves"] == 6 and got["mode"] == "queens-gambit"
     assert got["runs"][0]["jobs"] == 1 and got["runs"][0]["graded"] == 6
-
-
-def test_two_reviews_at_once_in_two_threads_are_each_the_review_alone():
-    # the web server reviews two matches at once in two threads
-    import threading
-
-    alone = {0: review.review(MISSED), 1: review.review(TAKEN)}
-    got = {}
-
-    def work(i, lines):
-        for _ in range(3):
-            got.setdefault(i, []).append(review.review(lines))
-
-    threads = [threading.Thread(target=work, args=(i, x)) for i, x in ((0, MISSED), (1, TAKEN))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert all(r == alone[i] for i in (0, 1) for r in got[i])

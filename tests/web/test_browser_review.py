@@ -117,3 +117,28 @@ def test_no_such_match_has_no_review(server):
     with pytest.raises(urllib.error.HTTPError) as e:
         get_json(server, "/match/99/review.json")
     assert e.value.code == 404
+
+
+def test_two_matches_reviewed_at_once_are_each_their_review_alone(server, tmp_path):
+    # each review runs in a process of its own: the rules core's games
+    # share scratch buffers, so two in one process's threads raced
+    from apixagon_host import review
+
+    taken = MISSED[:8] + ["B 15 A4", "G 4 H8", "B 20 E8"]
+    with Store(str(tmp_path / "m.sqlite")) as s:
+        s.put("sim-A", "0002.alog", log_bytes(taken))
+    for mid in (1, 2):
+        post_json(server, "/match/%d/review" % mid)
+    got = {}
+    end = time.monotonic() + 60
+    while len(got) < 2:
+        assert time.monotonic() < end, got
+        for mid in (1, 2):
+            r = get_json(server, "/match/%d/review.json" % mid)
+            assert r["state"] in ("running", "done"), r
+            if r["state"] == "done":
+                got[mid] = r["review"]
+        time.sleep(0.1)
+    # as the CLI's review of the same records (its tags: the board's own)
+    assert got[1]["moves"] == review.review(MISSED)["moves"]
+    assert got[2]["moves"] == review.review(taken)["moves"]

@@ -1,20 +1,39 @@
 """The match page's reviews (review.py), computed in the background: one
-thread per record at a time, its progress asked for by the page (it
-polls), the result kept in the review cache (reviewcache.py: computed
-once, by the page or by `apixagon logs review`)."""
+at a time per record, each in a process of its own (the rules core's games
+share their scratch buffers, apixagon.base: a review in a thread of the
+server would race the server's own games, the positions it draws), its
+progress asked for by the page (it polls), the result kept in the review
+cache (reviewcache.py: computed once, by the page or by `apixagon logs
+review`)."""
 
+import multiprocessing
 import threading
 
 from .. import reviewcache
 from ..i18n import _
-from ..review import ReviewError, record_hash
+from ..review import record_hash
+
+
+def _child(lines, conn):
+    # the review in the child process: its progress, then its result or
+    # why there is none, sent to the server
+    from .. import review
+
+    try:
+        got = review.review(lines, progress=lambda d, t: conn.send(("progress", d, t)))
+        conn.send(("done", got))
+    except review.ReviewError as e:
+        conn.send(("bad", str(e)))
+    except Exception as e:  # noqa: BLE001 - said on the page, not lost in a child
+        conn.send(("error", repr(e)))
+    finally:
+        conn.close()
 
 
 class Reviews:
-    def __init__(self, jobs=1):
-        self.jobs = jobs
+    def __init__(self):
         self.lock = threading.Lock()
-        self.running = {}  # record hash -> {"done", "total", "error"}
+        self.running = {}  # record hash -> {"done", "total", "error", "review"}
 
     def state(self, lines):
         """{"state": "none" | "running" | "done" | "failed", ...}: done
@@ -44,19 +63,36 @@ class Reviews:
             if reviewcache.load(lines) is not None:
                 return self.state(lines)
             job = self.running[key] = {"done": 0, "total": 0, "error": ""}
-
-        def told(done, total):
-            job["done"], job["total"] = done, total
-
-        def work():
-            try:
-                job["review"] = reviewcache.reviewed(lines, told, self.jobs)
-            except ReviewError as e:
-                job["error"] = _("this match cannot be reviewed: {why}").format(why=e)
-                return
-            except Exception as e:  # noqa: BLE001 - said on the page, not lost in a thread
-                job["error"] = _("the review failed: {why}").format(why=e)
-                return
-
-        threading.Thread(target=work, name="review", daemon=True).start()
+        threading.Thread(target=self._follow, args=(lines, job), name="review", daemon=True).start()
         return self.state(lines)
+
+    def _follow(self, lines, job):
+        # spawn, not fork: the server has threads (a fork copies their locks)
+        ctx = multiprocessing.get_context("spawn")
+        mine, theirs = ctx.Pipe(duplex=False)
+        child = ctx.Process(target=_child, args=(lines, theirs), daemon=True)
+        try:
+            child.start()
+            theirs.close()
+            while True:
+                try:
+                    msg = mine.recv()
+                except EOFError:
+                    job["error"] = _("the review failed: {why}").format(why=_("it stopped"))
+                    return
+                if msg[0] == "progress":
+                    job["done"], job["total"] = msg[1], msg[2]
+                    continue
+                if msg[0] == "done":
+                    reviewcache.keep(lines, msg[1])
+                    job["review"] = msg[1]
+                elif msg[0] == "bad":
+                    job["error"] = _("this match cannot be reviewed: {why}").format(why=msg[1])
+                else:
+                    job["error"] = _("the review failed: {why}").format(why=msg[1])
+                return
+        except OSError as e:
+            job["error"] = _("the review failed: {why}").format(why=e)
+        finally:
+            mine.close()
+            child.join(5)
