@@ -83,7 +83,7 @@ class Link:
     # the verbs, as their cmd_ methods are named (a subclass adds its own)
     VERBS = ("hello", "status", "watch", "cells", "logs", "get", "pulled", "del", "conf")
     VERBS += ("set", "clock", "reboot", "fetch", "hands", "declare", "nolog")
-    VERBS += ("remote", "expect", "selftest")
+    VERBS += ("remote", "expect", "selftest", "mark")
 
     def __init__(self, port, board, log, name="APIXAGON", profile="A", board_id="sim"):
         self.port = port
@@ -811,6 +811,12 @@ class Link:
         from . import remote
 
         return remote.expect(self.board, args)
+
+    def cmd_mark(self, args):
+        self._board()
+        from . import remote
+
+        return remote.mark(self.board, args)
 
     def cmd_selftest(self, args):
         # SELFTEST: the first-boot self-test run again (not in a match);

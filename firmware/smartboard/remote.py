@@ -27,7 +27,7 @@ from apixagon.codes import (
 
 from . import proto, report
 from . import seats as _seats  # (the function seats() below is REMOTE's)
-from .board import PLAY, RESUME
+from .board import OVER, PLAY, RESUME
 
 
 def _move(kind, a=0, b=0):
@@ -84,6 +84,31 @@ def seats(board, args):
     if b.phase == PLAY:
         b._refresh()
     return "remote=" + (_seats.names(g, held).replace(" ", "+") if held else "none")
+
+
+def mark(board, args):
+    """MARK CELL|none: CELL lit as a good cell (view.GOOD) until the next
+    move or take-back, over whatever it showed; `mark=CELL`. A host
+    replaying a match with its review shows the better cell of each move
+    so, in a colour no replay move uses."""
+    if len(args) != 1:
+        return proto.E_ARGS
+    b = board
+    if b.ref is None or (b.phase != PLAY and b.phase != OVER):
+        return proto.E_STATE
+    w = args[0]
+    v = b.view
+    v.good_at = -1
+    if w != "none":
+        from apixagon.geometry import NONE, parse_cell
+
+        x = parse_cell(w)
+        if x == NONE:
+            raise ValueError(w[:8])  # ERR 6
+        v.good = x
+        v.good_at = b.ref.game.nlog
+    b._refresh()
+    return "mark=" + w
 
 
 class _Line:

@@ -254,6 +254,10 @@ class View:
         self.dark = bytearray(NCELLS)
         self.ndark = 0
         self.alarm_until = -1  # ms: the corners blink ERR_UNKNOWN until then
+        # MARK (smartboard.remote): a cell lit GOOD while the game is at
+        # nlog good_at (a replay's review: the better cell of the move made)
+        self.good = 0
+        self.good_at = -1
 
     # ---- layers (on a change) ---------------------------------------------
     def setup(self, states, gmode, start, stp, players, refused=False, computer=0, level=1):
@@ -360,6 +364,8 @@ class View:
                 if not b[x]:
                     L[x] = turn
             self._last(g)
+        if self.good_at == g.nlog:
+            L[self.good] = GOOD
         _overlay(L, ref.err, _ERR)
         self._changed()
 

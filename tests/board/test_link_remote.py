@@ -7,11 +7,12 @@
 import sys
 
 from apixagon.codes import SILENT_SWARM
-from apixagon.geometry import NCELLS, cell_name
+from apixagon.geometry import NCELLS, cell_name, parse_cell
 from boardkit import card
 from eventkit import evs, started
 from smartboard import board as B
-from smartboard import remote, report
+from smartboard import remote, report, view
+from smartboard.paint import GAMMA
 
 assert report and remote  # imported by the link at its first REMOTE
 
@@ -136,3 +137,60 @@ def test_a_forced_removal_is_declared_at_the_guilty_teams_board():
     assert g.nmoves() == 3, bd.r.board.ref.refusal
     assert bd.ask("DECLARE forced-removal A") == (True, "refused wrong-move A forced-removal")
     assert g.forced_removals(0) == 1 and g.nmoves() == 3
+
+
+def _pixel(bd, name, entry):
+    # the LED of cell name in the lit phase, and what entry looks like there
+    r = bd.r
+    v = r.board.view
+    p = r.board.hw.painter
+    v.dirty = True
+    v.frame(0)
+    want = tuple(GAMMA[c] * p.brightness // 255 for c in view.colour_of(entry))
+    return r.strip.rgb(r.layout.led[parse_cell(name)]), want
+
+
+def test_a_replay_marks_the_better_cell_until_the_next_move():
+    # A host replaying a match with its review: both sides far, each move
+    # awaited and put down, then the better cell lit GOOD (the hint mode's
+    # good cell: a colour the replay's own highlights never use) until
+    # the next move, in the colour-blind palette too
+    from smartboard import cbpalette
+
+    bd = started("lr-mark")
+    assert bd.ask("REMOTE B+G") == (True, "remote=B+G")
+    assert bd.ask("EXPECT 0 B 12 E3") == (True, "expect B 12 E3")
+    bd.r.put("E3", card(0, 12))
+    bd.r.settle()
+    assert ("move", "1 B 12 E3") in evs(bd)
+    for bad in ("MARK", "MARK Z9", "MARK D4 E5", "MARK d"):
+        ok, reply = bd.ask(bad)
+        assert not ok and reply.startswith("6 "), (bad, reply)
+    assert bd.ask("MARK D4") == (True, "mark=D4")
+    v = bd.r.board.view
+    assert v.layer[parse_cell("D4")] == view.GOOD
+    assert v.layer[parse_cell("E3")] & 0x3F == view.LAST  # the move itself
+    got, want = _pixel(bd, "D4", view.GOOD)
+    assert got == want and got != (0, 0, 0)
+    cbpalette.use(bd.r.board, 1)
+    try:
+        got, want = _pixel(bd, "D4", view.GOOD)
+        assert got == want and got != (0, 0, 0)
+    finally:
+        cbpalette.use(bd.r.board, 0)
+    # the next move awaited: the better cell stays lit until it is made
+    cell = _legal_cell(bd, 5)
+    assert bd.ask("EXPECT 1 G 5 " + cell) == (True, "expect G 5 " + cell)
+    assert v.layer[parse_cell("D4")] == view.GOOD or cell == "D4"
+    bd.r.put(cell, card(1, 5))
+    bd.r.settle()
+    assert ("move", "2 G 5 " + cell) in evs(bd)
+    assert not [c for c in v.layer if c == view.GOOD]
+    # a mark taken off by the host
+    assert bd.ask("MARK B2") == (True, "mark=B2")
+    assert v.layer[parse_cell("B2")] == view.GOOD
+    assert bd.ask("MARK none") == (True, "mark=none")
+    assert not [c for c in v.layer if c == view.GOOD]
+    bd.r.board.new_match()  # set-up: no match to mark a cell of
+    ok, reply = bd.ask("MARK D4")
+    assert not ok and reply.startswith("8 "), reply
