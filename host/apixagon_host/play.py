@@ -283,11 +283,20 @@ class _Computer:
         if game.mode == 5:
             raise CommandError(_("junior is a race of hands: no computer seat"))
         level = args.level
-        if not 1 <= level <= 6:
-            raise CommandError(_("--level is 1 (a child beats it) to 6 (its strongest)"))
+        if not 1 <= level <= 7:
+            raise CommandError(
+                _("--level is 1 (a child beats it) to 7 (its strongest, the PC's), not %(level)d")
+                % {"level": level}
+            )
         self.held = held
         self.table = dealer.new_table(game, args.seed)
-        self.engines = [E.Engine(level, args.seed * 2 + 1), E.Engine(level, args.seed * 2 + 2)]
+        if level == 7:
+            # the PC's search (ismcts.py): imported only when asked for
+            from .ismcts import Ismcts
+
+            self.engines = [Ismcts(args.seed * 2 + 1), Ismcts(args.seed * 2 + 2)]
+        else:
+            self.engines = [E.Engine(level, args.seed * 2 + 1), E.Engine(level, args.seed * 2 + 2)]
 
     def human(self, g):
         return (g.side_to_play(), g.seat_to_play()) not in self.held
