@@ -19,7 +19,7 @@ from smartboard.sim.console import card_code
 
 from . import link as L
 from . import logs, matchend, rules_summary, store, words
-from .errors import CommandError
+from .errors import CommandError, error_line, is_error
 from .i18n import N_, _
 from .liveview import legend
 from .termtext import ECHO, cap, typed
@@ -189,7 +189,7 @@ class Companion:
                 return True, self._render(words)
             raise CommandError(_("unknown command {word} (try help)").format(word=typed(words[0])))
         except CommandError as e:
-            return True, ["error: %s" % e]
+            return True, [error_line(e)]
 
     # ---- hands ----------------------------------------------------------------
     def _hand(self, w, words):
@@ -379,7 +379,7 @@ class Companion:
         # The hints' assistance and limit, in words under `status` (CONF:
         # STATUS has neither); nothing after an error or from a board
         # without them (firmware before 0.8.0)
-        if any(x.startswith("error:") for x in lines):
+        if any(is_error(x) for x in lines):
             return []
         try:
             conf = dict(f.split("=", 1) for f in self.session.request("CONF").split() if "=" in f)
@@ -544,5 +544,5 @@ class Companion:
                 try:
                     command(_State(out), Args(**fields))
                 except CommandError as e:
-                    return out.getvalue().splitlines() + ["error: %s" % e]
+                    return out.getvalue().splitlines() + [error_line(e)]
         return out.getvalue().splitlines()

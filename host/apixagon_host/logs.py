@@ -426,6 +426,37 @@ PARTS = {
 }
 
 
+# STATUS's fields as a reader sees them (docs/protocol.md, STATUS): the
+# English is the board's own key
+STATUS_LABELS = {
+    "clock": N_("clock"),
+    "display": N_("display"),
+    "faults": N_("faults"),
+    "free": N_("free"),
+    "heap": N_("heap"),
+    "hw": N_("hw"),
+    "log": N_("log"),
+    "logs": N_("logs"),
+    "low": N_("low"),
+    "mode": N_("mode"),
+    "option": N_("option"),
+    "phase": N_("phase"),
+    "room": N_("room"),
+    "sides": N_("sides"),
+    "start": N_("start"),
+    "unpulled": N_("unpulled"),
+    "watch": N_("watch"),
+    "winner": N_("winner"),
+    "turn": N_("turn"),
+    "moves": N_("moves"),
+    "players": N_("players"),
+    "computer": N_("computer"),
+    "level": N_("level"),
+    "end": N_("end"),
+    "runs": N_("runs"),
+}
+
+
 def status(state, args):
     with L.connect(args.port) as link:
         info = link.info
@@ -434,11 +465,13 @@ def status(state, args):
         "board %(id)s (%(board)s), firmware %(fw)s, protocol %(proto)s, profile %(profile)s"
     ) % {k: info.get(k) for k in ("id", "board", "fw", "proto", "profile")}
     lines = [head]
+    labels = {k: _(STATUS_LABELS[k]) if k in STATUS_LABELS else k for k in st}
+    width = max([9] + [len(x) for x in labels.values()])
     for k in sorted(st):
         v = status_value(k, st[k])
         if k == "free" and info.get("board") == SIMULATOR:
             v += " " + _("(of a simulated Pico's 1408 KB filesystem)")
-        lines.append("  %-9s %s" % (k, v))
+        lines.append("  %s %s" % (labels[k].ljust(width), v))
     lines += [_("warning: %s") % w for w in warnings(st)]
     state.out.write("".join(clean(x) + "\n" for x in lines))
     return 0

@@ -367,9 +367,38 @@ def take_back_line(taken, gone, n):
 _WORDED = ("refused", "want", "take-back", "declare", "expect", "setup", "over")
 
 
+# the other events' labels, and the phases' names a `phase` line shows, in
+# the reader's language (English as the board says them)
+_KIND_WORDS = {
+    "link": N_("link"),
+    "cells": N_("cells"),
+    "leds": N_("leds"),
+    "move": N_("move"),
+    "phase": N_("phase"),
+}
+_PHASE_WORDS = {
+    "setup": N_("setup"),
+    "start": N_("start"),
+    "play": N_("play"),
+    "over": N_("over"),
+    "abandoned": N_("abandoned"),
+    "resume": N_("resume"),
+}
+
+
 def event_line(kind, text):
-    """An event as the log and the pane show it."""
-    return text if kind in _WORDED else "%-5s %s" % (kind, text)
+    """An event as the log and the pane show it (a page words it again in
+    its own language)."""
+    if kind in _WORDED:
+        return text
+    return Worded(_event_words, kind, text)
+
+
+def _event_words(kind, text):
+    if kind == "phase" and text in _PHASE_WORDS:
+        text = _(_PHASE_WORDS[text])
+    label = _(_KIND_WORDS[kind]) if kind in _KIND_WORDS else kind
+    return "%-5s %s" % (label, text)
 
 
 def _shown(status):

@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from .. import i18n, logs, rules_summary, words
-from ..errors import CommandError
+from ..errors import CommandError, error_line, is_error
 from ..i18n import N_, _
 from ..link import BoardError
 from ..online import protocol as P
@@ -316,16 +316,14 @@ def create_app(
             if "line" not in data:
                 raise BadBody(_("{name} is missing").format(name="line"))
         except BadBody as e:
-            return JSONResponse(
-                {"ok": False, "error": str(e), "lines": ["error: %s" % e]}, e.status
-            )
+            return JSONResponse({"ok": False, "error": str(e), "lines": [error_line(e)]}, e.status)
         line = data["line"][:200]
         if line.split()[:1] and line.split()[0].lower() in ("pull", "quit", "exit", "q"):
             return JSONResponse(
-                {"ok": False, "lines": ["error: " + _("use the library's pull button")]}
+                {"ok": False, "lines": [error_line(_("use the library's pull button"))]}
             )
         _done, lines = await call(lambda s: bridge.companion().command(line))
-        return JSONResponse({"ok": not any(x.startswith("error:") for x in lines), "lines": lines})
+        return JSONResponse({"ok": not any(is_error(x) for x in lines), "lines": lines})
 
     async def hands(request):
         from ..companion import Companion
