@@ -161,7 +161,36 @@ def _replay_args(p):
             "(default on a terminal: step with keys; -> next, <- back, g N Enter, q quits)"
         ),
     )
+    p.add_argument(
+        "--board",
+        action="store_true",
+        help=_("replay it on the board: each move's target lit, the cards put down by hand"),
+    )
+    p.add_argument(
+        "--review",
+        action="store_true",
+        help=_("with --board: after each move its grade said and the better cell lit"),
+    )
+    p.add_argument("--progress", action="store_true", help=_("progress bar even when not a tty"))
+    _port(p)
     _db(p)
+
+
+def _run_replay(state, args):
+    if args.board and args.delay is not None:
+        raise CommandError(
+            _("--delay is for the terminal: on the board (--board) each move waits for its card")
+        )
+    if args.review and not args.board:
+        raise CommandError(
+            _(
+                "--review goes with --board (the better cell lit on the board); "
+                "apixagon logs review ID gives the review on the terminal"
+            )
+        )
+    if args.board:
+        return _run("boardreplay")(state, args)
+    return _run("logs:replay")(state, args)
 
 
 def _lazy(name):
@@ -205,9 +234,9 @@ COMMANDS = {
         N_("run the board's self-test again, or print its last report (--last)"),
     ),
     "replay": (
-        _run("logs:replay"),
+        _run_replay,
         _replay_args,
-        N_("step through a stored match on the terminal"),
+        N_("step through a stored match on the terminal, or on the board (--board)"),
     ),
     "monitor": (
         _run("monitor"),
