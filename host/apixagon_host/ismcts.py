@@ -249,14 +249,15 @@ class Ismcts:
             raise AssertionError("illegal search move %x: reason %d" % (m, r))
 
     # ---- candidates: the engine's one-ply worth as the prior ---------------
-    def _candidates(self, g, node, s, hand, specials, k):
+    def _candidates(self, g, node, s, hand, specials, k, set_up=False):
         """The best k moves of side s holding hand at this node, as
         (prior, move), best first. A card's cells are scored once per node
         (the board at a node is the same in every deal: only hands differ)."""
         cache = self.cache[node]
         pool = []
-        set_up = False
         ev = self.ev
+        if set_up:
+            base = ev._worth_now(s, 2)
         for c in hand:
             got = cache.get(c)
             if got is None:
@@ -288,11 +289,15 @@ class Ismcts:
         b = g.board
         code = 1 + (s << 5) + c
         got = []
+        room = E.ROOM
         for x in range(NCELLS):
             if out[x]:
-                b[x] = code
-                v = ev._worth(b, s, x, NONE, 2) - base + E.ROOM[x]
-                b[x] = 0
+                if ev._touches(b, x):
+                    b[x] = code
+                    v = ev._worth(b, s, x, NONE, 2) - base + room[x]
+                    b[x] = 0
+                else:
+                    v = room[x]  # no neighbour: no run made or closed (§2)
                 got.append((v, E.move(PLACE, c, x)))
         got.sort(reverse=True)
         return got[:_CELLS_PER_CARD]
@@ -337,9 +342,9 @@ class Ismcts:
         one ply, the node's own candidates: a threat left open is seen as
         lost), read as a chance of winning."""
         s = g.side_to_play()
-        cands = self._candidates(g, node, s, self._hand_of(g, s), False, 1)
         ev = self.ev
         ev._setup(g)
+        cands = self._candidates(g, node, s, self._hand_of(g, s), False, 1, True)
         v = ev._worth_now(t, 2)
         if ev.n0 >= 2 or ev.n1 >= 2:
             mine = ev.n1 if t else ev.n0
