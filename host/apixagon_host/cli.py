@@ -44,7 +44,12 @@ def _play_args(p):
     p.add_argument(
         "--computer", help=_("the seats the computer plays: black|gold, or A2,B1 in team games")
     )
-    p.add_argument("--level", type=int, default=1, help=_("its level: 1 (a child beats it) .. 6"))
+    p.add_argument(
+        "--level",
+        type=int,
+        default=1,
+        help=_("its level: 1 (a child beats it) .. 7 (the PC's search)"),
+    )
     p.add_argument("--seed", type=int, default=1, help=_("the deal and the computer's choices"))
     p.add_argument(
         "--assist",
