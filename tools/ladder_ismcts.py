@@ -74,6 +74,7 @@ def main(argv=None):
     t0 = time.time()
     moves = 0
     think = 0.0
+    iters = 0
     for k in range(args.pairs):
         seed = args.seed + k
         res = []
@@ -87,13 +88,23 @@ def main(argv=None):
             res.append(r if ismcts_black else 1.0 - r)
             moves += timed.calls
             think += timed.spent
+            iters += timed.iters
         pairs.append(sum(res) / 2)
         if (k + 1) % args.every == 0 or k + 1 == args.pairs:
             m, lo, hi = summary(pairs)
             print(
                 "pairs %d (games %d): level 7 scores %.3f, 95 %% %.3f .. %.3f; "
-                "%.2f s a choice; %.0f s"
-                % (k + 1, 2 * (k + 1), m, lo, hi, think / max(1, moves), time.time() - t0),
+                "%.2f s and %.0f iterations a choice; %.0f s"
+                % (
+                    k + 1,
+                    2 * (k + 1),
+                    m,
+                    lo,
+                    hi,
+                    think / max(1, moves),
+                    iters / max(1, moves),
+                    time.time() - t0,
+                ),
                 flush=True,
             )
     return 0
@@ -106,6 +117,7 @@ class _Timed:
         self.ai = ai
         self.calls = 0
         self.spent = 0.0
+        self.iters = 0
 
     def __getattr__(self, name):
         return getattr(self.ai, name)
@@ -115,6 +127,7 @@ class _Timed:
         m = self.ai.choose(*a, **kw)
         self.spent += time.monotonic() - t
         self.calls += 1
+        self.iters += self.ai.ran
         return m
 
 

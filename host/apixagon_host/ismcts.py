@@ -90,6 +90,7 @@ class Ismcts:
 
     # ---- the choice ----------------------------------------------------
     def choose(self, g, hand, limit=4, specials=True):
+        self.ran = 0
         if g.over():
             return 0
         if g.mode == JUNIOR or g.teams or g.silent or g.reserve_due():
@@ -106,7 +107,6 @@ class Ismcts:
         if not root:
             return self.fallback.choose(g, hand, limit, specials)
         if len(root) == 1:
-            self.ran = 0
             return root[0][1]
         budget = self.iterations
         deadline = None
