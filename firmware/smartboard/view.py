@@ -234,6 +234,12 @@ def player_colour(n):
 
 
 class View:
+    # MARK (smartboard.remote): a cell lit GOOD while the game is at nlog
+    # good_at (a replay's review: the better cell of the move made). Class
+    # defaults: a board never asked keeps its views' attributes as they were.
+    good = 0
+    good_at = -1
+
     def __init__(self, painter):
         self.painter = painter
         self.layer = bytearray(NCELLS)  # palette index | SLOW | FAST per cell
@@ -254,10 +260,6 @@ class View:
         self.dark = bytearray(NCELLS)
         self.ndark = 0
         self.alarm_until = -1  # ms: the corners blink ERR_UNKNOWN until then
-        # MARK (smartboard.remote): a cell lit GOOD while the game is at
-        # nlog good_at (a replay's review: the better cell of the move made)
-        self.good = 0
-        self.good_at = -1
 
     # ---- layers (on a change) ---------------------------------------------
     def setup(self, states, gmode, start, stp, players, refused=False, computer=0, level=1):
