@@ -68,10 +68,12 @@ def run(state, args):
             raise CommandError(
                 _(
                     "the board is not at the start of this match: set up %(want)s on the "
-                    "board, clear it and press CONFIRM, then run this again (the board: %(got)s)"
+                    "cleared board and press CONFIRM, then run this again (the board: %(got)s)"
                 )
                 % {
-                    "want": " ".join("%s=%s" % (k, want[k]) for k in want if k != "phase"),
+                    "want": " ".join(
+                        "%s=%s" % (k, want[k]) for k in want if k not in ("phase", "moves")
+                    ),
                     "got": clean(" ".join("%s=%s" % (k, st.get(k, "-")) for k in wrong)),
                 },
                 EXIT_FAILED,
@@ -138,6 +140,12 @@ def _replay(state, link, g, moves, got, result):
                 )
                 out.flush()
                 seen.until(i + 1)
+            elif head.isdigit():  # a pass or a declaration: the board carried it out
+                out.write(
+                    _("move %(ply)d of %(moves)d: %(move)s (carried out by the board)")
+                    % {"ply": i + 1, "moves": n, "move": clean(words.action(line))}
+                    + "\n"
+                )
             elif head == "refused":
                 raise CommandError(
                     _("the board refused move %(ply)d: %(why)s")

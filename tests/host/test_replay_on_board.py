@@ -159,6 +159,17 @@ def test_without_review_the_moves_are_put_down_and_nothing_marked(tmp_path, monk
     assert not wire.marks and "better" not in text and "grade" not in text
 
 
+def test_a_declaration_is_carried_out_by_the_board_and_said(tmp_path, monkeypatch):
+    bd = started("rb-declared")
+    _linked(monkeypatch, bd)
+    lines = MISSED[:3] + ["G deck-empty"]
+    code, text = run("replay", "1", "--board", "--review", "--db", _db(tmp_path, lines))
+    assert code == 0, text
+    g = bd.r.board.ref.game
+    assert g.nmoves() == 2 and g.over()
+    assert "move 2 of 2: G declares deck-empty (carried out by the board)" in text, text
+
+
 def test_a_board_not_at_the_start_of_the_match_is_told_what_to_set_up(
     tmp_path, monkeypatch, capsys
 ):
@@ -168,7 +179,7 @@ def test_a_board_not_at_the_start_of_the_match_is_told_what_to_set_up(
     err = capsys.readouterr().err
     assert code == 1 and text == ""
     assert [a[0] for a in wire.asked] == ["STATUS"]  # nothing changed on the board
-    assert "set up moves=0 mode=queens-gambit start=black option=none on the board" in err, err
+    assert "set up mode=queens-gambit start=black option=none on the cleared board" in err, err
     assert "(the board: phase=setup moves=-)" in err, err
 
 
