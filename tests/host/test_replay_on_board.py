@@ -225,3 +225,19 @@ def test_ctrl_c_gives_the_seats_back_and_takes_the_mark_off(tmp_path, monkeypatc
     b = bd.r.board
     assert b.remote is None and b.ref.game.nmoves() == 3
     assert not [c for c in b.view.layer if c == view.GOOD]
+
+
+def test_a_team_game_names_every_seat_far(tmp_path, monkeypatch):
+    from apixagon.codes import BEEHIVE
+    from smartboard import buttons, settings
+
+    bd = watched("rb-teams", BEEHIVE)
+    bd.r.board.settings.set(settings.START, 1, 0)  # team B starts, as the record
+    bd.r.press(buttons.CONFIRM)
+    wire = _linked(monkeypatch, bd)
+    lines = ["mode beehive", "start B", "B1 8 H5", "A1 23 G3", "B2 25 E3"]
+    code, text = run("replay", "1", "--board", "--db", _db(tmp_path, lines))
+    assert code == 0, text
+    assert ["REMOTE", "A1+A2+A3+B1+B2+B3"] in wire.asked
+    assert bd.r.board.ref.game.nmoves() == 3
+    assert "move 3 of 3: put B25 on E3 (B2) down" in text, text
