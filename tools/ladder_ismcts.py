@@ -64,6 +64,8 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=None, help="level 7's time a move")
     ap.add_argument("--iterations", type=int, default=None, help="level 7's iterations a move")
     ap.add_argument("--c", type=float, default=None, help="UCB's exploration constant")
+    ap.add_argument("--root-k", type=int, default=None, help="candidates at the root")
+    ap.add_argument("--inner-k", type=int, default=None, help="candidates below the root")
     ap.add_argument("--pairs", type=int, default=200)
     ap.add_argument("--seed", type=int, default=20261129)
     ap.add_argument("--every", type=int, default=5)
@@ -82,6 +84,10 @@ def main(argv=None):
             ai = Ismcts(2 * seed + 1, args.seconds, args.iterations)
             if args.c is not None:
                 ai.c = args.c
+            if args.root_k is not None:
+                ai.root_k = args.root_k
+            if args.inner_k is not None:
+                ai.inner_k = args.inner_k
             eng = E.Engine(args.level, 2 * seed + 2)
             timed = _Timed(ai)
             r, _ = play(timed, eng, seed) if ismcts_black else play(eng, timed, seed)

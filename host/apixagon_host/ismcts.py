@@ -60,6 +60,8 @@ class Ismcts:
         self.iterations = iterations
         self.c = c
         self.bias = bias
+        self.root_k = _ROOT_K
+        self.inner_k = _INNER_K
         self.rng = E.Rng(seed)
         self.ev = E.Engine(3, seed)  # its evaluation and tables, never its choice
         self.fallback = E.Engine(6, seed)
@@ -103,7 +105,7 @@ class Ismcts:
         self.rng.seed(self.seed * 7919 + g.nmoves())
         self._reset_tree()
         root_hand = [c for c in hand if not g.loc[t * _NC + c]]
-        root = self._candidates(g, 0, t, root_hand, specials, _ROOT_K)
+        root = self._candidates(g, 0, t, root_hand, specials, self.root_k)
         if not root:
             return self.fallback.choose(g, hand, limit, specials)
         if len(root) == 1:
@@ -220,7 +222,7 @@ class Ismcts:
             if g.over() or depth >= _MAX_DEPTH:
                 break
             s = g.side_to_play()
-            cands = self._candidates(g, node, s, self._hand_of(g, s), True, _INNER_K)
+            cands = self._candidates(g, node, s, self._hand_of(g, s), True, self.inner_k)
             if not cands:
                 break
         if g.over():
