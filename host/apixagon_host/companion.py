@@ -388,7 +388,10 @@ class Companion:
         out = []
         for key in ("assist", "hintlimit"):
             if conf.get(key, "").isdigit():
-                out.append("  %-9s %s (%s)" % (key, conf[key], words.hints_text(key, conf[key])))
+                out.append(
+                    "  %s %s (%s)"
+                    % (key.ljust(logs.status_width()), conf[key], words.hints_text(key, conf[key]))
+                )
         return out
 
     def _hands(self):

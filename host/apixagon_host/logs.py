@@ -454,7 +454,30 @@ STATUS_LABELS = {
     "level": N_("level"),
     "end": N_("end"),
     "runs": N_("runs"),
+    "last": N_("last"),
+    "ply": N_("ply"),
+    "to_play": N_("to_play"),
+    "want": N_("want"),
 }
+# the words of the fields above whose values are a few names
+STATUS_VALUES = {
+    "black": N_("black"),
+    "gold": N_("gold"),
+    "none": N_("none"),
+    "hint": N_("hint"),
+    "adult": N_("adult"),
+    "card_query": N_("card query"),
+    "setup": N_("setup"),
+    "play": N_("play"),
+    "over": N_("over"),
+    "resume": N_("resume"),
+}
+
+
+def status_width():
+    """The label column of STATUS's lines in the language in use (the
+    companion's own lines under them line up with it)."""
+    return max([9] + [len(_(x)) for x in STATUS_LABELS.values()])
 
 
 def status(state, args):
@@ -466,7 +489,7 @@ def status(state, args):
     ) % {k: info.get(k) for k in ("id", "board", "fw", "proto", "profile")}
     lines = [head]
     labels = {k: _(STATUS_LABELS[k]) if k in STATUS_LABELS else k for k in st}
-    width = max([9] + [len(x) for x in labels.values()])
+    width = max([status_width()] + [len(x) for x in labels.values()])
     for k in sorted(st):
         v = status_value(k, st[k])
         if k == "free" and info.get("board") == SIMULATOR:
@@ -512,6 +535,8 @@ def status_value(key, value):
     """A STATUS field in words: spaces for the `_` of a value that holds
     them (display=card_query, last=B_28_C4), the clock as a local date and
     time, bytes in KB/MB (docs/protocol.md, STATUS)."""
+    if key in ("display", "start", "option", "phase") and value in STATUS_VALUES:
+        return _(STATUS_VALUES[value])
     if key in ("display", "last"):
         return value.replace("_", " ")
     if key == "clock" and value.isdigit():

@@ -383,6 +383,7 @@ _PHASE_WORDS = {
     "over": N_("over"),
     "abandoned": N_("abandoned"),
     "resume": N_("resume"),
+    "resumed": N_("resumed"),
 }
 
 
