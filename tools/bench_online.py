@@ -10,13 +10,18 @@ its board's first `leds` event after it asked the board to wait for that
 move (its target pulsing). Both hosts run in this one process: one clock.
 Budget: 300 ms at the median and the 95th percentile.
 
+Both parts run on the project's own broker (broker.py: persistence on,
+as `apixagon online broker` runs it, on loopback) and say its settings.
+
 Part `load`: one mosquitto and MATCHES simulated matches at once: two
 simulated hosts each (protocol.Side and a paho client, no boards: a board
 is taken to accept at once), 2*MATCHES MQTT connections driven by one
 selector loop. Each side moves every INTERVAL seconds on its turn; every
-move is a `move`, an `ack` and two retained `record` messages, as a real
-session sends, each MAC'd under its sender's seat key and checked by the
-receiver (seal.py; the seats' keys made as a join makes them). Prints
+move is published by session.py's own Session (do(), send()) as a real
+match publishes it: the mover's `move`, the other side's `ack`, each MAC'd
+under its sender's seat key and checked by the receiver (seal.py; the
+seats' keys made as a join makes them), and the host's one retained feed
+message for spectators, signed with its Ed25519 key (feed.py). Prints
 messages/s through the broker, move latency
 (publish to the other host's protocol handling it: median, p95, p99) and
 the broker's CPU share.
@@ -30,6 +35,8 @@ import json
 import os
 import random
 import selectors
+import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -40,9 +47,10 @@ for p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "host"), os.path.join(
     if p not in sys.path:
         sys.path.insert(0, p)
 
+from apixagon_host.online import feed, seal  # noqa: E402
 from apixagon_host.online import protocol as P  # noqa: E402
-from apixagon_host.online import seal  # noqa: E402
-from apixagon_host.online.broker import Broker  # noqa: E402
+from apixagon_host.online.broker import AUTOSAVE_S, Broker  # noqa: E402
+from apixagon_host.online.session import Session  # noqa: E402
 
 RECORD = os.path.join(ROOT, "tests", "data", "queens_gambit_full.apx")
 BUDGET_MS = 300
@@ -65,7 +73,6 @@ def latency(moves, say):
     import build_mpy
     import devboard
     from apixagon_host import link as L
-    from apixagon_host.online.session import Session
 
     lines = _lines()
     allm = [x for x in lines if P.is_move(x)]
@@ -78,6 +85,8 @@ def latency(moves, say):
     stamps = {"accept": {}, "expect": {}, "leds": []}
     code = seal.new_code()
     with Broker() as broker:
+        settings = broker_settings(broker)
+        _say_settings(settings, say)
         try:
             for letter, role in (("B", "host"), ("G", "join")):
                 flash = os.path.join(tmp, letter)
@@ -133,6 +142,7 @@ def latency(moves, say):
         "p95_ms": round(_pct(out, 0.95), 1),
         "max_ms": round(max(out), 1) if out else None,
         "budget_ms": BUDGET_MS,
+        "broker": settings,
     }
     say(
         "latency: %d moves, board acceptance to the other board's LEDs: median %.1f ms, "
@@ -206,89 +216,137 @@ def _wait(pred, what, timeout=30):
 
 
 # ---- part 2: many matches on one broker -----------------------------------------------
-class SimHost:
-    """One side of a simulated match: protocol.Side on a paho client whose
-    network is driven by the shared selector loop; its board accepts at
-    once."""
+class _Net:
+    """What a Session publishes through (transport.Net's publish), on a paho
+    client the shared selector loop drives."""
 
-    def __init__(self, mqtt, url_host, port, code, me, other, moves, stats, keys):
-        # keys: the match's seat keys (letter -> key), as the join gives
-        # them: every message MAC'd by its sender and checked by the other
-        self.side = P.Side(keys(other), me, other)
-        self.side.load(["mode queens-gambit", "start black"])
-        self.key, self.counter = keys(me), seal.Counter()
-        self.ckey = seal.code_key(code)
-        code = seal.match_id(code)
-        self.code, self.me, self.moves, self.stats = code, me, moves, stats
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="sim-%s-%s" % (code, me))
-        will = P.encode("presence", self.key, me, self.counter.next(), state="offline", will=0)
-        c.will_set(P.topic_presence(code, me), will, qos=1, retain=True)
+    def __init__(self, client, host, stats):
+        self.client, self.host, self.stats = client, host, stats
+
+    def publish(self, topic, payload, retain=False, qos=1):
+        self.client.publish(topic, payload, qos=qos, retain=retain)
+        self.stats["sent"] += 1
+        if topic.startswith(feed.ROOT + "/"):
+            self.stats["feed"] += 1
+        self.stats["dirty"].add(self.host)
+
+
+class _SimSession(Session):
+    """A real Session (its do(), send() and the host's signed feed) whose
+    board accepts a far move at once: EXPECT answered by the board's move."""
+
+    def _expect(self, n, line):
+        t0 = self.stats["sent_at"].pop((self.mid, n), None)
+        if t0 is not None:
+            self.stats["lat"].append(time.monotonic() - t0)
+        self.do(self.side.board_move(n, line))
+
+
+class SimHost:
+    """One side of a simulated match: a Session (host or join) without a
+    board, on a paho client whose network is driven by the shared selector
+    loop. Each move is published as session.py publishes it: the mover's
+    `move`, the other side's `ack`, and the host's signed feed (feed.py)
+    after each of the two boards' moves that it holds."""
+
+    def __init__(self, mqtt, broker, code, role, me, other, moves, stats, keys, folder):
+        s = _SimSession(None, broker.url, code, role, state_dir=folder)
+        s.stats = stats
+        # the seat keys as a join makes them: every message MAC'd by its
+        # sender and checked by the other (seal.py)
+        s.side = P.Side(keys(other), me, other)
+        s.side.load(["mode queens-gambit", "start black"])
+        s.my_key = keys(me)
+        if role == "host":
+            s.watch_key = feed.load_key(folder, s.mid)
+            s.watch_fp = feed.fingerprint(feed.public(s.watch_key))
+        s.ready = True
+        self.s, self.me, self.moves, self.stats = s, me, moves, stats
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=s.client)
+        s.will_seq = s.counter.next()
+        will = P.encode("presence", s.my_key, me, s.will_seq, state="offline", will=0)
+        c.will_set(P.topic_presence(s.mid, me), will, qos=1, retain=True)
         c.on_message = self._on_message
         c.on_connect = self._on_connect
-        c.connect(url_host, port, 60)
+        c.connect(broker.host, broker.port, 60)
+        s.net = _Net(c, self, stats)
         self.client = c
         self.up = False
         self.next_at = 0.0
 
     def _on_connect(self, client, userdata, flags, reason, properties=None):
-        client.subscribe(P.topic_from(self.code, self.side.other), qos=1)
-        client.publish(P.topic_presence(self.code, self.me), b"online", qos=1, retain=True)
+        client.subscribe(P.topic_from(self.s.mid, self.s.side.other), qos=1)
+        self.s._presence_online()
         self.up = True
 
     def _on_message(self, client, userdata, m):
+        # as Session._net_item hands a far side's message to the protocol
         self.stats["recv"] += 1
-        acts = self.side.message(bytes(m.payload))
-        for a in acts:
-            if a[0] == "expect":
-                t0 = self.stats["sent_at"].pop((self.code, a[1]), None)
-                if t0 is not None:
-                    self.stats["lat"].append(time.monotonic() - t0)
-                self.do(self.side.board_move(a[1], a[2]))  # the board takes it at once
-            elif a[0] in ("error", "drop"):
-                self.stats["errors"] += 1
-            else:
-                self.do([a])
+        self.s.do(self.s.side.message(bytes(m.payload)))
 
-    def do(self, acts):
-        for a in acts:
-            if a[0] == "send":
-                data = P.encode(a[1], self.key, self.me, self.counter.next(), **a[2])
-                self.client.publish(P.topic_from(self.code, self.me), data, qos=1)
-                self.stats["sent"] += 1
-                self.stats["dirty"].add(self)
-                if a[1] == "move":
-                    self.stats["sent_at"][(self.code, a[2]["n"])] = time.monotonic()
-            elif a[0] == "record":
-                body = P.encode(
-                    "record",
-                    self.ckey,
-                    self.me,
-                    self.counter.next(),
-                    lines=a[1],
-                    moves=len(self.side.moves),
-                    head=self.side.head(),
-                )
-                self.client.publish(P.topic_record(self.code), body, qos=1, retain=True)
-                self.stats["sent"] += 1
-                self.stats["dirty"].add(self)
+    def errors(self):
+        return len(self.s.errors) + len(self.s.dropped)
 
     def turn(self, now, interval):
-        n = len(self.side.moves) + 1
+        side = self.s.side
+        n = len(side.moves) + 1
         if n > len(self.moves) or self.moves[n - 1][0] != self.me or now < self.next_at:
             return
-        if self.side.acked < len(self.side.moves) and self.side.moves[-1][0] == self.me:
+        if side.acked < len(side.moves) and side.moves[-1][0] == self.me:
             return  # our last move not acknowledged yet
         self.next_at = now + interval
-        self.do(self.side.board_move(n, self.moves[n - 1]))
+        self.stats["sent_at"][(self.s.mid, n)] = time.monotonic()
+        self.s.do(side.board_move(n, self.moves[n - 1]))  # the board's `move` event
+
+
+def broker_settings(broker):
+    """The broker's settings the figures were measured with: the project's
+    own (broker.py, as `apixagon online broker` runs it)."""
+    return {
+        "mosquitto": _mosquitto_version(broker.exe),
+        "listener": "%s (loopback, plain MQTT)" % broker.address,
+        "persistence": broker.persistence,
+        "autosave_s": AUTOSAVE_S if broker.persistence else None,
+        "anonymous": not broker.users,
+        "tls": bool(broker.tls),
+        "max_queued_messages": 10000,
+    }
+
+
+def _mosquitto_version(exe):
+    try:
+        out = subprocess.run([exe, "-h"], capture_output=True, timeout=5).stdout.decode()
+        return out.split("\n", 1)[0].replace("mosquitto version", "").strip() or "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
+def _say_settings(b, say):
+    say(
+        "broker: mosquitto %s on %s, persistence %s%s, %s, TLS %s; messages MAC'd per seat "
+        "and checked by the receiver (protocol v%d); the spectators' feed signed (Ed25519)"
+        % (
+            b["mosquitto"],
+            b["listener"],
+            "on" if b["persistence"] else "off",
+            " (autosave every %d s)" % b["autosave_s"] if b["persistence"] else "",
+            "anonymous" if b["anonymous"] else "passwords",
+            "on" if b["tls"] else "off",
+            P.VERSION,
+        )
+    )
 
 
 def load(matches, seconds, interval, say):
     import paho.mqtt.client as mqtt
 
     allm = [x for x in _lines() if P.is_move(x) and x.split()[1] not in ("pass", "deck-empty")]
-    stats = {"sent": 0, "recv": 0, "errors": 0, "lat": [], "sent_at": {}, "dirty": set()}
+    stats = {"sent": 0, "recv": 0, "feed": 0, "lat": [], "sent_at": {}, "dirty": set()}
     rnd = random.Random(5)
+    folder = tempfile.mkdtemp(prefix="bench-online-seats-")  # the hosts' feed keys
     with Broker() as broker:
+        settings = broker_settings(broker)
+        _say_settings(settings, say)
         hosts = []
         sel = selectors.DefaultSelector()
         for i in range(matches):
@@ -296,8 +354,8 @@ def load(matches, seconds, interval, say):
             h_secret, j_secret = seal.new_secret(), seal.new_secret()
             hp, jp = seal.public(h_secret), seal.public(j_secret)
             keys = seal.seat_keys(seal.code_key(code), seal.exchange(h_secret, jp), hp, jp)
-            for me, other in (("B", "G"), ("G", "B")):
-                h = SimHost(mqtt, broker.host, broker.port, code, me, other, allm, stats, keys)
+            for role, me, other in (("host", "B", "G"), ("join", "G", "B")):
+                h = SimHost(mqtt, broker, code, role, me, other, allm, stats, keys, folder)
                 h.next_at = rnd.uniform(0, interval)  # matches out of step, as people are
                 hosts.append(h)
                 sel.register(h.client.socket(), selectors.EVENT_READ, h)
@@ -314,6 +372,7 @@ def load(matches, seconds, interval, say):
                     now,
                     stats["sent"],
                     stats["recv"],
+                    stats["feed"],
                     len(stats["lat"]),
                     _cpu(broker.proc.pid),
                 )
@@ -344,7 +403,9 @@ def load(matches, seconds, interval, say):
         cpu1 = _cpu(broker.proc.pid)
         for h in hosts:
             h.client.disconnect()
-    t0, s0, r0, l0, c0 = counted
+    shutil.rmtree(folder, ignore_errors=True)
+    errors = sum(h.errors() for h in hosts)
+    t0, s0, r0, f0, l0, c0 = counted
     lat = [x * 1000 for x in stats["lat"][l0:]]
     dt = t1 - t0
     res = {
@@ -354,23 +415,27 @@ def load(matches, seconds, interval, say):
         "interval_s": interval,
         "published_per_s": round((stats["sent"] - s0) / dt),
         "delivered_per_s": round((stats["recv"] - r0) / dt),
+        "feed_per_s": round((stats["feed"] - f0) / dt),
         "moves": len(lat),
         "median_ms": round(_pct(lat, 0.5), 1),
         "p95_ms": round(_pct(lat, 0.95), 1),
         "p99_ms": round(_pct(lat, 0.99), 1),
         "broker_cpu": round((cpu1 - c0) / dt, 2) if cpu1 is not None and c0 is not None else None,
         "hosts_cpu": round((gen1 - gen0) / dt, 2),
-        "errors": stats["errors"],
+        "errors": errors,
+        "broker": settings,
     }
     say(
-        "load: %d matches (%d connections) for %.0f s: %d messages/s published, %d/s delivered "
-        "to hosts; move latency median %.1f ms, p95 %.1f ms, p99 %.1f ms over %d moves; broker "
-        "CPU %s of a core, the simulated hosts' %.0f %%; %d errors"
+        "load: %d matches (%d connections) for %.0f s: %d messages/s published (%d/s of them "
+        "the signed feed), %d/s delivered to hosts; move latency median %.1f ms, p95 %.1f ms, "
+        "p99 %.1f ms over %d moves; broker CPU %s of a core, the simulated hosts' %.0f %%; "
+        "%d errors"
         % (
             matches,
             2 * matches,
             dt,
             res["published_per_s"],
+            res["feed_per_s"],
             res["delivered_per_s"],
             res["median_ms"],
             res["p95_ms"],
@@ -378,7 +443,7 @@ def load(matches, seconds, interval, say):
             len(lat),
             "%.0f %%" % (100 * res["broker_cpu"]) if res["broker_cpu"] is not None else "?",
             100 * res["hosts_cpu"],
-            stats["errors"],
+            errors,
         )
     )
     return res
