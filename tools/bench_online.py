@@ -11,7 +11,7 @@ move (its target pulsing). Both hosts run in this one process: one clock.
 Budget: 300 ms at the median and the 95th percentile.
 
 Both parts run on the project's own broker (broker.py: persistence on,
-as `apixagon online broker` runs it, on loopback) and say its settings.
+as `apixagon online host` starts it, on loopback) and say its settings.
 
 Part `load`: one mosquitto and MATCHES simulated matches at once: two
 simulated hosts each (protocol.Side and a paho client, no boards: a board
@@ -301,7 +301,7 @@ class SimHost:
 
 def broker_settings(broker):
     """The broker's settings the figures were measured with: the project's
-    own (broker.py, as `apixagon online broker` runs it)."""
+    own (broker.py, as `apixagon online host` starts it)."""
     return {
         "mosquitto": _mosquitto_version(broker.exe),
         "listener": "%s (loopback, plain MQTT)" % broker.address,
