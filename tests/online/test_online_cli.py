@@ -50,8 +50,11 @@ def test_host_and_join_meet_on_the_broker(tmp_path, firmware_mpy, mqtt):
         code = said[0].split("join ")[-1].strip()
         assert len(code) == 19 and code.count("-") == 3, code
         join = run("join", code.lower(), "--broker", mqtt.url, "-p", g.port, "--seconds", "3")
-        out, err = host.communicate(timeout=60)
-        out = "".join(first) + out
+        # read on from the same buffered stream: communicate() reads the
+        # pipe beneath it and loses what readline() had read ahead
+        out = "".join(first) + host.stdout.read()
+        err = host.stderr.read()
+        host.wait(60)
         assert join.returncode == 0, join.stderr
         assert "a board joined: it plays Gold" in out
         assert (
@@ -156,6 +159,7 @@ def test_the_hands_typed_at_two_simulated_boards(tmp_path, firmware_mpy, mqtt):
             procs.append(
                 subprocess.Popen(
                     CLI + [role, code, "--broker", mqtt.url, "-p", port, "--hands"],
+                    env=dict(os.environ, PYTHONFAULTHANDLER="1"),
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
@@ -177,7 +181,16 @@ def test_the_hands_typed_at_two_simulated_boards(tmp_path, firmware_mpy, mqtt):
         for p in procs:
             p.send_signal(signal.SIGINT)  # Ctrl-C: the match stays on the boards
         for p, lines in zip(procs, said):
-            p.wait(30)
+            try:
+                p.wait(60)
+            except subprocess.TimeoutExpired:
+                # where it hangs: faulthandler (PYTHONFAULTHANDLER) prints
+                # every thread's stack on SIGABRT
+                p.send_signal(signal.SIGABRT)
+                p.wait(10)
+                raise AssertionError(
+                    "no exit 60 s after Ctrl-C: %r %s" % (lines.got[-6:], p.stderr.read()[-6000:])
+                )
             assert p.returncode == 0, p.stderr.read()
             lines.wait("stopped: the match stays on the board")
         for x in (b, g):

@@ -4,6 +4,7 @@ whose other side is a board in another home, over an MQTT broker."""
 import os
 import socket
 import sys
+import threading
 
 from ..errors import CommandError
 from ..i18n import _
@@ -91,9 +92,15 @@ def run(state, args):
     from .. import link as L
     from .session import Session
 
+    said = threading.Lock()
+
     def say(text):
-        state.out.write("%s\n" % text)
-        state.out.flush()
+        # the network's thread says things too (connected, the other side
+        # is here) while this one does: a text stream is not thread-safe,
+        # the lock keeps each line whole
+        with said:
+            state.out.write("%s\n" % text)
+            state.out.flush()
 
     side = args.side
     if side:
