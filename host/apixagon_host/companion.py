@@ -41,35 +41,43 @@ help TOPIC says more: help hands | setup | declare | companion | legend | rules"
 )
 
 HELP_TOPICS = {
-    "hands": """\
+    "hands": N_(
+        """\
 hands (the simulated board):
   put CELL CARD    put a card on a cell     CARD: B12 G3 (A3 B7 in team games),
   lift CELL        lift the card off it     Grain, Gbee, Bsmoker, J5 (junior)
   clear            lift every card (set-up: after a match, before the next)
   tap CARD         tap a card on the action pad (specials, card query)
   mode | confirm | declare [long]   press a button (long: held)
-Buttons in set-up: mode = game mode, declare = who starts, confirm = start.""",
-    "setup": """\
+Buttons in set-up: mode = game mode, declare = who starts, confirm = start."""
+    ),
+    "setup": N_(
+        """\
 set-up by name (any board):
   mode NAME        queens-gambit silent-swarm beehive 2v1 3v2 junior teen
   start SIDE       black | gold (A | B in team games)
   option NAME      special_then_place | none
   players N        2 4 6 (teen), 2 to 6 (junior)
 the computer (for the next match) and the hints (at once), any board:
-  computer G|B|A2+B1|none   level 1..5   assist 0..2   hintlimit 0..6""",
-    "declare": """\
+  computer G|B|A2+B1|none   level 1..5   assist 0..2   hintlimit 0..6"""
+    ),
+    "declare": N_(
+        """\
 declarations by name (any board: what DECLARE then CONFIRM do):
   pass             the seat to play passes (teams: a deck empty, no reserve yet)
   out N            junior: player N is out of cards and wins
-  declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B""",
-    "companion": """\
+  declare deck-empty SIDE | forced-removal SIDE | reserve   SIDE: black gold A B"""
+    ),
+    "companion": N_(
+        """\
 companion:
   hands            each side's cards and specials not yet played
   tag Name=value   the players (Black=Anna Gold=Ben; A=.. B=..) or Event
   pull | list      download the board's matches | the stored matches
   status           the board, its storage and hints    render N  match N as SVG
   nolog            play the match unsaved (the board asks: its storage is full)
-  help | quit      this text | leave (also Ctrl-C, Ctrl-D)""",
+  help | quit      this text | leave (also Ctrl-C, Ctrl-D)"""
+    ),
 }
 
 SETUP = ("mode", "start", "option", "players")
@@ -148,7 +156,7 @@ class Companion:
             if w in SETUP and len(words) == 2 and (w != "mode" or words[1].lower() != "long"):
                 return True, self._set(w, words[1])
             if w in SETUP[1:]:
-                raise CommandError("usage: %s" % SETUP_USAGE[w])
+                raise CommandError(_("usage: %s") % SETUP_USAGE[w])
             if w in MORE:
                 return True, self._set_more(w, words[1:])
             # `declare` alone or `declare long` is the DECLARE button;
@@ -165,8 +173,11 @@ class Companion:
                     pairs = shlex.split(line)[1:]
                 except ValueError as e:
                     raise CommandError(
-                        'tag: %s (a value with spaces in quotes: Black="Anna Maria"); '
-                        "nothing kept" % str(e).lower()
+                        _(
+                            'tag: %s (a value with spaces in quotes: Black="Anna Maria"); '
+                            "nothing kept"
+                        )
+                        % str(e).lower()
                     ) from None
                 return True, self._tag(pairs)
             if w == "nolog":
@@ -208,13 +219,13 @@ class Companion:
             req = ("clear",)
         else:
             if len(words) > 2 or len(words) == 2 and words[1].lower() != "long":
-                raise CommandError("%s takes nothing or 'long'" % w)
+                raise CommandError(_("%s takes nothing or 'long'") % w)
             req = ("press", w) + (("long",) if len(words) == 2 else ())
         s = self.session
         self._connected()
         if s.info.get("board") != SIMULATOR:
             raise CommandError(
-                "hands are for the simulated board: %s is a real board, put the cards on it"
+                _("hands are for the simulated board: %s is a real board, put the cards on it")
                 % s.info.get("board", "this")
             )
         try:
@@ -230,7 +241,7 @@ class Companion:
             # by the simulated board itself, which knows: the cells the
             # companion last heard of may be a tick behind a take-back.
             if w == "put" and e.board_code == proto.E_ARGS and "holds a card" in str(e):
-                raise CommandError("%s holds %s: lift it first" % (req[1], self._held(req[1])))
+                raise CommandError(_("%s holds %s: lift it first") % (req[1], self._held(req[1])))
             _head, sep, on = str(e).rpartition("card on ")
             if w == "put" and e.board_code == proto.E_ARGS and sep:
                 # the card lies on another cell: a card is in one place
@@ -264,7 +275,7 @@ class Companion:
         what = args[0].lower()
         n = DECLARATIONS.get(what)
         if n is None or len(args) != 1 + n:
-            raise CommandError("usage: " + DECLARE_USAGE)
+            raise CommandError(_("usage: %s") % DECLARE_USAGE)
         req = [what]
         if what == "out":
             if not args[1].isdigit() or not 1 <= int(args[1]) <= 6:
@@ -282,11 +293,13 @@ class Companion:
         except L.BoardError as e:
             if e.board_code == proto.E_VERB:
                 raise CommandError(
-                    "this board's firmware takes no declarations from here (update it):"
-                    " use its DECLARE and CONFIRM buttons"
+                    _(
+                        "this board's firmware takes no declarations from here (update it):"
+                        " use its DECLARE and CONFIRM buttons"
+                    )
                 )
             if e.board_code == proto.E_STATE:
-                raise CommandError("no match in play: nothing declared")
+                raise CommandError(_("no match in play: nothing declared"))
             raise
         return []
 
@@ -299,14 +312,16 @@ class Companion:
             self.session.request("NOLOG")
         except L.BoardError as e:
             if e.board_code == proto.E_VERB:
-                raise CommandError("this board's firmware has no NOLOG: press CONFIRM again")
+                raise CommandError(_("this board's firmware has no NOLOG: press CONFIRM again"))
             if e.board_code == proto.E_STATE:
                 raise CommandError(
-                    "the board asks nothing: it plays unsaved only when its storage is full"
-                    " and CONFIRM was pressed (or clear the cards off it first)"
+                    _(
+                        "the board asks nothing: it plays unsaved only when its storage is full"
+                        " and CONFIRM was pressed (or clear the cards off it first)"
+                    )
                 )
             raise
-        return ["the match is played unsaved"]
+        return [_("the match is played unsaved")]
 
     def _side(self, word):
         # a side as the match names it: black | gold, or its letter (B G;
@@ -400,12 +415,12 @@ class Companion:
             reply = self.session.request("HANDS")
         except L.BoardError as e:
             if e.board_code == proto.E_VERB:
-                raise CommandError("this board's firmware cannot tell the hands (update it)")
+                raise CommandError(_("this board's firmware cannot tell the hands (update it)"))
             raise
         try:
             return words.hands_lines(reply)
         except ValueError:
-            raise CommandError("the board's HANDS reply makes no sense: %r" % reply[:60])
+            raise CommandError(_("the board's HANDS reply makes no sense: %r") % reply[:60])
 
     def _help(self, words):
         if not words:
@@ -414,7 +429,7 @@ class Companion:
         if topic in ("legend", "leds", "colours", "colors"):
             return legend()
         if len(words) == 1 and topic in HELP_TOPICS:
-            return HELP_TOPICS[topic].splitlines()
+            return _(HELP_TOPICS[topic]).splitlines()
         if topic == "rules" and len(words) <= 2:  # the game itself, in short
             try:
                 return rules_summary.summary_lines(words[1] if words[1:] else None)
@@ -432,7 +447,7 @@ class Companion:
         # and its log's number until a pull stores that log
         # (Store.pend_tags); `logs tag ID` names a match already stored.
         if not pairs:
-            raise CommandError("usage: tag Name=value ... (Black=Anna Gold=Ben; Name= removes)")
+            raise CommandError(_("usage: tag Name=value ... (Black=Anna Gold=Ben; Name= removes)"))
         from .store import check_tags, tag_pairs
 
         try:
@@ -486,11 +501,11 @@ class Companion:
 
     def _connected(self):
         if not self.session.connected:
-            raise CommandError("not connected to the board (reconnecting); nothing sent")
+            raise CommandError(_("not connected to the board (reconnecting); nothing sent"))
 
     def _count(self, words, n, usage):
         if len(words) != n:
-            raise CommandError("usage: %s" % usage)
+            raise CommandError(_("usage: %s") % usage)
 
     def _cell(self, word):
         x = parse_cell(word.upper())
@@ -511,11 +526,11 @@ class Companion:
     # ---- the host's commands ----------------------------------------------------
     def _no_args(self, words):
         if len(words) > 1:
-            raise CommandError("%s takes no arguments" % words[0])
+            raise CommandError(_("%s takes no arguments") % words[0])
 
     def _port(self):
         if not self.session.port:
-            raise CommandError("not connected to a board")
+            raise CommandError(_("not connected to a board"))
         return self.session.port
 
     def _render(self, words):
@@ -527,7 +542,7 @@ class Companion:
         try:
             from . import render  # noqa: F401
         except Exception as e:  # a partial install: the other commands still work
-            raise CommandError("render is not available in this build (%s)" % e)
+            raise CommandError(_("render is not available in this build (%s)") % e)
         # beside the database (the user's data folder by default), never in
         # whatever folder the companion was started from (`make run`: the
         # checkout)

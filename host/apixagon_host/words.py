@@ -71,11 +71,11 @@ def side_name(letter, sides="BG"):
     G -> Gold (sides BG, RULES §1); a team (sides AB) -> team A;
     a seat stays itself (A2); a Junior player J3 -> player 3."""
     if letter[:1] == "J" and letter[1:].isdigit():
-        return "player %s" % letter[1:]
+        return _("player %s") % letter[1:]
     if len(letter) != 1:
         return letter
     if sides == "AB":
-        return "team " + letter
+        return _("team %s") % letter
     return _(SIDE_NAMES[letter]) if letter in SIDE_NAMES else letter
 
 
@@ -490,7 +490,7 @@ def hands_lines(reply):
     `Black: 0 1 2 ... 30  specials: rain rain bee smoker`. ValueError if the
     reply is not one."""
     if reply.strip() == "none":
-        return ["no match in play: the hands are full"]
+        return [_("no match in play: the hands are full")]
     fields = {}
     for item in reply.split():
         key, eq, value = item.partition("=")
@@ -505,14 +505,14 @@ def hands_lines(reply):
         mask = int(value, 16)
         cards = [str(i) for i in range(31) if mask >> i & 1]
         if key == "J":
-            who = "the deck"  # junior: one deck for everyone (§6)
+            who = _("the deck")  # junior: one deck for everyone (§6)
         else:
             who = side_name(key, "AB" if teams else "BG")
-        line = "%s: %s" % (who, " ".join(cards) or "no cards")
+        line = "%s: %s" % (who, " ".join(cards) or _("no cards"))
         sp = fields.get(key + "s")
         if sp is not None:
             names = [_SPECIAL_LETTERS.get(c, c) for c in sp if c != "-"]
-            line += "  specials: %s" % (" ".join(names) or "none")
+            line += "  " + _("specials: %s") % (" ".join(names) or _("none"))
         bonus = fields.get(key + "ps")
         if bonus:
             # §4 D-11: one special back from the excess penalty, its kind
@@ -535,15 +535,15 @@ def lost_text(value):
     for w in value.split(","):
         name, sep, moves = w.partition(":")
         if w == "unlogged":
-            out.append("the match played unsaved was lost")
+            out.append(_("the match played unsaved was lost"))
         elif sep:
             out.append(
                 "match %s lost its moves after move %s (they waited in memory: the"
                 " flash was full)" % (name, moves)
             )
         elif w:
-            out.append("a match whose log could not be made was lost (the flash was full)")
-    return "a power cut on the board: " + "; ".join(out) if out else ""
+            out.append(_("a match whose log could not be made was lost (the flash was full)"))
+    return _("a power cut on the board: %s") % "; ".join(out) if out else ""
 
 
 def storage_notes(status):
