@@ -436,16 +436,16 @@ def setting_taken(key, value, phase="setup", sides="BG"):
 def setup_text(status):
     """The set-up (or the match's) as STATUS names it: mode, who starts,
     option, players; the fields an older board does not send are left out."""
-    parts = ["mode %s" % status.get("mode", "?")]
+    parts = [_("mode %s") % status.get("mode", "?")]
     start = status.get("start")
     if start:
         letter = {"black": "B", "gold": "G"}.get(start, start)
         who = side_name(letter, "AB" if start in ("A", "B") else "BG")
-        parts.append("%s starts" % who)
+        parts.append(_("%s starts") % who)
     if status.get("option") and status["option"] != "none":
-        parts.append("option %s" % status["option"])
+        parts.append(_("option %s") % status["option"])
     if status.get("players"):
-        parts.append("%s players" % status["players"])
+        parts.append(_("%s players") % status["players"])
     return "  ".join(parts)
 
 
@@ -482,7 +482,7 @@ def want_line(pairs):
     return _("put back: {cards}").format(cards=", ".join("%s %s" % p for p in pairs))
 
 
-_SPECIAL_LETTERS = {"r": "rain", "b": "bee", "s": "smoker"}
+_SPECIAL_LETTERS = {"r": N_("rain"), "b": N_("bee"), "s": N_("smoker")}
 
 
 def hands_lines(reply):
@@ -511,13 +511,13 @@ def hands_lines(reply):
         line = "%s: %s" % (who, " ".join(cards) or _("no cards"))
         sp = fields.get(key + "s")
         if sp is not None:
-            names = [_SPECIAL_LETTERS.get(c, c) for c in sp if c != "-"]
+            names = [_(_SPECIAL_LETTERS[c]) if c in _SPECIAL_LETTERS else c for c in sp if c != "-"]
             line += "  " + _("specials: %s") % (" ".join(names) or _("none"))
         bonus = fields.get(key + "ps")
         if bonus:
             # §4 D-11: one special back from the excess penalty, its kind
             # the players' choice among these (the board learns it when played)
-            kinds = [_SPECIAL_LETTERS.get(c, c) for c in bonus]
+            kinds = [_(_SPECIAL_LETTERS[c]) if c in _SPECIAL_LETTERS else c for c in bonus]
             line += "  + one back (penalty): %s" % " or ".join(kinds)
         lines.append(line)
     if not lines:
