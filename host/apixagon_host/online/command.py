@@ -7,7 +7,7 @@ import sys
 import threading
 
 from ..errors import CommandError
-from ..i18n import _
+from ..i18n import _, ngettext
 from . import feed, hands
 from . import protocol as P
 from .transport import DEFAULT_URL, parse_url
@@ -169,11 +169,17 @@ def run(state, args):
         if broker is not None:
             broker.stop()
     if session is not None and session.errors:
-        say(_("%d message(s) refused") % len(session.errors))
+        n = len(session.errors)
+        say(ngettext("%d message refused", "%d messages refused", n) % n)
     if session is not None and session.dropped:
+        n = len(session.dropped)
         say(
-            _("%d message(s) dropped unread (not from the other seat, old, or too long)")
-            % len(session.dropped)
+            ngettext(
+                "%d message dropped unread (not from the other seat, old, or too long)",
+                "%d messages dropped unread (not from the other seat, old, or too long)",
+                n,
+            )
+            % n
         )
     return 0
 
