@@ -23,29 +23,35 @@ DEFAULT_PORT = 8765
 
 
 def add_args(p):
-    p.add_argument("--port", "-p", help="serial port of the board (default: the first found)")
-    p.add_argument("--db", help="SQLite file of the matches (default: the user data dir)")
-    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    p.add_argument("--port", "-p", help=_("serial port of the board (default: the first found)"))
+    p.add_argument("--db", help=_("SQLite file of the matches (default: the user data dir)"))
     p.add_argument(
-        "--web-port", type=int, default=DEFAULT_PORT, help="TCP port (default %d)" % DEFAULT_PORT
+        "--host", default="127.0.0.1", help=_("address to serve on (default %(default)s)")
+    )
+    p.add_argument(
+        "--web-port", type=int, default=DEFAULT_PORT, help=_("TCP port (default %(default)s)")
     )
     p.add_argument(
         "--allow-remote",
         action="store_true",
-        help="answer other computers too: anyone on the network who has the printed "
-        "address (it carries a secret token) can see and change the board and the "
-        "match library; with --host 0.0.0.0 every network this computer is on",
+        help=_(
+            "answer other computers too: anyone on the network who has the printed "
+            "address (it carries a secret token) can see and change the board and the "
+            "match library; with --host 0.0.0.0 every network this computer is on"
+        ),
     )
     p.add_argument(
         "--allow-host",
         action="append",
         default=[],
         metavar="NAME",
-        help="with --allow-remote: a name other computers use for this one (the Host "
-        "header must be one of them or an address; repeatable; this computer's "
-        "own name is allowed already)",
+        help=_(
+            "with --allow-remote: a name other computers use for this one (the Host "
+            "header must be one of them or an address; repeatable; this computer's "
+            "own name is allowed already)"
+        ),
     )
-    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--open", action="store_true", help=_("open the page in the default browser"))
     p.add_argument(
         "--watch-broker",
         metavar="URL",
