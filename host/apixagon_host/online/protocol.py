@@ -241,7 +241,9 @@ def decode(data, key, side=None, kinds=None):
         raise ProtocolError(_("unknown message type %r") % (str(kind)[:20],))
     s = msg.get("side")
     if not isinstance(s, str) or len(s) != 1 or s not in _LETTERS or (side and s != side):
-        raise ProtocolError(_("message from side %r, not %s") % (str(s)[:4], side or "a side"))
+        raise ProtocolError(
+            _("message from side %r, not %s") % (str(s)[:4], side or _("a side of this match"))
+        )
     seq = msg.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 2**63:
         raise ProtocolError(_("malformed %s: its number") % kind)
