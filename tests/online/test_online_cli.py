@@ -154,18 +154,22 @@ def test_the_hands_typed_at_two_simulated_boards(tmp_path, firmware_mpy, mqtt):
     g = board(tmp_path, firmware_mpy, "g")
     code = seal.group(seal.new_code())
     procs = []
+    # stderr to a file: a pipe nobody reads until the end would stop a
+    # process that says much there (a full pipe blocks its write)
+    errs = [tmp_path / ("%s.err" % role) for role in ("host", "join")]
     try:
-        for role, port in (("host", b.port), ("join", g.port)):
-            procs.append(
-                subprocess.Popen(
-                    CLI + [role, code, "--broker", mqtt.url, "-p", port, "--hands"],
-                    env=dict(os.environ, PYTHONFAULTHANDLER="1"),
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    text=True,
+        for (role, port), err in zip((("host", b.port), ("join", g.port)), errs):
+            with open(err, "w") as f:
+                procs.append(
+                    subprocess.Popen(
+                        CLI + [role, code, "--broker", mqtt.url, "-p", port, "--hands"],
+                        env=dict(os.environ, PYTHONFAULTHANDLER="1"),
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=f,
+                        text=True,
+                    )
                 )
-            )
         host, join = procs
         said = [Lines(p.stdout) for p in procs]
         said[0].wait("the other side (Gold) is here")
@@ -180,7 +184,7 @@ def test_the_hands_typed_at_two_simulated_boards(tmp_path, firmware_mpy, mqtt):
         said[1].wait("'bad': type one of put CELL CARD")
         for p in procs:
             p.send_signal(signal.SIGINT)  # Ctrl-C: the match stays on the boards
-        for p, lines in zip(procs, said):
+        for p, lines, err in zip(procs, said, errs):
             try:
                 p.wait(60)
             except subprocess.TimeoutExpired:
@@ -189,9 +193,9 @@ def test_the_hands_typed_at_two_simulated_boards(tmp_path, firmware_mpy, mqtt):
                 p.send_signal(signal.SIGABRT)
                 p.wait(10)
                 raise AssertionError(
-                    "no exit 60 s after Ctrl-C: %r %s" % (lines.got[-6:], p.stderr.read()[-6000:])
+                    "no exit 60 s after Ctrl-C: %r %s" % (lines.got[-6:], err.read_text()[-6000:])
                 )
-            assert p.returncode == 0, p.stderr.read()
+            assert p.returncode == 0, err.read_text()
             lines.wait("stopped: the match stays on the board")
         for x in (b, g):
             link = L.connect(x.port, timeout=5)
