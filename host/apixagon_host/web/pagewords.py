@@ -14,7 +14,7 @@ PAGE_WORDS = {
     # jobs.js: a pull or a firmware update
     "job_pull": N_("pulling the matches…"),
     "job_update": N_("updating the firmware…"),
-    "job_done": N_("done"),
+    "job_done": N_("all done"),
     "job_failed": N_("failed: {error}"),
     # match.js: the replay's position, the tags saved
     "ply": N_("move {ply} of {n}"),
