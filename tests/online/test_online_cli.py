@@ -149,6 +149,21 @@ class Lines:
         raise AssertionError("no %r in %r" % (text, self.got[-6:]))
 
 
+# The CLI as a terminal starts it, Ctrl-C (SIGINT) raising KeyboardInterrupt:
+# a process inherits an ignored or blocked SIGINT from its parent (a test
+# runner's worker may have either), and Python then never sees Ctrl-C.
+CTRL_C_CLI = [
+    sys.executable,
+    "-c",
+    "import runpy, signal, sys; "
+    "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT]); "
+    "signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'apixagon'; "
+    "runpy.run_module('apixagon_host.cli', run_name='__main__')",
+    "online",
+]
+
+
 def test_the_hands_typed_at_two_simulated_boards(tmp_path, firmware_mpy, mqtt):
     b = board(tmp_path, firmware_mpy, "b")
     g = board(tmp_path, firmware_mpy, "g")
@@ -162,7 +177,7 @@ def test_the_hands_typed_at_two_simulated_boards(tmp_path, firmware_mpy, mqtt):
             with open(err, "w") as f:
                 procs.append(
                     subprocess.Popen(
-                        CLI + [role, code, "--broker", mqtt.url, "-p", port, "--hands"],
+                        CTRL_C_CLI + [role, code, "--broker", mqtt.url, "-p", port, "--hands"],
                         env=dict(os.environ, PYTHONFAULTHANDLER="1"),
                         stdin=subprocess.PIPE,
                         stdout=subprocess.PIPE,
@@ -190,10 +205,13 @@ def test_the_hands_typed_at_two_simulated_boards(tmp_path, firmware_mpy, mqtt):
             except subprocess.TimeoutExpired:
                 # where it hangs: faulthandler (PYTHONFAULTHANDLER) prints
                 # every thread's stack on SIGABRT
+                with open("/proc/%d/status" % p.pid) as f:
+                    sigs = [x for x in f if x.startswith(("SigBlk", "SigIgn", "SigCgt"))]
                 p.send_signal(signal.SIGABRT)
                 p.wait(10)
                 raise AssertionError(
-                    "no exit 60 s after Ctrl-C: %r %s" % (lines.got[-6:], err.read_text()[-6000:])
+                    "no exit 60 s after Ctrl-C: %r %s %s"
+                    % (lines.got[-6:], sigs, err.read_text()[-6000:])
                 )
             assert p.returncode == 0, err.read_text()
             lines.wait("stopped: the match stays on the board")
