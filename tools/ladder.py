@@ -71,9 +71,15 @@ def player(i, seed, engine=E):
 def play(a, b, seed, engine_a=E, engine_b=E, mode=0):
     """One match, a (index into PLAYERS) with Black (who starts), b with
     Gold: 1, 0.5 or 0 for a, and the moves made."""
+    engines = [player(a, 2 * seed + 1, engine_a), player(b, 2 * seed + 2, engine_b)]
+    return play_engines(engines, seed, mode)
+
+
+def play_engines(engines, seed, mode=0):
+    """One match between two players ([Black, Gold], Black starts), every
+    hand dealt from seed: 1, 0.5 or 0 for Black, and the moves made."""
     g = Game(mode, 0)
     table = dealer.new_table(g, seed)
-    engines = [player(a, 2 * seed + 1, engine_a), player(b, 2 * seed + 2, engine_b)]
     n = 0
     while not g.over() and n < 400:
         if not dealer.step(g, table, engines):

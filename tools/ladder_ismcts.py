@@ -25,26 +25,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 
-from apixagon import dealer  # noqa: E402
 from apixagon import engine as E  # noqa: E402
-from apixagon.codes import DRAW  # noqa: E402
-from apixagon.game import Game  # noqa: E402
 from apixagon_host.ismcts import Ismcts  # noqa: E402
-
-
-def play(black, gold, seed):
-    """One match: 1, 0.5 or 0 for Black (who starts), and the plies."""
-    g = Game(0, 0)
-    table = dealer.new_table(g, seed)
-    engines = [black, gold]
-    n = 0
-    while not g.over() and n < 400:
-        if not dealer.step(g, table, engines):
-            break
-        n += 1
-    if not g.over() or g.winner() == DRAW:
-        return 0.5, n
-    return (1.0 if g.winner() == 0 else 0.0), n
+from ladder import play_engines  # noqa: E402  (tools/: the ladder's one match)
 
 
 def summary(pairs):
@@ -90,7 +73,11 @@ def main(argv=None):
                 ai.inner_k = args.inner_k
             eng = E.Engine(args.level, 2 * seed + 2)
             timed = _Timed(ai)
-            r, _ = play(timed, eng, seed) if ismcts_black else play(eng, timed, seed)
+            r, _ = (
+                play_engines([timed, eng], seed)
+                if ismcts_black
+                else play_engines([eng, timed], seed)
+            )
             res.append(r if ismcts_black else 1.0 - r)
             moves += timed.calls
             think += timed.spent
