@@ -11,3 +11,21 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 pytest.importorskip("starlette", reason="the web companion's packages (make installs them)")
 pytest.importorskip("uvicorn", reason="the web companion's packages (make installs them)")
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    """A simulated board (profile A) running today's firmware, for a
+    module's browser tests; a module that needs another board defines its
+    own."""
+    import build_mpy
+    import devboard
+
+    mpy = str(tmp_path_factory.mktemp("fw"))
+    build_mpy.build_all(mpy)
+    flash = tmp_path_factory.mktemp("flash")
+    devboard.install(str(flash), mpy)
+    b = devboard.DevBoard(str(flash), "A")
+    b.start()
+    yield b
+    b.stop()

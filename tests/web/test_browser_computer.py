@@ -6,8 +6,6 @@ F5 — take G12 from Gold's deck"), a wrong card is refused in words, and a
 whole 2-player match against level 1 is played from set-up to its end,
 every hand typed in the page's command box as a person would."""
 
-import build_mpy
-import devboard
 import pytest
 from apixagon import dealer, record
 from apixagon import engine as E
@@ -16,18 +14,6 @@ from apixagon.game import Game
 from webkit import Server, screenshot
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright (make installs it)")
-
-
-@pytest.fixture(scope="module")
-def board(tmp_path_factory):
-    mpy = str(tmp_path_factory.mktemp("fw"))
-    build_mpy.build_all(mpy)
-    flash = tmp_path_factory.mktemp("flash")
-    devboard.install(str(flash), mpy)
-    b = devboard.DevBoard(str(flash), "A")
-    b.start()
-    yield b
-    b.stop()
 
 
 @pytest.fixture(scope="module")

@@ -10,25 +10,11 @@ to build/screens/."""
 
 import time
 
-import build_mpy
-import devboard
 import pytest
 from apixagon_host import monitor
 from webkit import Server, screenshot
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright (make installs it)")
-
-
-@pytest.fixture(scope="module")
-def board(tmp_path_factory):
-    mpy = str(tmp_path_factory.mktemp("fw"))
-    build_mpy.build_all(mpy)
-    flash = tmp_path_factory.mktemp("flash")
-    devboard.install(str(flash), mpy)
-    b = devboard.DevBoard(str(flash), "A")
-    b.start()
-    yield b
-    b.stop()
 
 
 @pytest.fixture(scope="module")

@@ -4,26 +4,12 @@ shows the board's own settings (the computer's seats and level, the hints
 and their limit, as CONF says them), before and during a match and after a
 command typed; and typing commands leaves the board in view."""
 
-import build_mpy
-import devboard
 import pytest
 from webkit import Server
 
 pytest.importorskip("playwright.sync_api", reason="Playwright (make installs it)")
 
 VIEW = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def board(tmp_path_factory):
-    mpy = str(tmp_path_factory.mktemp("fw"))
-    build_mpy.build_all(mpy)
-    flash = tmp_path_factory.mktemp("flash")
-    devboard.install(str(flash), mpy)
-    b = devboard.DevBoard(str(flash), "A")
-    b.start()
-    yield b
-    b.stop()
 
 
 @pytest.fixture(scope="module")
