@@ -29,3 +29,22 @@ def board(tmp_path_factory):
     b.start()
     yield b
     b.stop()
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """start(manual): a web companion with no board (the library, the
+    rules and the manual need none), serving the manual from `manual`;
+    every one started is stopped after the test."""
+    from webkit import Server
+
+    servers = []
+
+    def start(manual):
+        s = Server(str(tmp_path / "no-board"), str(tmp_path / "m.sqlite"), manual=manual)
+        servers.append(s.start())
+        return s
+
+    yield start
+    for s in servers:
+        s.stop()

@@ -1,34 +1,7 @@
 """The web companion links to the manual (`make docs`'s build/site) and
 serves it at /manual/ when it is built; without it, no link and no route."""
 
-import urllib.error
-import urllib.request
-
-import pytest
-from webkit import Server
-
-
-def get(server, path):
-    try:
-        with urllib.request.urlopen(server.url + path, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, ""
-
-
-@pytest.fixture
-def serve(tmp_path):
-    servers = []
-
-    def start(manual):
-        # no board: the library and the manual need none
-        s = Server(str(tmp_path / "no-board"), str(tmp_path / "m.sqlite"), manual=manual)
-        servers.append(s.start())
-        return s
-
-    yield start
-    for s in servers:
-        s.stop()
+from webkit import get
 
 
 def test_a_built_manual_is_linked_and_served(tmp_path, serve):

@@ -3,35 +3,9 @@ rules in short (the companion's `help rules` text, rules_summary) and
 points to the manual's How to play page, linked when the manual is built."""
 
 import html
-import urllib.error
-import urllib.request
 
-import pytest
 from apixagon_host import rules_summary
-from webkit import Server
-
-
-def get(server, path):
-    try:
-        with urllib.request.urlopen(server.url + path, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, ""
-
-
-@pytest.fixture
-def serve(tmp_path):
-    servers = []
-
-    def start(manual):
-        # no board: the rules need none
-        s = Server(str(tmp_path / "no-board"), str(tmp_path / "m.sqlite"), manual=manual)
-        servers.append(s.start())
-        return s
-
-    yield start
-    for s in servers:
-        s.stop()
+from webkit import get
 
 
 def test_every_page_links_how_to_play_and_it_shows_the_summary(tmp_path, serve):

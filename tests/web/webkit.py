@@ -87,6 +87,16 @@ class Server:
         self.sock.close()
 
 
+def get(server, path):
+    """(status, body) of a GET on the server: an error status with an
+    empty body, never an exception."""
+    try:
+        with urllib.request.urlopen(server.url + path, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, ""
+
+
 def screenshot(page, name):
     os.makedirs(SCREENS, exist_ok=True)
     path = os.path.join(SCREENS, name)
