@@ -31,12 +31,13 @@ import os
 import random
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+
+from webthread import ServedCompanion  # noqa: E402
 
 IMG = os.path.join(ROOT, "docs", "img")
 LANGS = ("en", "it")  # English in docs/img, the others in docs/img/<lang>
@@ -91,36 +92,11 @@ def same_picture(a, b, tolerance=TOLERANCE):
     return True, ""
 
 
-class _Server:
-    """The web companion (create_app around a Bridge) on 127.0.0.1 on a
-    free port, in a thread."""
+class _Server(ServedCompanion):
+    """The web companion (tools/webthread.py) with no manual to serve."""
 
     def __init__(self, port, db):
-        import uvicorn
-        from apixagon_host.web.app import create_app
-        from apixagon_host.web.bridge import Bridge
-        from apixagon_host.web.serve import listen
-
-        self.bridge = Bridge(port)
-        self.app = create_app(
-            self.bridge, db, stopping=lambda: self.server.should_exit, manual=None
-        )
-        self.sock = listen("127.0.0.1", 0)
-        self.url = "http://127.0.0.1:%d" % self.sock.getsockname()[1]
-        self.server = uvicorn.Server(
-            uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
-        )
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    def start(self):
-        self.bridge.start()
-        self.thread.start()
-        end = time.monotonic() + 10
-        while not self.server.started and time.monotonic() < end:
-            time.sleep(0.02)
-        return self
+        super().__init__(port, db, manual=None)
 
     def status(self):
         return dict(self.bridge.session.status)
@@ -135,12 +111,6 @@ class _Server:
     def command(self, line):
         done, lines = self.bridge.call(lambda s: self.bridge.companion().command(line)).result(20)
         return lines
-
-    def stop(self):
-        self.server.should_exit = True
-        self.thread.join(10)
-        self.bridge.stop()
-        self.sock.close()
 
 
 def _stored_match(db):

@@ -6,43 +6,19 @@ tests/e2e/fakeboard.py); the browser is the worker's one Chromium
 
 import json
 import os
-import threading
 import time
 import urllib.error
 import urllib.request
+
+from webthread import ServedCompanion
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCREENS = os.path.join(ROOT, "build", "screens")
 
 
-class Server:
-    """create_app(bridge, db) on 127.0.0.1:<free port>, in a thread."""
-
-    def __init__(self, port, db, **kw):
-        import uvicorn
-        from apixagon_host.web.app import create_app
-        from apixagon_host.web.bridge import Bridge
-        from apixagon_host.web.serve import listen
-
-        self.bridge = Bridge(port)
-        self.app = create_app(self.bridge, db, stopping=lambda: self.server.should_exit, **kw)
-        self.sock = listen("127.0.0.1", 0)
-        self.port = self.sock.getsockname()[1]
-        self.url = "http://127.0.0.1:%d" % self.port
-        self.server = uvicorn.Server(
-            uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
-        )
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    def start(self):
-        self.bridge.start()
-        self.thread.start()
-        end = time.monotonic() + 10
-        while not self.server.started and time.monotonic() < end:
-            time.sleep(0.02)
-        return self
+class Server(ServedCompanion):
+    """create_app(bridge, db) on 127.0.0.1:<free port>, in a thread
+    (tools/webthread.py), with what the tests ask of it."""
 
     def wait(self, what, timeout=15):
         """Until what(state JSON) is true; the last state."""
@@ -79,12 +55,6 @@ class Server:
         code, body = self.post("/api/command", {"line": line}, {"Origin": self.url})
         assert code == 200 and json.loads(body)["ok"], body
         return json.loads(body)
-
-    def stop(self):
-        self.server.should_exit = True
-        self.thread.join(10)
-        self.bridge.stop()
-        self.sock.close()
 
 
 def get(server, path):
