@@ -46,7 +46,7 @@ from .codes import (
     SMOKER,
 )
 from .compat import const, micropython, ptr8
-from .deck import COMMON, HAS, SYMS
+from .deck import SYMS
 from .geometry import LINE_START, LINES, NB, NCELLS, NONE, ROYAL
 
 _NC = const(31)
@@ -129,51 +129,43 @@ assert LINE_START[9] == 61 and LINE_START[18] == 122  # 9 lines per axis
 
 
 @micropython.viper
-def line_value(b: ptr8, li: int, av: ptr8) -> int:
+def line_value(b, li: int, av: ptr8, r) -> int:
     """The worth of line li for each side, packed: side 0's in bits 0-10,
     side 1's in 11-21, their sequences of 4 in 22-24 and 25-27. Each
-    maximal run (§2): length 4 or more 120; 3: 20 + 4 per open end and
-    card of its symbol the owner has not placed (up to 4), + 45 when one is
-    in the hand of the seat choosing; 2: 3 + 1 per open end and card, + 6.
-    av[side*31 + symbol]: the side's cards of that symbol not on the board
-    (bits 0-3) and in the hand of the seat choosing (bits 4-7)."""
+    maximal run (§2, the runs loops.line_runs walks, into r): length 4 or
+    more 120; 3: 20 + 4 per open end and card of its symbol the owner has
+    not placed (up to 4), + 45 when one is in the hand of the seat
+    choosing; 2: 3 + 1 per open end and card, + 6. av[side*31 + symbol]:
+    the side's cards of that symbol not on the board (bits 0-3) and in the
+    hand of the seat choosing (bits 4-7)."""
+    nr = int(loops.line_runs(b, li, r))
+    bb = ptr8(b)
+    rr = ptr8(r)
     lines = ptr8(LINES)
     start = ptr8(LINE_START)
-    common = ptr8(COMMON)
-    has = ptr8(HAS)
     j0 = int(start[li])
     hi = int(start[li + 1])
     s0 = 0
     s1 = 0
     n0 = 0
     n1 = 0
-    j = j0
-    while j < hi - 1:
-        o = int(b[int(lines[j])])
-        p = int(b[int(lines[j + 1])])
-        if not o or not p or (o ^ p) & 32 or ((o - 1) & 31) == _RAIN or ((p - 1) & 31) == _RAIN:
-            j += 1
-            continue
-        sym = int(common[((o - 1) & 31) * _NC + ((p - 1) & 31)])
-        k = j + 2
-        while k < hi:
-            q = int(b[int(lines[k])])
-            if not q or (q ^ o) & 32 or ((q - 1) & 31) == _RAIN:
-                break
-            if not has[((q - 1) & 31) * _NC + sym]:
-                break
-            k += 1
+    i = 0
+    while i < nr:
+        j = int(rr[i * 3])
+        k = int(rr[i * 3 + 1])
+        sym = int(rr[i * 3 + 2])
+        i += 1
         n = k - j
-        side = (o - 1) >> 5
+        side = (int(bb[int(lines[j])]) - 1) >> 5
         e = 0  # free open ends
         a = int(av[side * _NC + sym])  # in hand << 4 | not on the board
         u = a & 15
         if u > 4:
             u = 4
         if u:
-            if j > j0 and not b[int(lines[j - 1])]:
+            if j > j0 and not bb[int(lines[j - 1])]:
                 e += 1
-            if k < hi and not b[int(lines[k])]:
+            if k < hi and not bb[int(lines[k])]:
                 e += 1
         if n >= 4:
             v = 120
@@ -193,7 +185,6 @@ def line_value(b: ptr8, li: int, av: ptr8) -> int:
             s1 += v
         else:
             s0 += v
-        j = k - 1  # the last card may start a run of another symbol
     return s0 | (s1 << 11) | (n0 << 22) | (n1 << 25)
 
 
@@ -247,9 +238,11 @@ class Engine:
         self._best = [0] * _NC  # the opponent's best answer per card
         self._bx = bytearray(_NC)  # and its cell
         self._fu = [0] * (_NC + 1)  # the seat's follow-up after each answer (-1: not yet)
+        self._gx = NONE  # _gain's cell
         self._hand = ()
         self._mine = NONE
         self.lines = [0] * _NLINES  # each line's worth (line_value) in the position
+        self.runs = bytearray(24)  # line_value's runs of one line
         self.s0 = self.s1 = self.n0 = self.n1 = 0
         self.thought = 0  # candidates scored in the last choice (benchmarks)
 
@@ -266,8 +259,9 @@ class Engine:
         s0 = s1 = n0 = n1 = 0
         lines = self.lines
         av = self.av
+        runs = self.runs
         for li in range(_NLINES):
-            v = line_value(b, li, av)
+            v = line_value(b, li, av, runs)
             lines[li] = v
             s0 += v & 2047
             s1 += (v >> 11) & 2047
@@ -291,10 +285,11 @@ class Engine:
         n1 = self.n1
         lines = self.lines
         av = self.av
+        runs = self.runs
         cl = CELL_LINES
         for i in range(3):
             li = cl[x * 3 + i]
-            nv = line_value(b, li, av)
+            nv = line_value(b, li, av, runs)
             ov = lines[li]
             if nv != ov:
                 s0 += (nv & 2047) - (ov & 2047)
@@ -303,7 +298,7 @@ class Engine:
                 n1 += ((nv >> 25) & 7) - ((ov >> 25) & 7)
             if y != NONE and cl[y * 3 + i] != li:
                 li = cl[y * 3 + i]  # y's line of this axis, another one
-                nv = line_value(b, li, av)
+                nv = line_value(b, li, av, runs)
                 ov = lines[li]
                 if nv != ov:
                     s0 += (nv & 2047) - (ov & 2047)
@@ -370,10 +365,11 @@ class Engine:
         out = self.out
         one = P[8]
         n = len(hand)
+        looked = 0
         for k in range(n):
-            # level 1 looks at one card: the one drawn last that fits
-            # somewhere (a player who plays what they just drew)
-            if one and self.nc:
+            # the low levels look at their last drawn cards only, those
+            # that fit somewhere (a player who plays what they just drew)
+            if one and looked >= one:
                 break
             c = hand[n - 1 - k]
             if g.loc[t * _NC + c]:
@@ -393,6 +389,7 @@ class Engine:
                     self._add(move(PLACE, c, x), v, noise)
             if hw:
                 self._card_av(t, c, 16)
+            looked += 1
         if hw:
             self._setup_lines(b)
         if specials and P[2] and not g.placement_pending() and g.specials_unlocked():
@@ -562,23 +559,11 @@ class Engine:
         base = self._worth_now(o, 2)
         best = self._best
         bx = self._bx
-        out = self.out
         uns = self._uns
         for i in range(nu):
             c = uns[i]
-            bv = 0
-            bx[c] = NONE
-            if g.card_cells(c, out, o):
-                code = 1 + (o << 5) + c
-                for x in range(NCELLS):
-                    if out[x] and self._touches(b, x):
-                        b[x] = code
-                        v = self._worth(b, o, x, NONE, 2) - base
-                        b[x] = 0
-                        if v > bv:
-                            bv = v
-                            bx[c] = x
-            best[c] = bv
+            best[c] = self._gain(g, o, c, b, base)
+            bx[c] = self._gx
         spec = 0
         if full and (g.specials_unlocked() or b[ROYAL]):
             spec = self._special_replies(g, o, b, base)
@@ -614,23 +599,36 @@ class Engine:
             b[x] = 1 + (o << 5) + c
         self._setup_lines(b)
         base = self._worth_now(t, 2)
-        out = self.out
         hand = self._hand
         best = 0
         for i in range(len(hand)):
             c2 = hand[i]
-            if c2 == self._mine or g.loc[t * _NC + c2] or not g.card_cells(c2, out, t):
+            if c2 == self._mine or g.loc[t * _NC + c2]:
                 continue
-            code = 1 + (t << 5) + c2
-            for y in range(NCELLS):
-                if out[y] and self._touches(b, y):
-                    b[y] = code
-                    v = self._worth(b, t, y, NONE, 2) - base
-                    b[y] = 0
-                    if v > best:
-                        best = v
+            v = self._gain(g, t, c2, b, base)
+            if v > best:
+                best = v
         if x != NONE:
             b[x] = 0
+        return best
+
+    def _gain(self, g, s, c, b, base):
+        """The best gain of side s's card c on board b over base, at least
+        0 (a quiet cell changes nothing), its cell in _gx (NONE: no gain):
+        the one search of an answer and of a follow-up."""
+        out = self.out
+        best = 0
+        self._gx = NONE
+        if g.card_cells(c, out, s):
+            code = 1 + (s << 5) + c
+            for x in range(NCELLS):
+                if out[x] and self._touches(b, x):
+                    b[x] = code
+                    v = self._worth(b, s, x, NONE, 2) - base
+                    b[x] = 0
+                    if v > best:
+                        best = v
+                        self._gx = x
         return best
 
     def _touches(self, b, x):
@@ -649,17 +647,11 @@ class Engine:
         rains = g.s[RAINS + o]  # specials_left() would make a tuple
         sms = g.s[SMS + o]
         best = 0
-        out = self.out
         if rains:
-            if g.card_cells(_RAIN, out, o):
-                code = 1 + (o << 5) + _RAIN
-                for x in range(NCELLS):
-                    if out[x]:
-                        b[x] = code
-                        v = self._worth(b, o, x, NONE, 2) - base - _KEEP[0]
-                        b[x] = 0
-                        if v > best:
-                            best = v
+            # a Rain's cells are blocks: each touches a card (§3.2)
+            v = self._gain(g, o, _RAIN, b, base) - _KEEP[0]
+            if v > best:
+                best = v
         if sms:
             for x in range(NCELLS):
                 c = b[x]

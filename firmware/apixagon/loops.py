@@ -73,13 +73,52 @@ def runs(b: ptr8, side: int) -> int:
 
 
 @micropython.viper
-def sealed(b: ptr8, out: ptr8) -> int:
-    """out[x] = 1 for every card in a sequence of 4 or more (§2), else 0;
-    the count."""
+def line_runs(b: ptr8, li: int, r: ptr8) -> int:
+    """The maximal runs (§2) along line li: for the i-th, r[3i] and
+    r[3i+1] its first and past-last places in LINES and r[3i+2] its symbol
+    (r holds 24 bytes: a line of 9 has 8 runs at most); their count. Two
+    same-side normal cards side by side share exactly one symbol, and the
+    run goes on while the next card carries it (engine.line_value scores
+    the same runs)."""
     lines = ptr8(LINES)
     start = ptr8(LINE_START)
     common = ptr8(COMMON)
     has = ptr8(HAS)
+    j = int(start[li])
+    hi = int(start[li + 1])
+    n = 0
+    while j < hi - 1:
+        o = int(b[int(lines[j])])
+        p = int(b[int(lines[j + 1])])
+        if not o or not p or (o ^ p) & 32 or ((o - 1) & 31) == _RAIN or ((p - 1) & 31) == _RAIN:
+            j += 1
+            continue
+        sym = int(common[((o - 1) & 31) * _NC + ((p - 1) & 31)])
+        k = j + 2  # the run is lines[j:k]; extend while sym is shared
+        while k < hi:
+            q = int(b[int(lines[k])])
+            if not q or (q ^ o) & 32 or ((q - 1) & 31) == _RAIN:
+                break
+            if not has[((q - 1) & 31) * _NC + sym]:
+                break
+            k += 1
+        r[n * 3] = j
+        r[n * 3 + 1] = k
+        r[n * 3 + 2] = sym
+        n += 1
+        j = k - 1  # the last card may start a run of another symbol
+    return n
+
+
+_RUNS = bytearray(24)  # sealed()'s line_runs
+
+
+@micropython.viper
+def sealed(b, out: ptr8) -> int:
+    """out[x] = 1 for every card in a sequence of 4 or more (§2), else 0;
+    the count."""
+    lines = ptr8(LINES)
+    r = ptr8(_RUNS)
     x = 0
     while x < _NCELLS:
         out[x] = 0
@@ -87,32 +126,19 @@ def sealed(b: ptr8, out: ptr8) -> int:
     n = 0
     li = 0
     while li < _NLINES:
-        j = int(start[li])
-        hi = int(start[li + 1])
-        while j < hi - 1:
-            o = int(b[int(lines[j])])
-            p = int(b[int(lines[j + 1])])
-            if not o or not p or (o ^ p) & 32 or ((o - 1) & 31) == _RAIN or ((p - 1) & 31) == _RAIN:
-                j += 1
-                continue
-            sym = int(common[((o - 1) & 31) * _NC + ((p - 1) & 31)])
-            k = j + 2  # the run is lines[j:k]; extend while sym is shared
-            while k < hi:
-                q = int(b[int(lines[k])])
-                if not q or (q ^ o) & 32 or ((q - 1) & 31) == _RAIN:
-                    break
-                if not has[((q - 1) & 31) * _NC + sym]:
-                    break
-                k += 1
+        nr = int(line_runs(b, li, _RUNS))
+        i = 0
+        while i < nr:
+            j = int(r[i * 3])
+            k = int(r[i * 3 + 1])
             if k - j >= 4:
-                i = j
-                while i < k:
-                    y = int(lines[i])
+                while j < k:
+                    y = int(lines[j])
                     if not out[y]:
                         out[y] = 1
                         n += 1
-                    i += 1
-            j = k - 1  # the last card may start a run of another symbol
+                    j += 1
+            i += 1
         li += 1
     return n
 
