@@ -1,7 +1,8 @@
 """The match review's time (host/apixagon_host/review.py): a 60-move match
 reviewed at the engine's level 6, with 1 process and with a pool of 2.
 Budget: 30 s on the shared 2-core machine (docs/guide/command-line.md,
-"Reviewing a match"). Standalone: the repository alone.
+"Reviewing a match"). Standalone (the repository alone), and `make bench`'s
+"review" part (tools/bench: its figures on the figures page).
 
 The match: the scripted 2-player match of tests/data (the capacity
 figures' real-length match, 67 moves), cut at 60.
@@ -41,12 +42,12 @@ def match(moves):
     return out
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=60)
     ap.add_argument("--jobs", default="1,2")
     ap.add_argument("--json", action="store_true")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     lines = match(a.moves)
     mode = [x.split()[1] for x in lines if x.startswith("mode ")][0]
     out = {"moves": a.moves, "mode": mode, "budget_s": BUDGET, "runs": []}

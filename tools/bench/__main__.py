@@ -10,7 +10,8 @@ Parts on the PC (wall time): unix-core (the rules core under the
 MicroPython unix port, bench/core.py), unix-firmware (the whole firmware
 there, bench/firmware.py), unix-link (logs pull against mpremote cp over a
 pseudo-terminal, bench/link.py), strip-cp (the CircuitPython strip
-adapter, bench/strip_cp.py). Parts on the emulated RP2040, in the chip's
+adapter, bench/strip_cp.py), review (a 60-move match reviewed by the
+host, on 1 and 2 processes: tools/bench_review.py). Parts on the emulated RP2040, in the chip's
 own cycles (bench/target.py runs them, on bench/emulated.py's board and
 hands): calibration, core, firmware, boot, resume, play, pull (their
 logs: bench/matchlogs.py), and the long ones: memory (bench/memory.py),
@@ -39,7 +40,7 @@ if TOOLS not in sys.path:
 
 from bench import budgets, results  # noqa: E402
 
-HOST_PARTS = ("unix-core", "unix-firmware", "unix-link", "strip-cp")
+HOST_PARTS = ("unix-core", "unix-firmware", "unix-link", "strip-cp", "review")
 TARGET_PARTS = results.TARGET_PARTS
 # The parts that take most of an hour between them (memory: 24 matches and
 # two deploys, ~30 min on 2 emulators; capacity: the flash filled, ~6 min;
@@ -54,6 +55,8 @@ DEFAULT_PARTS = tuple(p for p in PARTS if p not in LONG_PARTS and p != "unix-lin
 
 def host_part(name, quick):
     """A PC part's figures (its module's main, its JSON captured)."""
+    import bench_review
+
     from bench import core, firmware, link, strip_cp
 
     argv = ["--json"] + (["--quick"] if quick and name in ("unix-core", "unix-firmware") else [])
@@ -62,6 +65,7 @@ def host_part(name, quick):
         "unix-firmware": firmware.main,
         "unix-link": link.main,
         "strip-cp": strip_cp.main,
+        "review": bench_review.main,
     }[name]
     out = io.StringIO()
     try:

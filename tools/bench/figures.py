@@ -303,6 +303,21 @@ def pc_rows(parts):
                         s,
                     )
                 )
+    r = parts.get("review")
+    if r:
+        f = r["figures"]
+        took = ", ".join(
+            "%.1f s on %d process%s" % (x["seconds"], x["jobs"], "" if x["jobs"] == 1 else "es")
+            for x in f["runs"]
+        )
+        rows.append(
+            (
+                "match review of a %d-move match at level 6 (budget %.0f s on 2 cores)"
+                % (f["moves"], f["budget_s"]),
+                took,
+                r,
+            )
+        )
     return [(a, b, short(p["where"]), p["date"][:10], "`%s`" % p["commit"]) for a, b, p in rows]
 
 

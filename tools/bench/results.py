@@ -49,6 +49,7 @@ WHERE = {
     "unix-firmware": UNIX_PORT,
     "unix-link": UNIX_PORT + " (the simulated board on a pseudo-terminal; wall time)",
     "strip-cp": CPYTHON + " and the " + UNIX_PORT,
+    "review": CPYTHON + " (the host's match review; wall time)",
 }
 TARGET_PARTS = (
     "calibration", "core", "firmware", "boot", "resume", "play", "pull", "memory", "capacity",
