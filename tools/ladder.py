@@ -12,7 +12,11 @@ a win to each side, on the Elo scale (400 log10; the random player at 0).
 The 95 % intervals are a bootstrap over the games (each pair's games drawn
 again with replacement, the fit redone: 400 times, seeded), for each
 rating and for each level's margin over the level below; a level is
-"above" the one below when that margin's interval lies above 0.
+"above" the one below when that margin's interval lies above 0, and "a
+step" when the margin is at least +100 Elo and its interval lies above
++50 (the spacing the levels are made to: a player who beats one level
+meets a clearly stronger one at the next). Exit 1 when a level is not a
+step.
 
   python tools/ladder.py [--games N] [--jobs J] [--json] [--pairs a-b,...]
                         [--save FILE] [--add FILE ...]
@@ -37,8 +41,10 @@ from apixagon.geometry import NCELLS  # noqa: E402
 
 HEAD = (
     "| player | Elo (random = 0) | 95 % interval | margin over the level below"
-    " | its 95 % interval | above? |"
+    " | its 95 % interval | above? | a step (≥ +100, interval > +50)? |"
 )
+STEP = 100  # Elo: the least margin of a level over the one below
+STEP_LO = 50  # and the least lower end of that margin's 95 % interval
 PLAYERS = ("random", "1", "2", "3", "4", "5", "6")
 NEIGHBOURS = [(i, i + 1) for i in range(6)] + [(i, i + 2) for i in range(1, 5)]
 
@@ -197,7 +203,13 @@ def main(argv=None):
         if i:
             d = ratings[i] - ratings[i - 1]
             dlo, dhi = interval([f[i] - f[i - 1] for f in boots])
-            row.update(margin=round(d), mlo=round(dlo), mhi=round(dhi), above=dlo > 0)
+            row.update(
+                margin=round(d),
+                mlo=round(dlo),
+                mhi=round(dhi),
+                above=dlo > 0,
+                step=d >= STEP and dlo > STEP_LO,
+            )
         rows.append(row)
     pair_rows = []
     for (a, b), s in sorted(results.items()):
@@ -208,19 +220,23 @@ def main(argv=None):
         print(json.dumps({"ratings": rows, "pairs": pair_rows, "seconds": round(took)}, indent=1))
     else:
         print(HEAD)
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
         for r in rows:
-            m = " | | "
+            m = " | | | "
             if "margin" in r:
                 yes = "yes" if r["above"] else "NO"
-                m = "%+d | %+d .. %+d | %s" % (r["margin"], r["mlo"], r["mhi"], yes)
+                step = "yes" if r["step"] else "NO"
+                if r["player"] == "1":
+                    step = "(the floor)"  # over the random player: not a level
+                m = "%+d | %+d .. %+d | %s | %s" % (r["margin"], r["mlo"], r["mhi"], yes, step)
             print("| %s | %d | %d .. %d | %s |" % (r["player"], r["elo"], r["lo"], r["hi"], m))
         print()
         for p in pair_rows:
             print("%-12s games %4d  first named scores %.3f" % (p["pair"], p["games"], p["score"]))
         total = sum(len(s) for s in results.values())
         print("%d games in %.0f s (%d jobs)" % (total, took, args.jobs))
-    return 0 if all(r.get("above", True) for r in rows) else 1
+    levels = [r for r in rows[2:] if "step" in r]  # level 2 up: level 1's margin is over random
+    return 0 if all(r["above"] and r["step"] for r in levels) else 1
 
 
 if __name__ == "__main__":

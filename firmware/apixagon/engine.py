@@ -10,22 +10,26 @@
 # determinizations of Information Set search (Cowling, Powley and
 # Whitehouse, IEEE TCIAIG 2012), sampled from its own seeded generator.
 #
-# The search (levels, LEVELS below):
-#   1  looks at the card it drew last and its own runs only (a beginner
-#      who plays what they just drew);
-#   2  looks at its whole hand, its own runs only;
-#   3  also counts the room each cell has to grow into a sequence of 4;
-#   4  weighs both sides, the cards left in its hand and the specials
-#      (§3.2), and looks one reply deep: for each of its 2 best moves,
-#      the opponent's best answer with each of 4 sampled hands (its cards
-#      unseen by this seat), averaged;
-#   5  3 moves, 6 deals, the opponent's specials, and its own best move
-#      after each answer (half its worth: the opponent moves again);
-#   6  the same over 8 moves and 16 deals.
-# Weighing the opponent without the reply measured no stronger than level
-# 3 (docs/guide/computer.md): watching comes with looking ahead. A weaker level is a
-# player who sees less or thinks less, never one who blunders at random:
-# the noise of levels 1-2 only orders moves of about the same worth.
+# The search (levels, LEVELS below), each level a step of at least +100
+# Elo over the one below (make ladder, docs/guide/computer.md):
+#   1  looks at the card it drew last and its own runs only, loosely (a
+#      beginner who plays what they just drew and sees only big runs);
+#   2  the same, closely;
+#   3  looks at the two cards it drew last;
+#   4  at three of them, and counts the room each cell has to grow into a
+#      sequence of 4 (loosely);
+#   5  at its whole hand, with the room, closely (the board's top);
+#   6  weighs both sides, the cards left in its hand and the specials
+#      (§3.2), and looks one reply deep: for each of its 8 best moves, the
+#      opponent's best answer with each of 16 sampled hands (its cards
+#      unseen by this seat), averaged, the opponent's specials, and its
+#      own best move after each answer (half its worth: the opponent moves
+#      again). The PC's level (4 s on the board's chip).
+# Looking one reply deep with fewer moves and deals (2 and 4, 3 and 6)
+# measured +37 and +77 Elo over level 5: not steps of their own.
+# A weaker level is a player who sees less or thinks less, never one who
+# blunders at random: the noise of levels 1-4 only orders moves of about
+# the same worth (up to 60, 24 or 48 points).
 #
 # The worth of a position is a sum over the 27 lines (§2): each maximal run
 # by its length and its open ends, an open end counting only while the
@@ -81,14 +85,15 @@ def arg_b(m):
 # cards left in its hand (what it can extend next turn); candidates
 # looked at one reply deep (0: none); sampled deals of the opponent's
 # hand; the opponent's specials in that look; room: how many stretches of
-# 4 a cell lies in counts (ROOM); one: it looks at one card of its hand).
+# 4 a cell lies in counts (ROOM); the cards of its hand it looks at, the
+# last drawn first (0: all)).
 LEVELS = (
     None,
+    (0, 60, 0, 0, 0, 0, 0, 0, 1),
     (0, 24, 0, 0, 0, 0, 0, 0, 1),
-    (0, 24, 0, 0, 0, 0, 0, 0, 0),
+    (0, 24, 0, 0, 0, 0, 0, 0, 2),
+    (0, 48, 0, 0, 0, 0, 0, 1, 3),
     (0, 1, 0, 0, 0, 0, 0, 1, 0),
-    (2, 1, 1, 1, 2, 4, 0, 1, 0),
-    (2, 1, 1, 1, 3, 6, 1, 1, 0),
     (2, 1, 1, 1, 8, 16, 1, 1, 0),
 )
 NLEVELS = const(6)
@@ -483,7 +488,7 @@ class Engine:
         if to != NONE:
             self._add(move(BEEKEEPER, x, to), best - _KEEP[1], noise)
 
-    # ---- one reply deep (levels 4-6) ----------------------------------------
+    # ---- one reply deep (level 6) ----------------------------------------
     def _look_ahead(self, g, t, P, limit):
         """For the best P[4] candidates: the opponent's best answer with
         each of P[5] sampled hands (its cards this seat has not seen),
@@ -760,7 +765,7 @@ def cells_of(m):
 
 
 # Graded hints (the board's assistance 2, the host's views): each legal
-# cell of one card, by the worth level 3 gives it.
+# cell of one card, by its worth to both sides with the room (§2).
 POOR = const(1)
 FAIR = const(2)
 GOOD = const(3)
@@ -774,7 +779,7 @@ def grade(g, card, t, out):
     below the best; the count of legal cells."""
     global _grader
     if _grader is None:
-        _grader = Engine(3, 1)
+        _grader = Engine(5, 1)  # its tables only: the worth below is both sides'
     e = _grader
     n = g.card_cells(card, out, t)
     if not n:
