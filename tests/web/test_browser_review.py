@@ -142,3 +142,31 @@ def test_two_matches_reviewed_at_once_are_each_their_review_alone(server, tmp_pa
     # as the CLI's review of the same records (its tags: the board's own)
     assert got[1]["moves"] == review.review(MISSED)["moves"]
     assert got[2]["moves"] == review.review(taken)["moves"]
+
+
+JUNIOR = ["mode junior", "players 2", "J 0 E5", "J1 5 D4", "J2 6 E4", "J1 10 D3", "J2 3 C2"]
+
+
+def test_a_junior_match_shows_where_a_card_fitted_sooner(server, browser, tmp_path):
+    # §6, a race: J2's card of move 3 fitted at move 2 already; the page
+    # outlines that cell and says so (tests/host/test_review.py).
+    from apixagon_host import review
+
+    early = review.review(JUNIOR)["moves"][2]["earlier"]
+    with Store(str(tmp_path / "m.sqlite")) as s:
+        s.put("sim-A", "0002.alog", log_bytes(JUNIOR))
+    ctx = browser.new_context(bypass_csp=True)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/match/2?ply=3")
+        page.wait_for_selector("#match[data-ready]")
+        page.locator("#review-button").click()
+        page.wait_for_selector('#review[data-state="done"]', timeout=60000)
+        grade = page.locator('#moves button[data-ply="3"] .grade').get_attribute("data-grade")
+        assert grade == "missed"
+        mark = '#position svg .better-mark[data-cell="%s"]' % early["cell"]
+        page.wait_for_selector(mark)
+        said = page.locator("#review-better").inner_text()
+        assert early["cell"] in said and "move %d" % early["ply"] in said, said
+    finally:
+        ctx.close()

@@ -54,12 +54,21 @@
       line.textContent = "";
       if (row && row.grade) {
         const grade = words("grade_" + row.grade);
-        line.textContent = row.better
-          ? words("review_better", { ply: ply, move: row.move, grade: grade, better: row.better })
-          : words("review_fine", { ply: ply, move: row.move, grade: grade });
+        if (row.earlier) {
+          // Junior (§6): the cell the card could have taken sooner
+          line.textContent = words("review_earlier", {
+            ply: ply, move: row.move, grade: grade, cell: row.earlier.cell, earlier: row.earlier.ply,
+          });
+        } else {
+          line.textContent = row.better
+            ? words("review_better", { ply: ply, move: row.move, grade: grade, better: row.better })
+            : words("review_fine", { ply: ply, move: row.move, grade: grade });
+        }
       }
       if (box && row) {
-        for (const c of row.better_cells || []) {
+        const marks = (row.better_cells || []).slice();
+        if (row.earlier) marks.push(row.earlier.cell);
+        for (const c of marks) {
           const cell = box.querySelector('use.cell[data-cell="' + c + '"]');
           if (!cell) continue;
           const mark = cell.cloneNode(false);
