@@ -85,13 +85,16 @@ def play(a, b, seed, engine_a=E, engine_b=E, mode=0, clock=None):
     return play_engines(engines, seed, mode, clock, (a, b))
 
 
-def play_engines(engines, seed, mode=0, clock=None, keys=(0, 1)):
+def play_engines(engines, seed, mode=0, clock=None, keys=(0, 1), table_to=None):
     """One match between two players ([Black, Gold], Black starts), every
     hand dealt from seed: 1, 0.5 or 0 for Black, and the moves made.
     clock (a dict): each player's turns timed into clock[keys[side]], a
-    list [seconds, turns, the longest turn's seconds]."""
+    list [seconds, turns, the longest turn's seconds]. table_to: called
+    with the dealer's table (tools/ceiling.py's player who sees hands)."""
     g = Game(mode, 0)
     table = dealer.new_table(g, seed)
+    if table_to is not None:
+        table_to(table)
     n = 0
     while not g.over() and n < 400:
         t = g.side_to_play()
