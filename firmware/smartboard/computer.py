@@ -35,7 +35,7 @@ from .seats import (  # noqa: F401
 # The levels the board offers (apixagon.engine has 1 to 6): each answers
 # within 2 s of the chip's time at its worst position of the scripted
 # 2-player game on the emulated RP2040 (tools/bench/budgets.py); level 6
-# takes ~3 s there and is the PC's (apixagon play --level 6).
+# takes ~5 s there and is the PC's (apixagon play --level 6).
 BOARD_LEVELS = (1, 2, 3, 4, 5)
 
 

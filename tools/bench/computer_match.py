@@ -24,8 +24,8 @@ RESUME_AT = 44
 BOTH_SEATS = 9
 # A match has 62 cards; declarations and the reserve add a few moves
 MOST_MOVES = 120
-# ms of the chip's time for one move: the level's dearest search (~1.4 s
-# at level 5, docs/figures.md) and the hands carrying it out
+# ms of the chip's time for one move: the level's dearest search (within
+# the 2 s budget, docs/figures.md) and the hands carrying it out
 MOVE_MS = 20000
 
 
@@ -87,7 +87,8 @@ def computer_log(rev, tmp, level, upto=RESUME_AT):
             g = record.check(f, Game)[0]
         while g.nmoves() > upto:
             g.undo()
-        log.match_tags = computer.tags(g, computer.seats_of(g, BOTH_SEATS), level)
+        # the seed its hands are dealt from (any: the bench names the moves)
+        log.match_tags = computer.tags(g, computer.seats_of(g, BOTH_SEATS), level, 1)
         log.begin(g)
         log.flush_all()
         return g
