@@ -145,7 +145,7 @@ def line_value(b, li: int, av: ptr8, r) -> int:
     choosing; 2: 3 + 1 per open end and card, + 6. av[side*31 + symbol]:
     the side's cards of that symbol not on the board (bits 0-3) and in the
     hand of the seat choosing (bits 4-7)."""
-    nr = int(loops.line_runs(b, li, r))
+    nr = int(loops.line_runs(b, li, li + 1, 2, r))
     bb = ptr8(b)
     rr = ptr8(r)
     lines = ptr8(LINES)
