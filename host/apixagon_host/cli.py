@@ -48,7 +48,10 @@ def _play_args(p):
         "--level",
         type=int,
         default=1,
-        help=_("its level: 1 (a child beats it) .. 7 (the PC's search)"),
+        help=_(
+            "its level: 1 (a child beats it) .. 6 (its strongest); "
+            "7: the PC's tree search, level 6's equal"
+        ),
     )
     p.add_argument("--seed", type=int, default=1, help=_("the deal and the computer's choices"))
     p.add_argument(

@@ -285,7 +285,10 @@ class _Computer:
         level = args.level
         if not 1 <= level <= 7:
             raise CommandError(
-                _("--level is 1 (a child beats it) to 7 (its strongest, the PC's), not %(level)d")
+                _(
+                    "--level is 1 (a child beats it) to 6 (its strongest), or 7 (the PC's tree "
+                    "search, level 6's equal), not %(level)d"
+                )
                 % {"level": level}
             )
         self.held = held

@@ -137,4 +137,4 @@ def test_level_7_on_the_terminal(capsys):
         cli.State(out=out, inp=io.StringIO("quit\n")),
     )
     assert code != 0
-    assert "1 (a child beats it) to 7" in capsys.readouterr().err
+    assert "1 (a child beats it) to 6" in capsys.readouterr().err
