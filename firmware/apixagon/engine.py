@@ -24,7 +24,7 @@
 #      opponent's best answer with each of 16 sampled hands (its cards
 #      unseen by this seat), averaged, the opponent's specials, and its
 #      own best move after each answer (half its worth: the opponent moves
-#      again). The PC's level (4 s on the board's chip).
+#      again). The PC's level (about 5 s on the board's chip).
 # Looking one reply deep with fewer moves and deals (2 and 4, 3 and 6)
 # measured only +40 to +80 Elo over level 5's search without the noise:
 # no step of their own, nor level 6 one above them.
