@@ -75,9 +75,7 @@ def test_each_refusal_shows_with_its_reason_and_the_declaration_previewed(server
     events = page.locator("#events li.ev-refused").all_text_contents()
     assert len(events) == 2
     assert "B5 on D4: it is the other side's turn (not-your-turn)" in events[0]
-    assert "DECLARE: deck empty for Gold — press CONFIRM" in (
-        page.locator("#notes").text_content()
-    )
+    assert "DECLARE: deck empty for Gold — press CONFIRM" in (page.locator("#notes").text_content())
     assert page.locator("#turn").text_content() == "Gold to play"
     page.locator("#hands-button").click()
     page.wait_for_selector("#hands li")

@@ -25,7 +25,9 @@ PAGE_WORDS = {
     "review_failed": N_("failed: {error}"),
     "review_better": N_("move {ply}, {move}: {grade}; better: {better}"),
     "review_fine": N_("move {ply}, {move}: {grade}"),
-    "review_earlier": N_("move {ply}, {move}: {grade}; the card fitted on {cell} at move {earlier}"),
+    "review_earlier": N_(
+        "move {ply}, {move}: {grade}; the card fitted on {cell} at move {earlier}"
+    ),
     "review_turn": N_("move {ply}: {swing} points towards {side}"),
     "grade_best": N_("best"),
     "grade_good": N_("good"),
