@@ -52,7 +52,7 @@ from .codes import (
     SMOKER,
 )
 from .compat import const, micropython, ptr8
-from .deck import SYMS
+from .deck import COMMON, HAS, SYMS
 from .geometry import LINE_START, LINES, NB, NCELLS, NONE, ROYAL
 
 _NC = const(31)
@@ -136,43 +136,55 @@ assert LINE_START[9] == 61 and LINE_START[18] == 122  # 9 lines per axis
 
 
 @micropython.viper
-def line_value(b, li: int, av: ptr8, r) -> int:
+def line_value(b: ptr8, li: int, av: ptr8) -> int:
     """The worth of line li for each side, packed: side 0's in bits 0-10,
     side 1's in 11-21, their sequences of 4 in 22-24 and 25-27. Each
-    maximal run (§2, the runs loops.line_runs walks, into r): length 4 or
-    more 120; 3: 20 + 4 per open end and card of its symbol the owner has
-    not placed (up to 4), + 45 when one is in the hand of the seat
-    choosing; 2: 3 + 1 per open end and card, + 6. av[side*31 + symbol]:
-    the side's cards of that symbol not on the board (bits 0-3) and in the
-    hand of the seat choosing (bits 4-7)."""
-    nr = int(loops.line_runs(b, li, li + 1, 2, r))
-    bb = ptr8(b)
-    rr = ptr8(r)
+    maximal run (§2): length 4 or more 120; 3: 20 + 4 per open end and
+    card of its symbol the owner has not placed (up to 4), + 45 when one is
+    in the hand of the seat choosing; 2: 3 + 1 per open end and card, + 6.
+    av[side*31 + symbol]: the side's cards of that symbol not on the board
+    (bits 0-3) and in the hand of the seat choosing (bits 4-7).
+    Its walk of the runs is loops.sealed's, a copy: shared through loops,
+    it cost every match 0.5 to 1.1 KB of the board's heap on the update
+    path (.mpy in the littlefs), 96.1 KB of its 96 KB budget already
+    (docs/development/notes.md)."""
     lines = ptr8(LINES)
     start = ptr8(LINE_START)
+    common = ptr8(COMMON)
+    has = ptr8(HAS)
     j0 = int(start[li])
     hi = int(start[li + 1])
     s0 = 0
     s1 = 0
     n0 = 0
     n1 = 0
-    i = 0
-    while i < nr:
-        j = int(rr[i * 3])
-        k = int(rr[i * 3 + 1])
-        sym = int(rr[i * 3 + 2])
-        i += 1
+    j = j0
+    while j < hi - 1:
+        o = int(b[int(lines[j])])
+        p = int(b[int(lines[j + 1])])
+        if not o or not p or (o ^ p) & 32 or ((o - 1) & 31) == _RAIN or ((p - 1) & 31) == _RAIN:
+            j += 1
+            continue
+        sym = int(common[((o - 1) & 31) * _NC + ((p - 1) & 31)])
+        k = j + 2
+        while k < hi:
+            q = int(b[int(lines[k])])
+            if not q or (q ^ o) & 32 or ((q - 1) & 31) == _RAIN:
+                break
+            if not has[((q - 1) & 31) * _NC + sym]:
+                break
+            k += 1
         n = k - j
-        side = (int(bb[int(lines[j])]) - 1) >> 5
+        side = (o - 1) >> 5
         e = 0  # free open ends
         a = int(av[side * _NC + sym])  # in hand << 4 | not on the board
         u = a & 15
         if u > 4:
             u = 4
         if u:
-            if j > j0 and not bb[int(lines[j - 1])]:
+            if j > j0 and not b[int(lines[j - 1])]:
                 e += 1
-            if k < hi and not bb[int(lines[k])]:
+            if k < hi and not b[int(lines[k])]:
                 e += 1
         if n >= 4:
             v = 120
@@ -192,6 +204,7 @@ def line_value(b, li: int, av: ptr8, r) -> int:
             s1 += v
         else:
             s0 += v
+        j = k - 1  # the last card may start a run of another symbol
     return s0 | (s1 << 11) | (n0 << 22) | (n1 << 25)
 
 
@@ -249,7 +262,6 @@ class Engine:
         self._hand = ()
         self._mine = NONE
         self.lines = [0] * _NLINES  # each line's worth (line_value) in the position
-        self.runs = bytearray(24)  # line_value's runs of one line
         self.s0 = self.s1 = self.n0 = self.n1 = 0
         self.thought = 0  # candidates scored in the last choice (benchmarks)
 
@@ -266,9 +278,8 @@ class Engine:
         s0 = s1 = n0 = n1 = 0
         lines = self.lines
         av = self.av
-        runs = self.runs
         for li in range(_NLINES):
-            v = line_value(b, li, av, runs)
+            v = line_value(b, li, av)
             lines[li] = v
             s0 += v & 2047
             s1 += (v >> 11) & 2047
@@ -292,11 +303,10 @@ class Engine:
         n1 = self.n1
         lines = self.lines
         av = self.av
-        runs = self.runs
         cl = CELL_LINES
         for i in range(3):
             li = cl[x * 3 + i]
-            nv = line_value(b, li, av, runs)
+            nv = line_value(b, li, av)
             ov = lines[li]
             if nv != ov:
                 s0 += (nv & 2047) - (ov & 2047)
@@ -305,7 +315,7 @@ class Engine:
                 n1 += ((nv >> 25) & 7) - ((ov >> 25) & 7)
             if y != NONE and cl[y * 3 + i] != li:
                 li = cl[y * 3 + i]  # y's line of this axis, another one
-                nv = line_value(b, li, av, runs)
+                nv = line_value(b, li, av)
                 ov = lines[li]
                 if nv != ov:
                     s0 += (nv & 2047) - (ov & 2047)

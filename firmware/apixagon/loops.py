@@ -73,22 +73,20 @@ def runs(b: ptr8, side: int) -> int:
 
 
 @micropython.viper
-def line_runs(b: ptr8, li: int, end: int, least: int, r: ptr8) -> int:
-    """The maximal runs (§2) of at least `least` cards along lines li to
-    end - 1: for the i-th, r[3i] and r[3i+1] its first and past-last
-    places in LINES and r[3i+2] its symbol; their count. Two same-side
-    normal cards side by side share exactly one symbol, and the run goes
-    on while the next card carries it. r holds 24 bytes for one line (8
-    runs at most) and 162 for the 27 lines' sequences of 4 (2 a line at
-    most); engine.line_value scores the runs of one line, sealed marks the
-    board's sequences with one call (a call a line costs the board's
-    sensor event 0.4 ms of its 10)."""
+def sealed(b: ptr8, out: ptr8) -> int:
+    """out[x] = 1 for every card in a sequence of 4 or more (§2), else 0;
+    the count."""
     lines = ptr8(LINES)
     start = ptr8(LINE_START)
     common = ptr8(COMMON)
     has = ptr8(HAS)
+    x = 0
+    while x < _NCELLS:
+        out[x] = 0
+        x += 1
     n = 0
-    while li < end:
+    li = 0
+    while li < _NLINES:
         j = int(start[li])
         hi = int(start[li + 1])
         while j < hi - 1:
@@ -106,42 +104,16 @@ def line_runs(b: ptr8, li: int, end: int, least: int, r: ptr8) -> int:
                 if not has[((q - 1) & 31) * _NC + sym]:
                     break
                 k += 1
-            if k - j >= least:
-                r[n * 3] = j
-                r[n * 3 + 1] = k
-                r[n * 3 + 2] = sym
-                n += 1
+            if k - j >= 4:
+                i = j
+                while i < k:
+                    y = int(lines[i])
+                    if not out[y]:
+                        out[y] = 1
+                        n += 1
+                    i += 1
             j = k - 1  # the last card may start a run of another symbol
         li += 1
-    return n
-
-
-_RUNS = bytearray(162)  # sealed()'s line_runs: 27 lines, 2 sequences of 4 each
-
-
-@micropython.viper
-def sealed(b, out: ptr8) -> int:
-    """out[x] = 1 for every card in a sequence of 4 or more (§2), else 0;
-    the count."""
-    lines = ptr8(LINES)
-    r = ptr8(_RUNS)
-    x = 0
-    while x < _NCELLS:
-        out[x] = 0
-        x += 1
-    n = 0
-    nr = int(line_runs(b, 0, _NLINES, 4, _RUNS))
-    i = 0
-    while i < nr:
-        j = int(r[i * 3])
-        k = int(r[i * 3 + 1])
-        while j < k:
-            y = int(lines[j])
-            if not out[y]:
-                out[y] = 1
-                n += 1
-            j += 1
-        i += 1
     return n
 
 
