@@ -55,6 +55,19 @@ def test_bad_codes_say_what_a_code_is():
             P.check_code(bad)
 
 
+def test_every_single_mistyped_symbol_is_caught():
+    # The check symbol catches any one symbol typed wrong, anywhere (a
+    # hash's 5 bits let one in 32 through: this test's older self failed
+    # now and then).
+    for c in (seal.new_code() for _ in range(20)):
+        for i in range(len(c)):
+            for ch in seal.ALPHABET:
+                if ch != c[i]:
+                    with pytest.raises(P.ProtocolError, match="mistyped"):
+                        P.check_code(c[:i] + ch + c[i + 1 :])
+        assert P.check_code(c)
+
+
 def test_topics_carry_a_hash_of_the_code_never_the_code():
     c = seal.new_code()
     mid = seal.match_id(c)
