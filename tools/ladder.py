@@ -35,12 +35,13 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "core"))  # enginekit: the random player
 
 from apixagon import dealer  # noqa: E402
 from apixagon import engine as E  # noqa: E402
-from apixagon.codes import DRAW, PLACE, RESERVE  # noqa: E402
+from apixagon.codes import DRAW  # noqa: E402
 from apixagon.game import Game  # noqa: E402
-from apixagon.geometry import NCELLS  # noqa: E402
+from enginekit import RandomPlayer  # noqa: E402
 
 HEAD = (
     "| player | Elo (random = 0) | 95 % interval | margin over the level below"
@@ -50,27 +51,6 @@ STEP = 100  # Elo: the least margin of a level over the one below
 STEP_LO = 50  # and the least lower end of that margin's 95 % interval
 PLAYERS = ("random", "1", "2", "3", "4", "5", "6")
 NEIGHBOURS = [(i, i + 1) for i in range(6)] + [(i, i + 2) for i in range(1, 5)]
-
-
-class RandomPlayer:
-    """Any legal placement of a card in hand, uniformly (no specials): the
-    ladder's floor."""
-
-    def __init__(self, seed):
-        self.rng = E.Rng(seed)
-        self.out = bytearray(NCELLS)
-        self.reserve_cells = bytearray(12)
-        self.nres = 0
-
-    def choose(self, g, hand, limit=4, specials=True):
-        if g.reserve_due():
-            return E.move(RESERVE)
-        t = g.side_to_play()
-        cand = []
-        for c in hand:
-            if g.card_cells(c, self.out, t):
-                cand += [E.move(PLACE, c, x) for x in range(NCELLS) if self.out[x]]
-        return cand[self.rng.below(len(cand))] if cand else 0
 
 
 def player(i, seed, engine=E):

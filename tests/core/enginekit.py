@@ -138,3 +138,25 @@ def self_play(count, seed, levels=(1, 2, 3)):
             n += 1
             moves += 1
     return moves
+
+
+class RandomPlayer:
+    """Any legal placement of a card in hand, uniformly (no specials):
+    tools/ladder.py's floor, and the player level 1 must beat
+    (test_engine_levels)."""
+
+    def __init__(self, seed):
+        self.rng = E.Rng(seed)
+        self.out = bytearray(NCELLS)
+        self.reserve_cells = bytearray(12)
+        self.nres = 0
+
+    def choose(self, g, hand, limit=4, specials=True):
+        if g.reserve_due():
+            return E.move(RESERVE)
+        t = g.side_to_play()
+        cand = []
+        for c in hand:
+            if g.card_cells(c, self.out, t):
+                cand += [E.move(PLACE, c, x) for x in range(NCELLS) if self.out[x]]
+        return cand[self.rng.below(len(cand))] if cand else 0

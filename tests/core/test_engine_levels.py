@@ -6,31 +6,12 @@ import sys
 
 from apixagon import dealer
 from apixagon import engine as E
-from apixagon.codes import DRAW, OK, PLACE, RESERVE
+from apixagon.codes import DRAW, OK, PLACE
 from apixagon.game import Game
 from apixagon.geometry import NCELLS
+from enginekit import RandomPlayer
 
 MATCHES = 12 if sys.implementation.name == "micropython" else 40
-
-
-class Random:
-    """Any legal placement of a card in hand (tools/ladder.py's floor)."""
-
-    def __init__(self, seed):
-        self.rng = E.Rng(seed)
-        self.out = bytearray(NCELLS)
-        self.reserve_cells = bytearray(12)
-        self.nres = 0
-
-    def choose(self, g, hand, limit=4, specials=True):
-        if g.reserve_due():
-            return E.move(RESERVE)
-        t = g.side_to_play()
-        cand = []
-        for c in hand:
-            if g.card_cells(c, self.out, t):
-                cand += [E.move(PLACE, c, x) for x in range(NCELLS) if self.out[x]]
-        return cand[self.rng.below(len(cand))] if cand else 0
 
 
 class Beginner:
@@ -81,7 +62,7 @@ def _score(make, level, n, seed0):
 def test_level_1_plays_its_own_runs():
     # It beats the random player nearly every time (0.978 over 400 on the
     # PC): it grows and seals its runs, loosely.
-    assert _score(Random, 1, MATCHES, 100) <= 0.1
+    assert _score(RandomPlayer, 1, MATCHES, 100) <= 0.1
 
 
 def test_level_1_loses_to_a_beginner_who_blocks():
